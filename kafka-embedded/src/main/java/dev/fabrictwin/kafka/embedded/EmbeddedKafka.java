@@ -1,0 +1,339 @@
+package dev.fabrictwin.kafka.embedded;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+
+/**
+ * A real Apache Kafka cluster in KRaft mode running inside this JVM, bound to 127.0.0.1.
+ *
+ * <p>It runs the same server classes as {@code kafka-server-start.sh} ({@link KafkaRaftServer}), not a
+ * mock: node 0 is a combined controller + broker, nodes 1..n-1 are brokers that join its static quorum
+ * (three combined nodes are unstable in-JVM, one controller is not). Storage is formatted exactly as
+ * {@code kafka-storage.sh format} does, in a temporary directory that {@link #close()} deletes.
+ *
+ * <p>Used by the test fixtures and by {@code fabric-twin demo}/{@code broker} alike, so what the tests
+ * prove about the broker is what users run.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    static final String HOST = "127.0.0.1";
+    private static final String CONTROLLER_LISTENER = "CONTROLLER";
+    private static final String BROKER_LISTENER = "PLAINTEXT";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final List<KafkaRaftServer> servers;
+    private final List<Integer> brokerPorts;
+    private final Path dataDir;
+    private final boolean deleteDataDir;
+    private final Duration startTime;
+    private boolean closed;
+
+    private EmbeddedKafka(final List<KafkaRaftServer> servers, final List<Integer> brokerPorts,
+                          final Path dataDir, final boolean deleteDataDir, final Duration startTime) {
+        this.servers = servers;
+        this.brokerPorts = brokerPorts;
+        this.dataDir = dataDir;
+        this.deleteDataDir = deleteDataDir;
+        this.startTime = startTime;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A one-broker cluster on free ports, data in a temp dir: the common case. */
+    public static EmbeddedKafka startSingleBroker() {
+        return builder().start();
+    }
+
+    /** {@code host:port,...} for every broker. */
+    public String bootstrapServers() {
+        return String.join(",", brokerPorts.stream().map(p -> HOST + ":" + p).toList());
+    }
+
+    public int brokerCount() {
+        return brokerPorts.size();
+    }
+
+    /** Replication factor that the cluster can honour for new topics: min(3, brokers). */
+    public short defaultReplicationFactor() {
+        return (short) Math.min(3, brokerCount());
+    }
+
+    /** Wall time from {@code start()} until every broker answered a metadata request. */
+    public Duration startTime() {
+        return startTime;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** A new admin client; the caller closes it. */
+    public Admin admin() {
+        final Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(config);
+    }
+
+    /** Creates the topics (existing ones are left as they are) and waits until every partition has a leader. */
+    public void createTopics(final Collection<NewTopic> topics) {
+        try (Admin admin = admin()) {
+            KafkaTopics.createAndAwait(admin, topics);
+        }
+    }
+
+    public void createTopic(final String name, final int partitions) {
+        createTopics(List.of(new NewTopic(name, partitions, defaultReplicationFactor())));
+    }
+
+    /** Stops every node (brokers first, the controller last) and deletes the data directory. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = servers.size() - 1; i >= 0; i--) {
+            final KafkaRaftServer server = servers.get(i);
+            server.shutdown();
+            server.awaitShutdown();
+        }
+        if (deleteDataDir) {
+            deleteRecursively(dataDir);
+        }
+    }
+
+    /** Configures and starts an {@link EmbeddedKafka}. */
+    public static final class Builder {
+        private int brokers = 1;
+        private int port;
+        private Path dataDir;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** Number of brokers, 1 to 5. The first one is also the KRaft controller. */
+        public Builder brokers(final int brokers) {
+            if (brokers < 1 || brokers > 5) {
+                throw new IllegalArgumentException("brokers must be 1..5, was " + brokers);
+            }
+            this.brokers = brokers;
+            return this;
+        }
+
+        /** Port of the first broker on 127.0.0.1; 0 (the default) picks free ports. */
+        public Builder port(final int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Keep data here instead of a temp dir (it is then not deleted on close). */
+        public Builder dataDir(final Path dataDir) {
+            this.dataDir = dataDir;
+            return this;
+        }
+
+        /** Any broker setting, applied to every node. */
+        public Builder brokerConfig(final String key, final String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /**
+         * Formats storage, starts every node and waits until all brokers serve metadata.
+         *
+         * @throws PortInUseException if the requested port is taken
+         */
+        public EmbeddedKafka start() {
+            final long startNanos = System.nanoTime();
+            final boolean tempDir = dataDir == null;
+            final Path root;
+            try {
+                root = tempDir ? Files.createTempDirectory("fabric-twin-kafka-") : Files.createDirectories(dataDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create Kafka data directory", e);
+            }
+            final List<KafkaRaftServer> started = new ArrayList<>();
+            try {
+                final int controllerPort = freePort();
+                final List<Integer> ports = brokerPorts();
+                final String clusterId = Uuid.randomUuid().toString();
+                for (int node = 0; node < brokers; node++) {
+                    final Path nodeDir = Files.createDirectories(root.resolve("node-" + node));
+                    final Properties props = nodeConfig(node, nodeDir, ports.get(node), controllerPort);
+                    format(node, clusterId, nodeDir);
+                    final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+                    server.startup();
+                    started.add(server);
+                }
+                awaitBrokers(ports);
+                return new EmbeddedKafka(List.copyOf(started), ports, root, tempDir,
+                    Duration.ofNanos(System.nanoTime() - startNanos));
+            } catch (RuntimeException | IOException e) {
+                for (int i = started.size() - 1; i >= 0; i--) {
+                    started.get(i).shutdown();
+                    started.get(i).awaitShutdown();
+                }
+                if (tempDir) {
+                    deleteRecursively(root);
+                }
+                if (e instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new UncheckedIOException("cannot start embedded Kafka", (IOException) e);
+            }
+        }
+
+        private List<Integer> brokerPorts() throws IOException {
+            final List<Integer> ports = new ArrayList<>();
+            if (port != 0) {
+                ensureFree(port);
+                ports.add(port);
+            }
+            while (ports.size() < brokers) {
+                ports.add(freePort());
+            }
+            return ports;
+        }
+
+        private Properties nodeConfig(final int node, final Path nodeDir, final int brokerPort, final int controllerPort) {
+            final Properties props = new Properties();
+            final boolean controller = node == 0;
+            final String rf = Integer.toString(Math.min(3, brokers));
+            props.put("node.id", Integer.toString(node));
+            props.put("process.roles", controller ? "broker,controller" : "broker");
+            props.put("controller.quorum.voters", "0@" + HOST + ":" + controllerPort);
+            props.put("controller.listener.names", CONTROLLER_LISTENER);
+            props.put("inter.broker.listener.name", BROKER_LISTENER);
+            props.put("listener.security.protocol.map",
+                BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+            final String brokerListener = BROKER_LISTENER + "://" + HOST + ":" + brokerPort;
+            props.put("listeners", controller
+                ? brokerListener + "," + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort
+                : brokerListener);
+            props.put("advertised.listeners", brokerListener);
+            props.put("log.dirs", nodeDir.toString());
+            props.put("metadata.log.dir", nodeDir.toString());
+            props.put("offsets.topic.replication.factor", rf);
+            props.put("offsets.topic.num.partitions", "5");
+            props.put("transaction.state.log.replication.factor", rf);
+            props.put("transaction.state.log.min.isr", Integer.toString(Math.min(2, brokers)));
+            props.put("transaction.state.log.num.partitions", "5");
+            props.put("share.coordinator.state.topic.replication.factor", rf);
+            props.put("share.coordinator.state.topic.min.isr", Integer.toString(Math.min(2, brokers)));
+            props.put("group.initial.rebalance.delay.ms", "0");
+            props.put("auto.create.topics.enable", "false");
+            // Sized for a laptop / 2-core CI box rather than a production server.
+            props.put("num.network.threads", "2");
+            props.put("num.io.threads", "2");
+            props.put("background.threads", "2");
+            props.put("log.cleaner.dedupe.buffer.size", "2097152");
+            props.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
+            props.put("server.max.startup.time.ms", Long.toString(TimeUnit.MINUTES.toMillis(2)));
+            props.putAll(overrides);
+            return props;
+        }
+
+        private static void format(final int node, final String clusterId, final Path nodeDir) {
+            try {
+                new Formatter()
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .setNodeId(node)
+                    .setClusterId(clusterId)
+                    .setDirectories(List.of(nodeDir.toString()))
+                    .setMetadataLogDirectory(nodeDir.toString())
+                    .setControllerListenerName(CONTROLLER_LISTENER)
+                    .setReleaseVersion(MetadataVersion.latestProduction())
+                    .run();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot format Kafka storage for node " + node + ": " + e.getMessage(), e);
+            }
+        }
+
+        private void awaitBrokers(final List<Integer> ports) {
+            final long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            Exception last = null;
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    HOST + ":" + ports.get(0)))) {
+                while (System.nanoTime() < deadline) {
+                    try {
+                        final int seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+                        if (seen == brokers) {
+                            return;
+                        }
+                    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                        last = e;
+                    }
+                    TimeUnit.MILLISECONDS.sleep(50); // pause between polls of a deadline-bounded wait
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("embedded Kafka did not become ready within " + READY_TIMEOUT
+                + (last == null ? "" : ": " + last.getMessage()));
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), 0));
+            return socket.getLocalPort();
+        }
+    }
+
+    static void ensureFree(final int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), port));
+        } catch (IOException e) {
+            throw new PortInUseException(port);
+        }
+    }
+
+    private static void deleteRecursively(final Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.fabrictwin.kafka.embedded;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Creates topics and waits until they can take writes.
+ *
+ * <p>Waiting for leaders matters: a broker that has not yet applied a new topic's metadata answers an
+ * idempotent producer's first request with a retriable error, a later request can overtake it, and the
+ * first batch is then rejected as out of order and lost (KAFKA-15591, open in Kafka 4.3). Producing only
+ * once every partition has a leader avoids that window.
+ */
+public final class KafkaTopics {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private KafkaTopics() {
+    }
+
+    /** Creates each topic that does not exist yet, then waits until every partition has a leader. */
+    public static void createAndAwait(final Admin admin, final Collection<NewTopic> topics) {
+        try {
+            for (final var entry : admin.createTopics(topics).values().entrySet()) {
+                try {
+                    entry.getValue().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
+                            + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+            awaitLeaders(admin, topics.stream().map(NewTopic::name).toList());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("timed out after " + TIMEOUT + " creating topics " + topics, e);
+        }
+    }
+
+    private static void awaitLeaders(final Admin admin, final List<String> names)
+            throws InterruptedException, TimeoutException {
+        final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                final Map<String, TopicDescription> described =
+                    admin.describeTopics(names).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                final boolean ready = described.values().stream()
+                    .flatMap(d -> d.partitions().stream())
+                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                if (ready) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new IllegalStateException("cannot describe topics " + names, e.getCause());
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // pause between polls of a deadline-bounded wait
+        }
+        throw new TimeoutException("partitions of " + names + " have no leader after " + TIMEOUT);
+    }
+}
