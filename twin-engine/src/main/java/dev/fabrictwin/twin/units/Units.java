@@ -88,7 +88,8 @@ public final class Units {
     }
 
     private static String trim(final double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3g", v);
+        return v == Math.rint(v) ? Long.toString((long) v)
+            : java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static Matcher match(final String text, final String what, final String examples) {
