@@ -1,0 +1,46 @@
+package dev.fabrictwin.twin.scenario;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+import dev.fabrictwin.twin.fabric.FabricSpec;
+import dev.fabrictwin.twin.fault.FaultSpec;
+import dev.fabrictwin.twin.workload.JobSpec;
+
+/**
+ * A scenario file (DESIGN §3): the fabric, the declared jobs, the injected faults, and the clock
+ * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock).
+ */
+public record Scenario(String name, long seed, Duration duration, Duration sampleInterval, Instant epoch,
+                       FabricSpec fabric, Routing routing, List<JobSpec> jobs, List<FaultSpec> faults) {
+
+    public static final Instant DEFAULT_EPOCH = Instant.parse("2025-01-01T00:00:00Z");
+
+    public Scenario {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(sampleInterval, "sampleInterval");
+        Objects.requireNonNull(epoch, "epoch");
+        Objects.requireNonNull(fabric, "fabric");
+        Objects.requireNonNull(routing, "routing");
+        jobs = List.copyOf(jobs);
+        faults = List.copyOf(faults);
+        if (duration.isZero() || duration.isNegative()) {
+            throw new IllegalArgumentException("duration must be > 0");
+        }
+        if (sampleInterval.isZero() || sampleInterval.isNegative()) {
+            throw new IllegalArgumentException("sampleInterval must be > 0");
+        }
+    }
+
+    /** Epoch milliseconds of a scenario time. */
+    public long epochMillis(final Duration at) {
+        return epoch.toEpochMilli() + at.toMillis();
+    }
+
+    public long epochMillis(final double seconds) {
+        return epoch.toEpochMilli() + Math.round(seconds * 1000);
+    }
+}

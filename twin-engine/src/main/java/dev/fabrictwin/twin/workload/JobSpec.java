@@ -1,0 +1,47 @@
+package dev.fabrictwin.twin.workload;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A declared training job (DESIGN §3). {@code hostList} is empty unless the job names its hosts; then
+ * {@code hosts} equals its size. {@code bytesPerIteration} is the collective's size S, whose meaning per
+ * pattern the design fixes (ring: each rank sends 2(N−1)/N·S to its successor, ...).
+ */
+public record JobSpec(String id, int hosts, List<String> hostList, Pattern pattern, long bytesPerIteration,
+                      Duration iterationPeriod, double commFraction) {
+    public JobSpec {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(iterationPeriod, "iterationPeriod");
+        hostList = List.copyOf(hostList == null ? List.of() : hostList);
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("job id must not be blank");
+        }
+        if (!hostList.isEmpty()) {
+            hosts = hostList.size();
+        }
+        if (hosts < 1) {
+            throw new IllegalArgumentException("job " + id + ": hosts must be >= 1, was " + hosts);
+        }
+        if (bytesPerIteration <= 0) {
+            throw new IllegalArgumentException("job " + id + ": bytesPerIteration must be > 0");
+        }
+        if (iterationPeriod.isNegative() || iterationPeriod.isZero()) {
+            throw new IllegalArgumentException("job " + id + ": iterationPeriod must be > 0");
+        }
+        if (!(commFraction >= 0 && commFraction < 1)) {
+            throw new IllegalArgumentException("job " + id + ": commFraction must be in [0, 1), was " + commFraction);
+        }
+    }
+
+    /** The compute phase: (1 − commFraction) × iterationPeriod; a what-if never changes it. */
+    public double computeSeconds() {
+        return pattern == Pattern.BACKGROUND ? 0 : (1 - commFraction) * iterationPeriod.toNanos() / 1e9;
+    }
+
+    public double periodSeconds() {
+        return iterationPeriod.toNanos() / 1e9;
+    }
+}

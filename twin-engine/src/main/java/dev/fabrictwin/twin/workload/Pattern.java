@@ -1,0 +1,41 @@
+package dev.fabrictwin.twin.workload;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The collective a job runs each iteration (DESIGN §3 "Job semantics"). */
+public enum Pattern {
+    RING_ALLREDUCE("ring-allreduce"),
+    TREE_ALLREDUCE("tree-allreduce"),
+    HIERARCHICAL_ALLREDUCE("hierarchical-allreduce"),
+    ALL_TO_ALL("all-to-all"),
+    PIPELINE("pipeline"),
+    BACKGROUND("background");
+
+    private final String label;
+
+    Pattern(final String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Ring-like patterns move in lock step: a ring runs at the pace of its slowest hop. */
+    public boolean lockStep() {
+        return this == RING_ALLREDUCE || this == HIERARCHICAL_ALLREDUCE;
+    }
+
+    public static Pattern parse(final String text) {
+        final String t = text.toLowerCase(Locale.ROOT).trim();
+        for (final Pattern p : values()) {
+            if (p.label.equals(t)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown pattern '" + text + "' (expected "
+            + Arrays.stream(values()).map(Pattern::label).collect(Collectors.joining(", ")) + ")");
+    }
+}

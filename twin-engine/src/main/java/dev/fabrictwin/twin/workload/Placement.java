@@ -1,0 +1,131 @@
+package dev.fabrictwin.twin.workload;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Node;
+import dev.fabrictwin.twin.fabric.PortRef;
+
+/**
+ * Places jobs in declaration order on the first free hosts in host order (or their {@code hostList}) and
+ * turns each collective into per-iteration transfers with the byte counts DESIGN §3 fixes.
+ */
+public final class Placement {
+
+    private Placement() {
+    }
+
+    public static List<PlacedJob> place(final Fabric fabric, final List<JobSpec> jobs, final long seed) {
+        final Set<String> used = new HashSet<>();
+        final List<PlacedJob> placed = new ArrayList<>();
+        for (final JobSpec job : jobs) {
+            final List<Node> hosts = new ArrayList<>();
+            if (!job.hostList().isEmpty()) {
+                for (final String name : job.hostList()) {
+                    final Node n = fabric.node(name).filter(Node::isHost).orElseThrow(() ->
+                        new IllegalArgumentException("job " + job.id() + ": '" + name + "' is not a host of the fabric"));
+                    if (!used.add(name)) {
+                        throw new IllegalArgumentException("job " + job.id() + ": host " + name + " is already used by another job");
+                    }
+                    hosts.add(n);
+                }
+            } else {
+                for (final Node h : fabric.hosts()) {
+                    if (hosts.size() == job.hosts()) {
+                        break;
+                    }
+                    if (used.add(h.name())) {
+                        hosts.add(h);
+                    }
+                }
+                if (hosts.size() < job.hosts()) {
+                    throw new IllegalArgumentException("job " + job.id() + " needs " + job.hosts() + " hosts but only "
+                        + hosts.size() + " are free (fabric has " + fabric.hosts().size() + ")");
+                }
+            }
+            final List<PortRef> ranks = new ArrayList<>();
+            for (final Node h : hosts) {
+                ranks.addAll(fabric.nicsOf(h));
+            }
+            placed.add(new PlacedJob(job, hosts, ranks, transfers(job, hosts.size(), ranks,
+                new SplittableRandom(seed ^ job.id().hashCode()))));
+        }
+        return placed;
+    }
+
+    /** Per-iteration transfers of the job's collective, merged per NIC pair, same-host pairs dropped. */
+    static List<Transfer> transfers(final JobSpec job, final int hostCount, final List<PortRef> ranks,
+                                    final SplittableRandom random) {
+        final int n = ranks.size();
+        final int k = n / hostCount;
+        final double s = job.bytesPerIteration();
+        final Map<Long, double[]> bytes = new LinkedHashMap<>();
+        switch (job.pattern()) {
+            case RING_ALLREDUCE -> {
+                for (int r = 0; r < n && n > 1; r++) {
+                    add(bytes, r, (r + 1) % n, 2.0 * (n - 1) / n * s, k);
+                }
+            }
+            case TREE_ALLREDUCE -> {
+                for (int r = 1; r < n; r++) {
+                    final int parent = (r - 1) / 2;
+                    add(bytes, r, parent, s, k);
+                    add(bytes, parent, r, s, k);
+                }
+            }
+            case HIERARCHICAL_ALLREDUCE -> {
+                final int h = hostCount;
+                for (int host = 0; host < h && h > 1; host++) {
+                    for (int nic = 0; nic < k; nic++) {
+                        add(bytes, host * k + nic, ((host + 1) % h) * k + nic, 2.0 * (h - 1) / h * s / k, k);
+                    }
+                }
+            }
+            case ALL_TO_ALL -> {
+                for (int a = 0; a < n; a++) {
+                    for (int b = 0; b < n; b++) {
+                        if (a != b) {
+                            add(bytes, a, b, s / n, k);
+                        }
+                    }
+                }
+            }
+            case PIPELINE -> {
+                for (int r = 0; r + 1 < n; r++) {
+                    add(bytes, r, r + 1, s, k);
+                    add(bytes, r + 1, r, s, k);
+                }
+            }
+            case BACKGROUND -> {
+                // One iteration's draw; the simulation redraws every period from the same seeded stream.
+                for (int host = 0; host < hostCount && hostCount > 1; host++) {
+                    int peer = random.nextInt(hostCount - 1);
+                    if (peer >= host) {
+                        peer++;
+                    }
+                    final int nic = random.nextInt(k);
+                    add(bytes, host * k + nic, peer * k + nic, s, k);
+                }
+            }
+            default -> throw new IllegalStateException("unhandled pattern " + job.pattern());
+        }
+        final List<Transfer> out = new ArrayList<>(bytes.size());
+        for (final var e : bytes.entrySet()) {
+            out.add(new Transfer(ranks.get((int) (e.getKey() >>> 32)), ranks.get((int) (long) e.getKey()), e.getValue()[0]));
+        }
+        return out;
+    }
+
+    private static void add(final Map<Long, double[]> bytes, final int from, final int to, final double b, final int nicsPerHost) {
+        if (from / nicsPerHost == to / nicsPerHost) {
+            return; // same host: NVLink, never on the fabric
+        }
+        bytes.computeIfAbsent(((long) from << 32) | to, x -> new double[1])[0] += b;
+    }
+}
