@@ -1,0 +1,36 @@
+package dev.fabrictwin.twin.model;
+
+/** Canonical counter and gauge names (DESIGN §3): the vocabulary the twin, the generator and the analyzer share. */
+public final class CounterNames {
+
+    public static final String TX_BYTES = "tx_bytes";
+    public static final String RX_BYTES = "rx_bytes";
+    public static final String TX_PACKETS = "tx_packets";
+    public static final String RX_PACKETS = "rx_packets";
+    public static final String TX_PFC_PAUSE = "tx_pfc_pause";
+    public static final String RX_PFC_PAUSE = "rx_pfc_pause";
+    public static final String RX_PAUSE_DURATION_US = "rx_pause_duration_us";
+    public static final String ECN_MARKED = "ecn_marked";
+    public static final String CNP_SENT = "cnp_sent";
+    public static final String CNP_HANDLED = "cnp_handled";
+    public static final String RX_DROPS = "rx_drops";
+    public static final String TX_DROPS = "tx_drops";
+    public static final String FCS_ERRORS = "fcs_errors";
+    public static final String FEC_CORRECTED = "fec_corrected";
+    public static final String FEC_UNCORRECTABLE = "fec_uncorrectable";
+
+    public static final String OPER_UP = "oper_up";
+    public static final String SPEED_BPS = "speed_bps";
+    public static final String QUEUE_DEPTH_BYTES = "queue_depth_bytes";
+    public static final String BUFFER_WATERMARK_BYTES = "buffer_watermark_bytes";
+    public static final String LATENCY_P50_US = "latency_p50_us";
+    public static final String LATENCY_P99_US = "latency_p99_us";
+
+    private CounterNames() {
+    }
+
+    /** Per-priority counter name, e.g. {@code tx_pfc_pause.3}. */
+    public static String perPriority(final String base, final int priority) {
+        return base + "." + priority;
+    }
+}

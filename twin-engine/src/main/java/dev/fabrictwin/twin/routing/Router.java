@@ -1,0 +1,194 @@
+package dev.fabrictwin.twin.routing;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Link;
+
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.scenario.Routing;
+
+/**
+ * Shortest-path multipath routing over the switch graph, as a Clos fabric does it: each switch forwards a
+ * flow on one of its next hops that bring it closer to the destination leaf.
+ *
+ * <ul>
+ * <li>ECMP: the member is {@code hash(flowKey, switchSeed) mod members}. Each switch has its own seed
+ *     derived from the routing seed; with {@code sameSeedEverywhere} every switch hashes alike, which
+ *     reproduces polarization (a flow's choice at one tier predicts its choice at the next).</li>
+ * <li>SPRAY: the flow is split evenly across every next hop of the source leaf (adaptive routing /
+ *     packet spraying); deeper tiers still hash.</li>
+ * <li>Down links are skipped and distances recomputed, so flows re-route as the fabric does.</li>
+ * <li>An ECMP skew (fault {@code ECMP_IMBALANCE}) on a switch sends a share of its flows to its first member.</li>
+ * </ul>
+ * Switches' real hash functions are unknown; the analyzer must not assume this one matches them.
+ */
+public final class Router {
+
+    private final Fabric fabric;
+    private final Routing routing;
+    private final boolean[] linkDown;
+    private final double[] skew;
+    private final Map<Integer, int[]> distanceToLeaf = new HashMap<>();
+
+    public Router(final Fabric fabric, final Routing routing) {
+        this.fabric = fabric;
+        this.routing = routing;
+        this.linkDown = new boolean[fabric.links().size()];
+        this.skew = new double[fabric.nodes().size()];
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Marks a physical link down (or up again); later routes avoid it. */
+    public void setLinkUp(final int link, final boolean up) {
+        if (linkDown[link] == up) {
+            linkDown[link] = !up;
+            distanceToLeaf.clear();
+        }
+    }
+
+    public boolean isLinkUp(final int link) {
+        return !linkDown[link];
+    }
+
+    /** Share of a switch's flows forced onto its first ECMP member (0 = healthy hashing). */
+    public void setSkew(final int node, final double share) {
+        skew[node] = share;
+    }
+
+    /**
+     * Routes for a flow from NIC {@code source} to NIC {@code destination}; empty when no path is up
+     * (a NIC link down, or the fabric partitioned).
+     */
+    public List<Route> routes(final PortRef source, final PortRef destination, final long flowKey) {
+        final Link first = fabric.requireLinkAt(source);
+        final Link last = fabric.requireLinkAt(destination);
+        if (linkDown[first.index()] || linkDown[last.index()]) {
+            return List.of();
+        }
+        final int srcHost = fabric.requireNode(source.device()).index();
+        final int dstHost = fabric.requireNode(destination.device()).index();
+        final int srcSwitch = first.other(srcHost);
+        final int dstSwitch = last.other(dstHost);
+        final int up = first.from(srcHost);
+        final int down = last.from(dstSwitch);
+        if (srcSwitch == dstSwitch) {
+            return List.of(new Route(new int[] {up, down}, 1.0));
+        }
+        final int[] dist = distances(dstSwitch);
+        if (dist[srcSwitch] < 0) {
+            return List.of();
+        }
+        if (routing.mode() == Routing.Mode.SPRAY) {
+            final int[] members = nextHops(srcSwitch, dist);
+            final List<Route> routes = new ArrayList<>(members.length);
+            for (final int m : members) {
+                routes.add(new Route(walk(up, srcSwitch, m, dstSwitch, down, dist, flowKey), 1.0 / members.length));
+            }
+            return routes;
+        }
+        return List.of(new Route(walk(up, srcSwitch, choose(srcSwitch, nextHops(srcSwitch, dist), flowKey), dstSwitch,
+            down, dist, flowKey), 1.0));
+    }
+
+    private int[] walk(final int up, final int srcSwitch, final int firstHopLink, final int dstSwitch, final int down,
+                       final int[] dist, final long flowKey) {
+        final int[] path = new int[dist[srcSwitch] + 2];
+        int n = 0;
+        path[n++] = up;
+        int at = srcSwitch;
+        int viaLink = firstHopLink;
+        while (true) {
+            final Link l = fabric.link(viaLink);
+            path[n++] = l.from(at);
+            at = l.other(at);
+            if (at == dstSwitch) {
+                break;
+            }
+            viaLink = choose(at, nextHops(at, dist), flowKey);
+        }
+        path[n++] = down;
+        return n == path.length ? path : Arrays.copyOf(path, n);
+    }
+
+    /** Links from {@code node} to switches one step closer to the destination. */
+    private int[] nextHops(final int node, final int[] dist) {
+        int count = 0;
+        final int degree = fabric.degree(node);
+        final int[] hops = new int[degree];
+        for (int i = 0; i < degree; i++) {
+            final int li = fabric.linkOf(node, i);
+            if (linkDown[li]) {
+                continue;
+            }
+            final int other = fabric.link(li).other(node);
+            if (dist[other] == dist[node] - 1 && !fabric.node(other).isHost()) {
+                hops[count++] = li;
+            }
+        }
+        return Arrays.copyOf(hops, count);
+    }
+
+    private int choose(final int node, final int[] members, final long flowKey) {
+        if (members.length == 1) {
+            return members[0];
+        }
+        final long seed = routing.sameSeedEverywhere() ? routing.hashSeed() : mix(routing.hashSeed() * 31 + node);
+        final long h = mix(flowKey ^ seed);
+        if (skew[node] > 0) {
+            final double u = (h >>> 11) * 0x1.0p-53;
+            if (u < skew[node]) {
+                return members[0];
+            }
+        }
+        return members[(int) Long.remainderUnsigned(h, members.length)];
+    }
+
+    /** BFS hop counts from every switch to {@code leaf} over up links (hosts excluded), -1 if unreachable. */
+    private int[] distances(final int leaf) {
+        return distanceToLeaf.computeIfAbsent(leaf, x -> {
+            final int[] dist = new int[fabric.nodes().size()];
+            Arrays.fill(dist, -1);
+            final ArrayDeque<Integer> queue = new ArrayDeque<>();
+            dist[leaf] = 0;
+            queue.add(leaf);
+            while (!queue.isEmpty()) {
+                final int u = queue.poll();
+                for (int i = 0; i < fabric.degree(u); i++) {
+                    final int li = fabric.linkOf(u, i);
+                    if (linkDown[li]) {
+                        continue;
+                    }
+                    final int v = fabric.link(li).other(u);
+                    if (dist[v] < 0 && !fabric.node(v).isHost()) {
+                        dist[v] = dist[u] + 1;
+                        queue.add(v);
+                    }
+                }
+            }
+            return dist;
+        });
+    }
+
+    /** A stable 64-bit key for a flow between two NICs (what a switch's 5-tuple hash would see). */
+    public static long flowKey(final PortRef source, final PortRef destination, final int salt) {
+        return mix(mix(source.hashCode() * 0x9E3779B97F4A7C15L + destination.hashCode()) + salt);
+    }
+
+    /** SplitMix64 finalizer: a well-mixed hash of 64 bits. */
+    static long mix(final long z0) {
+        long z = z0 + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+}

@@ -1,0 +1,613 @@
+package dev.fabrictwin.twin.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Node;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultSpec;
+import dev.fabrictwin.twin.fault.FaultTarget;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CongestionModel;
+import dev.fabrictwin.twin.model.LinkState;
+import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.routing.Route;
+import dev.fabrictwin.twin.routing.Router;
+import dev.fabrictwin.twin.scenario.Routing;
+import dev.fabrictwin.twin.solver.RateAllocator;
+import dev.fabrictwin.twin.workload.JobSpec;
+import dev.fabrictwin.twin.workload.Pattern;
+import dev.fabrictwin.twin.workload.PlacedJob;
+import dev.fabrictwin.twin.workload.Transfer;
+
+/**
+ * The twin in motion: an event-driven fluid simulation. Between events every flow's rate is constant
+ * (max-min fair, from {@link RateAllocator}), so each directed link's state is piecewise constant and
+ * recorded in a {@link LinkTimeline} that counters integrate exactly.
+ *
+ * <p>Events: a job's comm phase starts (its collective's flows appear), its last flow finishes (the
+ * compute phase of the next iteration begins: bulk-synchronous), background traffic redraws, faults start
+ * and end. Lock-step collectives (ring, hierarchical) run every flow at the pace of the slowest, as a ring
+ * does. PFC pauses propagate upstream: an egress overloaded beyond what ECN holds pauses the links that
+ * feed it, which lowers their capacity for every flow on them (victims), up to three hops.
+ *
+ * <p>Deterministic for a given fabric, jobs, faults, routing seed and phase offsets.
+ */
+public final class FluidSimulation {
+
+    private static final double EPS_SECONDS = 1e-9;
+    private static final int PAUSE_HOPS = 3;
+
+    private final Fabric fabric;
+    private final Router router;
+    private final RateAllocator allocator;
+    private final ModelParams params;
+    private final List<FaultSpec> faults;
+    private final FaultEffects effects;
+    private final Conditions conditions;
+    private final double[] nominalCapacity;
+    private final double[] pauseFactor;
+    private final double[] pausedFraction;
+    private final LinkTimeline timeline;
+    private final List<JobState> jobs = new ArrayList<>();
+    private final Map<String, JobState> jobsById = new HashMap<>();
+    private final List<SimFlow> flows = new ArrayList<>();
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final List<IterationRecord> iterations = new ArrayList<>();
+    private final boolean[] activeFaults;
+    private final boolean[] flapDown;
+    private final long seed;
+    private double now;
+    private long eventSequence;
+    private boolean started;
+
+    public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
+                           final List<FaultSpec> faults, final ModelParams params, final long seed) {
+        this.fabric = fabric;
+        this.router = new Router(fabric, routing);
+        this.params = params;
+        this.faults = List.copyOf(faults);
+        this.seed = seed;
+        this.effects = new FaultEffects(fabric, placedJobs);
+        this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
+        this.nominalCapacity = new double[fabric.directedLinkCount()];
+        for (int d = 0; d < nominalCapacity.length; d++) {
+            nominalCapacity[d] = fabric.link(d / 2).capacityBps();
+        }
+        this.pauseFactor = new double[nominalCapacity.length];
+        Arrays.fill(pauseFactor, 1.0);
+        this.pausedFraction = new double[nominalCapacity.length];
+        this.allocator = new RateAllocator(nominalCapacity);
+        this.timeline = new LinkTimeline(fabric.directedLinkCount());
+        this.activeFaults = new boolean[this.faults.size()];
+        this.flapDown = new boolean[this.faults.size()];
+        for (final FaultSpec f : this.faults) {
+            effects.validate(f);
+        }
+        for (final PlacedJob j : placedJobs) {
+            final JobState s = new JobState(j, new SplittableRandom(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
+            jobs.add(s);
+            jobsById.put(j.id(), s);
+        }
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    public LinkTimeline timeline() {
+        return timeline;
+    }
+
+    public List<IterationRecord> iterations() {
+        return List.copyOf(iterations);
+    }
+
+    public double now() {
+        return now;
+    }
+
+    public ModelParams params() {
+        return params;
+    }
+
+    /** When the job's first iteration starts (seconds); set before the run. The analyzer locks this to telemetry. */
+    public void setPhaseOffset(final String jobId, final double seconds) {
+        if (started) {
+            throw new IllegalStateException("phase offsets must be set before the simulation runs");
+        }
+        job(jobId).phaseOffset = seconds;
+    }
+
+    /** Advances simulated time to {@code until}, processing every event on the way. */
+    public void runUntil(final double until) {
+        if (!started) {
+            start();
+        }
+        while (true) {
+            final double nextFlowEnd = nextFlowCompletion();
+            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
+            final double next = Math.min(Math.min(nextFlowEnd, nextEvent), until);
+            advanceTo(next);
+            if (next >= until && nextEvent > until + EPS_SECONDS && nextFlowEnd > until + EPS_SECONDS) {
+                return;
+            }
+            boolean changed = finishFlows();
+            while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
+                handle(events.poll());
+                changed = true;
+            }
+            if (changed) {
+                solveAndRecord();
+            }
+        }
+    }
+
+    private void start() {
+        started = true;
+        for (int i = 0; i < faults.size(); i++) {
+            final FaultSpec f = faults.get(i);
+            schedule(f.startSeconds(), EventKind.FAULT_START, i);
+            schedule(f.endSeconds(), EventKind.FAULT_END, i);
+        }
+        for (final JobState j : jobs) {
+            final JobSpec spec = j.job.spec();
+            if (spec.pattern() == Pattern.BACKGROUND) {
+                schedule(j.phaseOffset, EventKind.BACKGROUND_TICK, jobs.indexOf(j));
+            } else {
+                j.computeStart = j.phaseOffset;
+                schedule(j.phaseOffset + spec.computeSeconds(), EventKind.COMM_START, jobs.indexOf(j));
+            }
+        }
+        applyConditions();
+        solveAndRecord();
+    }
+
+    private void handle(final Event e) {
+        switch (e.kind) {
+            case COMM_START -> startComm(jobs.get(e.ref));
+            case BACKGROUND_TICK -> {
+                final JobState j = jobs.get(e.ref);
+                addTransfers(j, j.job.transfers(), false);
+                j.job = redraw(j);
+                schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
+            }
+            case FAULT_START -> {
+                activeFaults[e.ref] = true;
+                flapDown[e.ref] = true;
+                final FaultSpec f = faults.get(e.ref);
+                if (f.type() == FaultType.LINK_DOWN && f.param("flapPeriod") > 0) {
+                    schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
+                }
+                if (f.type() == FaultType.UNEXPECTED_TRAFFIC) {
+                    addRogueFlows(e.ref, f);
+                }
+                applyConditions();
+            }
+            case FAULT_FLAP -> {
+                if (activeFaults[e.ref]) {
+                    flapDown[e.ref] = !flapDown[e.ref];
+                    schedule(now + faults.get(e.ref).param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
+                    applyConditions();
+                }
+            }
+            case FAULT_END -> {
+                activeFaults[e.ref] = false;
+                flows.removeIf(f -> {
+                    if (f.rogueFault == e.ref) {
+                        f.release(allocator);
+                        return true;
+                    }
+                    return false;
+                });
+                applyConditions();
+            }
+            default -> throw new IllegalStateException("unknown event " + e.kind);
+        }
+    }
+
+    private void startComm(final JobState j) {
+        j.inComm = true;
+        j.commStart = now;
+        if (j.job.transfers().isEmpty()) {
+            endComm(j);
+            return;
+        }
+        addTransfers(j, j.job.transfers(), j.job.spec().pattern().lockStep());
+    }
+
+    private void endComm(final JobState j) {
+        j.inComm = false;
+        iterations.add(new IterationRecord(j.job.id(), j.iteration++, j.computeStart, j.commStart, now));
+        j.computeStart = now;
+        schedule(now + j.job.spec().computeSeconds(), EventKind.COMM_START, jobs.indexOf(j));
+    }
+
+    private void addTransfers(final JobState j, final List<Transfer> transfers, final boolean lockStep) {
+        int salt = j.iteration;
+        for (final Transfer t : transfers) {
+            final SimFlow f = new SimFlow(j, t.source(), t.destination(), t.bytes(), Double.POSITIVE_INFINITY, -1,
+                Router.flowKey(t.source(), t.destination(), j.job.id().hashCode()), lockStep);
+            route(f);
+            flows.add(f);
+            j.active++;
+            salt++;
+        }
+    }
+
+    private void addRogueFlows(final int faultIndex, final FaultSpec fault) {
+        final List<PortRef> victims = effects.targetPorts(fault.target()).stream()
+            .filter(p -> fabric.requireNode(p.device()).isHost()).toList();
+        final List<PortRef> destinations = victims.isEmpty() ? hostPortsUnder(fault.target()) : victims;
+        if (destinations.isEmpty()) {
+            return;
+        }
+        final SplittableRandom random = new SplittableRandom(seed ^ fault.id().hashCode());
+        final List<Node> candidates = new ArrayList<>(fabric.hosts());
+        candidates.removeIf(h -> destinations.stream().anyMatch(d -> d.device().equals(h.name())));
+        final int senders = (int) Math.min(fault.param("senders"), candidates.size());
+        for (int s = 0; s < senders; s++) {
+            final Node from = candidates.remove(random.nextInt(candidates.size()));
+            final PortRef src = fabric.nicsOf(from).get(0);
+            final PortRef dst = destinations.get(s % destinations.size());
+            final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
+            final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
+                Router.flowKey(src, dst, fault.id().hashCode()), false);
+            route(f);
+            flows.add(f);
+        }
+    }
+
+    private List<PortRef> hostPortsUnder(final FaultTarget target) {
+        final List<PortRef> ports = new ArrayList<>();
+        final Node device = fabric.requireNode(target.device());
+        for (final int li : fabric.linksOf(device.index())) {
+            final int other = fabric.link(li).other(device.index());
+            if (fabric.node(other).isHost()) {
+                ports.add(fabric.link(li).portOf(other));
+            }
+        }
+        return ports;
+    }
+
+    private PlacedJob redraw(final JobState j) {
+        final PlacedJob placed = j.job;
+        final List<Transfer> next = new ArrayList<>();
+        final int hosts = placed.hosts().size();
+        final int k = placed.ranks().size() / hosts;
+        for (int h = 0; h < hosts && hosts > 1; h++) {
+            int peer = j.random.nextInt(hosts - 1);
+            if (peer >= h) {
+                peer++;
+            }
+            final int nic = j.random.nextInt(k);
+            next.add(new Transfer(placed.ranks().get(h * k + nic), placed.ranks().get(peer * k + nic),
+                placed.spec().bytesPerIteration()));
+        }
+        return new PlacedJob(placed.spec(), placed.hosts(), placed.ranks(), next);
+    }
+
+    private void route(final SimFlow f) {
+        f.release(allocator);
+        final List<Route> routes = router.routes(f.source, f.destination, f.key);
+        f.routes = routes.toArray(new Route[0]);
+        f.ids = new int[routes.size()];
+        for (int i = 0; i < routes.size(); i++) {
+            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.naturalDemand * routes.get(i).weight());
+        }
+    }
+
+    /** Recomputes conditions from the active faults, pushes capacities to the solver, re-routes if paths changed. */
+    private void applyConditions() {
+        final boolean[] upBefore = conditions.linkUp.clone();
+        final double[] skewBefore = conditions.skew.clone();
+        conditions.reset();
+        for (int i = 0; i < faults.size(); i++) {
+            if (activeFaults[i]) {
+                effects.apply(faults.get(i), conditions, flapDown[i]);
+            }
+        }
+        boolean reroute = !Arrays.equals(skewBefore, conditions.skew);
+        for (int l = 0; l < upBefore.length; l++) {
+            if (upBefore[l] != conditions.linkUp[l]) {
+                router.setLinkUp(l, conditions.linkUp[l]);
+                reroute = true;
+            }
+        }
+        for (int n = 0; n < conditions.skew.length; n++) {
+            router.setSkew(n, conditions.skew[n]);
+        }
+        pushCapacities();
+        if (reroute) {
+            for (final SimFlow f : flows) {
+                route(f);
+            }
+        }
+    }
+
+    private void pushCapacities() {
+        for (int d = 0; d < nominalCapacity.length; d++) {
+            final double cap = conditions.linkUp[d / 2]
+                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) * pauseFactor[d]
+                : 0;
+            if (cap != allocator.capacity(d)) {
+                allocator.setCapacity(d, cap);
+            }
+        }
+    }
+
+    private void solveAndRecord() {
+        solveCoupled();
+        // PFC: overloaded egresses pause the links that feed them, which then carry less for everyone.
+        for (int hop = 0; hop < PAUSE_HOPS; hop++) {
+            if (!updatePauses()) {
+                break;
+            }
+            pushCapacities();
+            solveCoupled();
+        }
+        record();
+    }
+
+    /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
+    private void solveCoupled() {
+        for (final SimFlow f : flows) {
+            if (f.lockStep && f.capped) {
+                f.setDemand(allocator, f.naturalDemand);
+                f.capped = false;
+            }
+        }
+        allocator.resolve();
+        boolean anyLockStep = false;
+        for (final JobState j : jobs) {
+            j.minRate = Double.POSITIVE_INFINITY;
+        }
+        for (final SimFlow f : flows) {
+            if (f.lockStep) {
+                anyLockStep = true;
+                f.job.minRate = Math.min(f.job.minRate, f.rate(allocator));
+            }
+        }
+        if (!anyLockStep) {
+            return;
+        }
+        for (final SimFlow f : flows) {
+            if (f.lockStep && f.rate(allocator) > f.job.minRate * (1 + 1e-9)) {
+                f.setDemand(allocator, f.job.minRate);
+                f.capped = true;
+            }
+        }
+        allocator.resolve();
+    }
+
+    /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
+    private boolean updatePauses() {
+        final int n = nominalCapacity.length;
+        final double[] offered = offeredLoad();
+        final double[] next = new double[n];
+        for (final SimFlow f : flows) {
+            for (final Route r : f.routes) {
+                final int[] path = r.links();
+                for (int i = 1; i < path.length; i++) {
+                    final int e = path[i];
+                    final double unpaused = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
+                    final double pf = CongestionModel.pauseFraction(params, unpaused,
+                        offered[e], conditions.ecnEnabled[fabric.txNode(e)]);
+                    if (pf > next[path[i - 1]]) {
+                        next[path[i - 1]] = pf;
+                    }
+                }
+            }
+        }
+        boolean changed = false;
+        for (int d = 0; d < n; d++) {
+            final double factor = 1 - next[d];
+            pausedFraction[d] = next[d];
+            if (Math.abs(factor - pauseFactor[d]) > 1e-6) {
+                pauseFactor[d] = factor;
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /** What each link would carry if it limited nobody: every flow at min(its demand, its NIC's line rate). */
+    private double[] offeredLoad() {
+        final double[] offered = new double[nominalCapacity.length];
+        for (final SimFlow f : flows) {
+            final int nic = fabric.txLink(f.source);
+            final double natural = Math.min(f.naturalDemand, nominalCapacity[nic] * conditions.capacityFactor[nic]);
+            for (final Route r : f.routes) {
+                for (final int l : r.links()) {
+                    offered[l] += natural * r.weight();
+                }
+            }
+        }
+        return offered;
+    }
+
+    private void record() {
+        final int n = nominalCapacity.length;
+        final double[] offered = offeredLoad();
+        final int[] flowCount = new int[n];
+        final double[] cnp = new double[n];
+        final int mtu = fabric.technology().mtuBytes();
+        final double[] mark = new double[n];
+        final double[] queue = new double[n];
+        for (int d = 0; d < n; d++) {
+            final double cap = allocator.capacity(d);
+            final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
+            queue[d] = CongestionModel.queueBytes(params, allocator.load(d), cap, offered[d], mtu, ecn);
+            mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
+        }
+        final double cnpCap = 1e6 / params.cnpIntervalUs();
+        for (final SimFlow f : flows) {
+            for (final Route r : f.routes) {
+                double unmarked = 1;
+                for (final int l : r.links()) {
+                    flowCount[l]++;
+                    unmarked *= 1 - mark[l];
+                }
+                // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
+                // (counted on its outgoing link): the two ends never share a link, so one array serves both.
+                final double rate = allocator.rate(f.ids[indexOf(f.routes, r)]);
+                final double cnps = Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap);
+                cnp[r.links()[r.links().length - 1]] += cnps;
+                cnp[r.links()[0]] += cnps;
+            }
+        }
+        for (int d = 0; d < n; d++) {
+            final boolean storm = conditions.stormPause[d] > 0;
+            final LinkState s = new LinkState(now, allocator.load(d), allocator.capacity(d), offered[d], flowCount[d],
+                queue[d], mark[d], Math.max(pausedFraction[d], conditions.stormPause[d]), storm,
+                conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
+                conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
+            timeline.append(d, s);
+        }
+    }
+
+    private static int indexOf(final Route[] routes, final Route r) {
+        for (int i = 0; i < routes.length; i++) {
+            if (routes[i] == r) {
+                return i;
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    private double nextFlowCompletion() {
+        double t = Double.POSITIVE_INFINITY;
+        for (final SimFlow f : flows) {
+            final double rate = f.rate(allocator);
+            if (rate > 0 && Double.isFinite(f.remainingBytes)) {
+                t = Math.min(t, now + f.remainingBytes * 8 / rate);
+            }
+        }
+        return t;
+    }
+
+    private void advanceTo(final double t) {
+        final double dt = t - now;
+        if (dt > 0) {
+            for (final SimFlow f : flows) {
+                if (Double.isFinite(f.remainingBytes)) {
+                    f.remainingBytes -= f.rate(allocator) * dt / 8;
+                }
+            }
+            now = t;
+        }
+    }
+
+    /** Removes flows whose bytes are delivered; ends the comm phase of jobs whose last flow finished. */
+    private boolean finishFlows() {
+        boolean any = false;
+        for (int i = flows.size() - 1; i >= 0; i--) {
+            final SimFlow f = flows.get(i);
+            if (Double.isFinite(f.totalBytes) && f.remainingBytes <= Math.max(1.0, f.totalBytes * 1e-9)) {
+                f.release(allocator);
+                flows.remove(i);
+                any = true;
+                if (f.job != null && --f.job.active == 0 && f.job.inComm) {
+                    endComm(f.job);
+                }
+            }
+        }
+        return any;
+    }
+
+    private void schedule(final double time, final EventKind kind, final int ref) {
+        events.add(new Event(time, eventSequence++, kind, ref));
+    }
+
+    private JobState job(final String id) {
+        final JobState j = jobsById.get(id);
+        if (j == null) {
+            throw new IllegalArgumentException("unknown job '" + id + "'");
+        }
+        return j;
+    }
+
+    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END }
+
+    private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event> {
+        @Override
+        public int compareTo(final Event o) {
+            final int c = Double.compare(time, o.time);
+            return c != 0 ? c : Long.compare(sequence, o.sequence);
+        }
+    }
+
+    /** A job's progress through its iterations. */
+    private static final class JobState {
+        PlacedJob job;
+        final SplittableRandom random;
+        double phaseOffset;
+        double computeStart;
+        double commStart;
+        boolean inComm;
+        int iteration;
+        int active;
+        double minRate;
+
+        JobState(final PlacedJob job, final SplittableRandom random) {
+            this.job = job;
+            this.random = random;
+        }
+    }
+
+    /** One transfer in flight, on one route (ECMP) or several (spray). */
+    private static final class SimFlow {
+        final JobState job;
+        final PortRef source;
+        final PortRef destination;
+        final double totalBytes;
+        final double naturalDemand;
+        final int rogueFault;
+        final long key;
+        final boolean lockStep;
+        double remainingBytes;
+        Route[] routes = new Route[0];
+        int[] ids = new int[0];
+        boolean capped;
+
+        SimFlow(final JobState job, final PortRef source, final PortRef destination, final double bytes,
+                final double naturalDemand, final int rogueFault, final long key, final boolean lockStep) {
+            this.job = job;
+            this.source = source;
+            this.destination = destination;
+            this.totalBytes = bytes;
+            this.remainingBytes = bytes;
+            this.naturalDemand = naturalDemand;
+            this.rogueFault = rogueFault;
+            this.key = key;
+            this.lockStep = lockStep;
+        }
+
+        double rate(final RateAllocator a) {
+            double r = 0;
+            for (final int id : ids) {
+                r += a.rate(id);
+            }
+            return r;
+        }
+
+        void setDemand(final RateAllocator a, final double demand) {
+            for (int i = 0; i < ids.length; i++) {
+                a.setDemand(ids[i], demand * routes[i].weight());
+            }
+        }
+
+        void release(final RateAllocator a) {
+            for (final int id : ids) {
+                a.removeFlow(id);
+            }
+            ids = new int[0];
+        }
+    }
+}

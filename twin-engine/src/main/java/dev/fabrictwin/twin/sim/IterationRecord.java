@@ -1,0 +1,13 @@
+package dev.fabrictwin.twin.sim;
+
+/** One bulk-synchronous iteration of a job: compute from {@code computeStart}, comm from {@code commStart} to {@code commEnd}. */
+public record IterationRecord(String job, int iteration, double computeStart, double commStart, double commEnd) {
+
+    public double commSeconds() {
+        return commEnd - commStart;
+    }
+
+    public double stepSeconds() {
+        return commEnd - computeStart;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.fabrictwin.twin.sim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import dev.fabrictwin.twin.model.LinkState;
+
+/** Each directed link's piecewise-constant history: a new {@link LinkState} only when something changed. */
+public final class LinkTimeline {
+
+    private final List<List<LinkState>> states;
+
+    LinkTimeline(final int directedLinks) {
+        states = new ArrayList<>(directedLinks);
+        for (int i = 0; i < directedLinks; i++) {
+            states.add(new ArrayList<>());
+        }
+    }
+
+    void append(final int directedLink, final LinkState state) {
+        final List<LinkState> list = states.get(directedLink);
+        if (!list.isEmpty()) {
+            final LinkState last = list.get(list.size() - 1);
+            if (last.sameAs(state)) {
+                return;
+            }
+            if (last.start() == state.start()) {
+                list.set(list.size() - 1, state);
+                return;
+            }
+        }
+        list.add(state);
+    }
+
+    /** Every state of a link, oldest first. */
+    public List<LinkState> states(final int directedLink) {
+        return Collections.unmodifiableList(states.get(directedLink));
+    }
+
+    /** The state in force at time t (the first state if t precedes it). */
+    public LinkState at(final int directedLink, final double t) {
+        final List<LinkState> list = states.get(directedLink);
+        int lo = 0;
+        int hi = list.size() - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (list.get(mid).start() <= t) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return list.get(lo);
+    }
+
+    /** Index of the state in force at t. */
+    int indexAt(final int directedLink, final double t) {
+        final List<LinkState> list = states.get(directedLink);
+        int lo = 0;
+        int hi = list.size() - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (list.get(mid).start() <= t) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    public int linkCount() {
+        return states.size();
+    }
+}

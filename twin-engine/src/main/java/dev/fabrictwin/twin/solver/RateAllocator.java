@@ -1,0 +1,721 @@
+package dev.fabrictwin.twin.solver;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Max-min fair rate allocation with demand caps over directed links: the unique allocation that progressive
+ * filling (water-filling) reaches when every unfrozen flow's rate rises together, a link freezes its unfrozen
+ * flows when its load reaches its capacity, and a flow also freezes when it reaches its demand cap.
+ *
+ * <h2>Full solve</h2>
+ * Event-driven and exact, never a fixed-increment loop. While unfrozen flows cross link {@code l} their rates
+ * all equal the current level, so {@code l} saturates at level {@code (capacity - used) / unfrozen}, where
+ * {@code used} is the rate already fixed by frozen flows on it. That level only rises as flows on {@code l}
+ * freeze (a flow freezes at a level no higher than {@code l}'s), so a binary heap over links keeps stale keys as
+ * lower bounds and re-keys a link only when it reaches the top. Each step takes the lowest event, a link or a
+ * flow's demand cap (flows with finite caps sit in the same heap), freezes the affected flows and updates the
+ * links on their paths in O(1) each. Cost: O(P + E log E) for P path entries and E links plus capped flows.
+ * Link-to-flow adjacency is a CSR array rebuilt lazily after flows are added or removed.
+ *
+ * <h2>Incremental resolve</h2>
+ * Exactness rests on the bottleneck characterisation of max-min fairness: a feasible allocation is the max-min
+ * fair one if and only if every flow is at its demand cap or has a saturated link on its path where no other
+ * flow has a higher rate. {@link #resolve()} starts from the previous allocation, which satisfies it, and repairs
+ * it locally:
+ * <ol>
+ *   <li>seed the re-solve set {@code S} with added flows and flows whose demand changed;</li>
+ *   <li>water-fill {@code S} alone on the capacity left after every other flow keeps its current rate;</li>
+ *   <li>check the certificate (feasibility, then demand cap or bottleneck link) of every flow on a link whose
+ *       capacity, flow set or rates changed; a certificate can only break there. A flow outside {@code S} that
+ *       fails joins {@code S}; a flow in {@code S} that fails is out-ranked on its bottleneck by fixed flows,
+ *       which join {@code S};</li>
+ *   <li>repeat 2-3 until every checked flow holds its certificate. The allocation is then the unique max-min
+ *       fair one, so it equals {@link #solve()} up to rounding.</li>
+ * </ol>
+ * Flows far from the change keep their rates without being looked at. The alternative of fixing only the flows
+ * frozen below the level where the change first binds re-solves the whole connected fabric whenever a link goes
+ * down (that level is 0), whereas the certificate stops the repair where rates stop moving. If a round makes no
+ * progress (numerical corner case) or the accumulated work exceeds the size of the whole problem, it falls back
+ * to a full solve, so a resolve never costs much more than a solve.
+ *
+ * <h2>Conventions</h2>
+ * A flow with an empty path crosses no modelled link: it gets its demand if finite, else 0, because an unbounded
+ * rate would make every sum over flows infinite and no link pays for it anyway. Query methods report the state
+ * of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
+ */
+public final class RateAllocator {
+
+    /** Relative slack under which a link counts as saturated for {@link #isSaturated}. */
+    public static final double SATURATION_TOLERANCE = 1e-9;
+
+    /** Tighter than the public promise, so accepted certificates never drift a repair beyond it. */
+    private static final double CERTIFICATE_TOLERANCE = 1e-10;
+    private static final int NONE = -1;
+    private static final int INITIAL_FLOW_SLOTS = 16;
+    /** Epoch stamps are reset before a resolve that could otherwise overflow them. */
+    private static final int EPOCH_LIMIT = 1 << 30;
+
+    private final int links;
+    private final double[] capacity;
+    private final double[] load;
+    /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
+    private final int[] degree;
+    /** Water-filling scratch: rate fixed on the link by frozen (or outside) flows. */
+    private final double[] used;
+    /** Water-filling scratch: unfrozen flows on the link; doubles as the fill cursor of the CSR rebuild. */
+    private final int[] unfrozen;
+    private final int[] linkStart;
+    private final int[] linkMark;
+    private final int[] maxMark;
+    private final double[] maxRate;
+    private final boolean[] linkDirty;
+    private final int[] dirtyLinks;
+    private final int[] involved;
+    private final EventHeap heap;
+
+    private int[] linkFlows = new int[0];
+    private boolean csrStale = true;
+
+    private int slots;
+    private int live;
+    private int[] pathStart = new int[0];
+    private int[] pathLength = new int[0];
+    private int[] pool = new int[64];
+    private int poolSize;
+    private int poolGarbage;
+    private double[] demand = new double[0];
+    private double[] rate = new double[0];
+    private int[] bottleneck = new int[0];
+    private boolean[] alive = new boolean[0];
+    private boolean[] active = new boolean[0];
+    private boolean[] flowChanged = new boolean[0];
+    private int[] flowMark = new int[0];
+    private int[] checkMark = new int[0];
+    private int[] freeIds = new int[0];
+    private int freeCount;
+    private int[] changedFlows = new int[0];
+    private int changedFlowCount;
+    private int[] subset = new int[0];
+    private int subsetSize;
+    private int dirtyLinkCount;
+    private int involvedCount;
+    private int epoch;
+    private int subsetEpoch;
+    private long work;
+    private boolean solvedOnce;
+
+    /** One directed link per entry; the array is copied. Capacities must be finite and {@code >= 0} bit/s. */
+    public RateAllocator(final double[] linkCapacityBps) {
+        Objects.requireNonNull(linkCapacityBps, "linkCapacityBps");
+        links = linkCapacityBps.length;
+        capacity = new double[links];
+        for (int l = 0; l < links; l++) {
+            capacity[l] = checkCapacity(linkCapacityBps[l]);
+        }
+        load = new double[links];
+        degree = new int[links];
+        used = new double[links];
+        unfrozen = new int[links];
+        linkStart = new int[links + 1];
+        linkMark = new int[links];
+        maxMark = new int[links];
+        maxRate = new double[links];
+        linkDirty = new boolean[links];
+        dirtyLinks = new int[links];
+        involved = new int[links];
+        heap = new EventHeap(links + INITIAL_FLOW_SLOTS);
+        growFlows(INITIAL_FLOW_SLOTS);
+    }
+
+    public int linkCount() {
+        return links;
+    }
+
+    /** Live flows. */
+    public int flowCount() {
+        return live;
+    }
+
+    /**
+     * Adds a flow over {@code path} (directed link indices, no repeats; NIC links included by the caller) with a
+     * demand cap in bit/s ({@code >= 0}, may be {@link Double#POSITIVE_INFINITY}). Returns its id; ids of removed
+     * flows are reused. Its rate stays 0 until the next solve/resolve.
+     */
+    public int addFlow(final int[] path, final double demandCapBps) {
+        Objects.requireNonNull(path, "path");
+        checkDemand(demandCapBps);
+        final int mark = nextEpoch();
+        for (final int l : path) {
+            checkLink(l);
+            if (linkMark[l] == mark) {
+                throw new IllegalArgumentException("path crosses link " + l + " twice: " + Arrays.toString(path));
+            }
+            linkMark[l] = mark;
+        }
+        final int id;
+        if (freeCount > 0) {
+            id = freeIds[--freeCount];
+        } else {
+            growFlows(slots + 1);
+            id = slots++;
+        }
+        reservePool(path.length);
+        System.arraycopy(path, 0, pool, poolSize, path.length);
+        pathStart[id] = poolSize;
+        pathLength[id] = path.length;
+        poolSize += path.length;
+        demand[id] = demandCapBps;
+        rate[id] = 0;
+        bottleneck[id] = NONE;
+        alive[id] = true;
+        live++;
+        for (final int l : path) {
+            degree[l]++;
+        }
+        csrStale = true;
+        markFlowChanged(id);
+        return id;
+    }
+
+    public void removeFlow(final int flowId) {
+        checkFlow(flowId);
+        final int from = pathStart[flowId];
+        final int to = from + pathLength[flowId];
+        for (int i = from; i < to; i++) {
+            final int l = pool[i];
+            degree[l]--;
+            markLinkDirty(l);
+        }
+        alive[flowId] = false;
+        live--;
+        poolGarbage += pathLength[flowId];
+        pathLength[flowId] = 0;
+        rate[flowId] = 0;
+        bottleneck[flowId] = NONE;
+        freeIds[freeCount++] = flowId;
+        csrStale = true;
+    }
+
+    /** E.g. a degraded (halved) or down (0) link; takes effect at the next solve/resolve. */
+    public void setCapacity(final int link, final double capacityBps) {
+        checkLink(link);
+        final double checked = checkCapacity(capacityBps);
+        if (checked != capacity[link]) {
+            capacity[link] = checked;
+            markLinkDirty(link);
+        }
+    }
+
+    public void setDemand(final int flowId, final double demandCapBps) {
+        checkFlow(flowId);
+        checkDemand(demandCapBps);
+        if (demandCapBps != demand[flowId]) {
+            demand[flowId] = demandCapBps;
+            markFlowChanged(flowId);
+        }
+    }
+
+    /** Full water-filling over every live flow. */
+    public SolveStats solve() {
+        return fullSolve(System.nanoTime());
+    }
+
+    /**
+     * Re-solves only what the changes since the last solve/resolve can affect (see the class comment); gives the
+     * same rates as {@link #solve()} within rounding. Before any solve it is a full solve.
+     */
+    public SolveStats resolve() {
+        final long start = System.nanoTime();
+        if (!solvedOnce) {
+            return fullSolve(start);
+        }
+        if (dirtyLinkCount == 0 && changedFlowCount == 0) {
+            return new SolveStats(0, 0, 0, System.nanoTime() - start);
+        }
+        ensureCsr();
+        if (epoch > EPOCH_LIMIT) {
+            resetMarks();
+        }
+        // Removed flows changed these loads; capacity-only changes leave them as they were.
+        for (int i = 0; i < dirtyLinkCount; i++) {
+            final int l = dirtyLinks[i];
+            load[l] = sumOfRates(l);
+        }
+        subsetEpoch = nextEpoch();
+        subsetSize = 0;
+        involvedCount = 0;
+        work = 0;
+        for (int i = 0; i < changedFlowCount; i++) {
+            final int f = changedFlows[i];
+            if (alive[f]) {
+                addToSubset(f);
+            }
+        }
+        final long budget = (long) linkStart[links] + links;
+        int iterations = 0;
+        while (true) {
+            if (subsetSize > 0) {
+                iterations += solveSubset();
+            }
+            final int before = subsetSize;
+            if (certify() == 0) {
+                break;
+            }
+            if (subsetSize == before || work > budget) {
+                return fullSolve(start);
+            }
+        }
+        clearChanges();
+        return new SolveStats(subsetSize, involvedCount, iterations, System.nanoTime() - start);
+    }
+
+    public double rate(final int flowId) {
+        checkFlow(flowId);
+        return rate[flowId];
+    }
+
+    /** Sum of the rates of the flows crossing the link. */
+    public double load(final int link) {
+        checkLink(link);
+        return load[link];
+    }
+
+    public double capacity(final int link) {
+        checkLink(link);
+        return capacity[link];
+    }
+
+    /** Carries at least one flow and its load is within {@link #SATURATION_TOLERANCE} of its capacity. */
+    public boolean isSaturated(final int link) {
+        checkLink(link);
+        return degree[link] > 0 && load[link] >= capacity[link] * (1 - SATURATION_TOLERANCE);
+    }
+
+    /**
+     * A saturated link on the flow's path where its rate is the highest (the link that froze it), or -1 when the
+     * flow is limited by its demand cap or has an empty path. With ties, which qualifying link is named may depend
+     * on the solve history.
+     */
+    public int bottleneck(final int flowId) {
+        checkFlow(flowId);
+        return bottleneck[flowId];
+    }
+
+    // ---------------------------------------------------------------- water-filling
+
+    private SolveStats fullSolve(final long start) {
+        ensureCsr();
+        heap.clear();
+        int touched = 0;
+        for (int l = 0; l < links; l++) {
+            final int n = linkStart[l + 1] - linkStart[l];
+            used[l] = 0;
+            unfrozen[l] = n;
+            if (n > 0) {
+                heap.add(capacity[l] / n, l);
+                touched++;
+            }
+        }
+        for (int f = 0; f < slots; f++) {
+            if (alive[f]) {
+                prepare(f);
+            }
+        }
+        heap.heapify();
+        final int iterations = drain();
+        System.arraycopy(used, 0, load, 0, links);
+        solvedOnce = true;
+        clearChanges();
+        return new SolveStats(live, touched, iterations, System.nanoTime() - start);
+    }
+
+    /** Water-fills the flows in {@code subset} on what the other flows, kept at their rates, leave free. */
+    private int solveSubset() {
+        final int mark = nextEpoch();
+        involvedCount = 0;
+        for (int s = 0; s < subsetSize; s++) {
+            final int f = subset[s];
+            final int to = pathStart[f] + pathLength[f];
+            for (int i = pathStart[f]; i < to; i++) {
+                final int l = pool[i];
+                if (linkMark[l] != mark) {
+                    linkMark[l] = mark;
+                    involved[involvedCount++] = l;
+                }
+            }
+        }
+        heap.clear();
+        for (int k = 0; k < involvedCount; k++) {
+            final int l = involved[k];
+            double outside = 0;
+            int n = 0;
+            final int to = linkStart[l + 1];
+            for (int i = linkStart[l]; i < to; i++) {
+                final int g = linkFlows[i];
+                if (flowMark[g] == subsetEpoch) {
+                    n++;
+                } else {
+                    outside += rate[g];
+                }
+            }
+            work += to - linkStart[l];
+            used[l] = outside;
+            unfrozen[l] = n;
+            heap.add((capacity[l] - outside) / n, l);
+        }
+        for (int s = 0; s < subsetSize; s++) {
+            prepare(subset[s]);
+        }
+        heap.heapify();
+        final int iterations = drain();
+        for (int k = 0; k < involvedCount; k++) {
+            final int l = involved[k];
+            load[l] = used[l];
+        }
+        return iterations;
+    }
+
+    /** Marks a flow unfrozen and queues its demand cap; an empty path is settled at once by the convention. */
+    private void prepare(final int f) {
+        final double d = demand[f];
+        if (pathLength[f] == 0) {
+            rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
+            bottleneck[f] = NONE;
+            return;
+        }
+        active[f] = true;
+        if (d != Double.POSITIVE_INFINITY) {
+            heap.add(d, links + f);
+        }
+    }
+
+    /** Pops events in level order until every unfrozen flow is frozen; returns the number of freezing events. */
+    private int drain() {
+        double level = 0;
+        int iterations = 0;
+        while (!heap.isEmpty()) {
+            final int node = heap.topNode();
+            if (node < links) {
+                final int n = unfrozen[node];
+                if (n == 0) {
+                    heap.pop();
+                    continue;
+                }
+                final double saturates = (capacity[node] - used[node]) / n;
+                if (saturates > heap.topKey()) {
+                    heap.replaceTop(saturates, node);
+                    continue;
+                }
+                heap.pop();
+                // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
+                level = Math.max(level, saturates);
+                iterations++;
+                final int to = linkStart[node + 1];
+                for (int i = linkStart[node]; i < to; i++) {
+                    final int f = linkFlows[i];
+                    if (active[f]) {
+                        freeze(f, level, node);
+                    }
+                }
+            } else {
+                final int f = node - links;
+                heap.pop();
+                if (active[f]) {
+                    level = Math.max(level, demand[f]);
+                    iterations++;
+                    freeze(f, demand[f], NONE);
+                }
+            }
+        }
+        return iterations;
+    }
+
+    private void freeze(final int f, final double r, final int limitedBy) {
+        active[f] = false;
+        rate[f] = r;
+        bottleneck[f] = limitedBy;
+        final int to = pathStart[f] + pathLength[f];
+        for (int i = pathStart[f]; i < to; i++) {
+            final int l = pool[i];
+            used[l] += r;
+            unfrozen[l]--;
+        }
+    }
+
+    // ---------------------------------------------------------------- certificate check (incremental)
+
+    /** Checks every flow whose certificate may have changed; returns how many failed (and queues them). */
+    private int certify() {
+        final int mark = nextEpoch();
+        int failures = 0;
+        for (int i = 0; i < dirtyLinkCount; i++) {
+            failures += certifyLink(dirtyLinks[i], mark);
+        }
+        for (int i = 0; i < involvedCount; i++) {
+            failures += certifyLink(involved[i], mark);
+        }
+        return failures;
+    }
+
+    private int certifyLink(final int l, final int mark) {
+        final int from = linkStart[l];
+        final int to = linkStart[l + 1];
+        work += to - from;
+        int failures = 0;
+        if (load[l] > capacity[l] * (1 + CERTIFICATE_TOLERANCE)) {
+            // Infeasible (capacity cut or fixed flows over it): every fixed flow on it must move.
+            failures++;
+            for (int i = from; i < to; i++) {
+                final int g = linkFlows[i];
+                if (flowMark[g] != subsetEpoch) {
+                    queue(g, mark);
+                }
+            }
+        }
+        for (int i = from; i < to; i++) {
+            final int g = linkFlows[i];
+            if (checkMark[g] == mark) {
+                continue;
+            }
+            checkMark[g] = mark;
+            if (certified(g, mark)) {
+                continue;
+            }
+            failures++;
+            if (flowMark[g] != subsetEpoch) {
+                queue(g, mark);
+            } else {
+                pullRivals(g, mark);
+            }
+        }
+        return failures;
+    }
+
+    /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
+    private boolean certified(final int g, final int mark) {
+        if (pathLength[g] == 0) {
+            return true;
+        }
+        final double r = rate[g];
+        final double d = demand[g];
+        if (r > d * (1 + CERTIFICATE_TOLERANCE)) {
+            return false;
+        }
+        final boolean capped = r >= d * (1 - CERTIFICATE_TOLERANCE);
+        final int b = bottleneck[g];
+        if (b == NONE ? capped : qualifies(g, b, mark)) {
+            return true;
+        }
+        if (capped) {
+            bottleneck[g] = NONE;
+            return true;
+        }
+        final int to = pathStart[g] + pathLength[g];
+        for (int i = pathStart[g]; i < to; i++) {
+            final int l = pool[i];
+            if (l != b && qualifies(g, l, mark)) {
+                bottleneck[g] = l;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean qualifies(final int g, final int l, final int mark) {
+        return load[l] >= capacity[l] * (1 - CERTIFICATE_TOLERANCE)
+            && rate[g] >= maxRateOn(l, mark) * (1 - CERTIFICATE_TOLERANCE);
+    }
+
+    /** Rates do not move during a check round, so each link's maximum is computed once per round. */
+    private double maxRateOn(final int l, final int mark) {
+        if (maxMark[l] != mark) {
+            double max = 0;
+            final int to = linkStart[l + 1];
+            for (int i = linkStart[l]; i < to; i++) {
+                max = Math.max(max, rate[linkFlows[i]]);
+            }
+            work += to - linkStart[l];
+            maxMark[l] = mark;
+            maxRate[l] = max;
+        }
+        return maxRate[l];
+    }
+
+    /** A re-solved flow out-ranked on its bottleneck: the faster fixed flows there must give way. */
+    private void pullRivals(final int g, final int mark) {
+        final int b = bottleneck[g];
+        if (b == NONE) {
+            return;
+        }
+        final double limit = rate[g] * (1 + CERTIFICATE_TOLERANCE);
+        final int to = linkStart[b + 1];
+        for (int i = linkStart[b]; i < to; i++) {
+            final int h = linkFlows[i];
+            if (flowMark[h] != subsetEpoch && rate[h] > limit) {
+                queue(h, mark);
+            }
+        }
+    }
+
+    /** Joins the re-solve set; marked as checked so its stale state is not judged again this round. */
+    private void queue(final int g, final int mark) {
+        addToSubset(g);
+        checkMark[g] = mark;
+    }
+
+    private void addToSubset(final int f) {
+        flowMark[f] = subsetEpoch;
+        subset[subsetSize++] = f;
+    }
+
+    private double sumOfRates(final int l) {
+        double sum = 0;
+        final int to = linkStart[l + 1];
+        for (int i = linkStart[l]; i < to; i++) {
+            sum += rate[linkFlows[i]];
+        }
+        return sum;
+    }
+
+    // ---------------------------------------------------------------- bookkeeping
+
+    private void ensureCsr() {
+        if (!csrStale) {
+            return;
+        }
+        linkStart[0] = 0;
+        for (int l = 0; l < links; l++) {
+            linkStart[l + 1] = linkStart[l] + degree[l];
+            unfrozen[l] = linkStart[l];
+        }
+        final int total = linkStart[links];
+        if (linkFlows.length < total) {
+            linkFlows = new int[total + (total >>> 2)];
+        }
+        // Ascending flow ids per link keep the freeze order, and so the result, independent of history.
+        for (int f = 0; f < slots; f++) {
+            if (alive[f]) {
+                final int to = pathStart[f] + pathLength[f];
+                for (int i = pathStart[f]; i < to; i++) {
+                    linkFlows[unfrozen[pool[i]]++] = f;
+                }
+            }
+        }
+        csrStale = false;
+    }
+
+    private void reservePool(final int extra) {
+        if (poolSize + extra <= pool.length) {
+            return;
+        }
+        if (poolGarbage > poolSize / 2) {
+            compactPool();
+        }
+        if (poolSize + extra > pool.length) {
+            pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + extra));
+        }
+    }
+
+    /** Drops the paths of removed flows so churn does not grow the pool without bound. */
+    private void compactPool() {
+        final int[] compacted = new int[Math.max(64, 2 * (poolSize - poolGarbage))];
+        int at = 0;
+        for (int f = 0; f < slots; f++) {
+            if (alive[f]) {
+                System.arraycopy(pool, pathStart[f], compacted, at, pathLength[f]);
+                pathStart[f] = at;
+                at += pathLength[f];
+            }
+        }
+        pool = compacted;
+        poolSize = at;
+        poolGarbage = 0;
+    }
+
+    private void growFlows(final int needed) {
+        if (needed <= demand.length) {
+            return;
+        }
+        final int size = Math.max(needed, 2 * demand.length);
+        pathStart = Arrays.copyOf(pathStart, size);
+        pathLength = Arrays.copyOf(pathLength, size);
+        demand = Arrays.copyOf(demand, size);
+        rate = Arrays.copyOf(rate, size);
+        bottleneck = Arrays.copyOf(bottleneck, size);
+        alive = Arrays.copyOf(alive, size);
+        active = Arrays.copyOf(active, size);
+        flowChanged = Arrays.copyOf(flowChanged, size);
+        flowMark = Arrays.copyOf(flowMark, size);
+        checkMark = Arrays.copyOf(checkMark, size);
+        freeIds = Arrays.copyOf(freeIds, size);
+        changedFlows = Arrays.copyOf(changedFlows, size);
+        subset = Arrays.copyOf(subset, size);
+        heap.ensureCapacity(links + size);
+    }
+
+    private void markLinkDirty(final int l) {
+        if (!linkDirty[l]) {
+            linkDirty[l] = true;
+            dirtyLinks[dirtyLinkCount++] = l;
+        }
+    }
+
+    private void markFlowChanged(final int f) {
+        if (!flowChanged[f]) {
+            flowChanged[f] = true;
+            changedFlows[changedFlowCount++] = f;
+        }
+    }
+
+    private void clearChanges() {
+        for (int i = 0; i < dirtyLinkCount; i++) {
+            linkDirty[dirtyLinks[i]] = false;
+        }
+        dirtyLinkCount = 0;
+        for (int i = 0; i < changedFlowCount; i++) {
+            flowChanged[changedFlows[i]] = false;
+        }
+        changedFlowCount = 0;
+    }
+
+    private int nextEpoch() {
+        if (epoch == Integer.MAX_VALUE) {
+            resetMarks();
+        }
+        return ++epoch;
+    }
+
+    private void resetMarks() {
+        Arrays.fill(linkMark, 0);
+        Arrays.fill(maxMark, 0);
+        Arrays.fill(flowMark, 0);
+        Arrays.fill(checkMark, 0);
+        epoch = 0;
+    }
+
+    private void checkLink(final int link) {
+        if (link < 0 || link >= links) {
+            throw new IllegalArgumentException("link " + link + " out of range [0, " + links + ")");
+        }
+    }
+
+    private void checkFlow(final int flowId) {
+        if (flowId < 0 || flowId >= slots || !alive[flowId]) {
+            throw new IllegalArgumentException("unknown flow " + flowId);
+        }
+    }
+
+    private static double checkCapacity(final double capacityBps) {
+        if (!(capacityBps >= 0) || capacityBps == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("link capacity must be finite and >= 0 bit/s, got " + capacityBps);
+        }
+        return capacityBps;
+    }
+
+    private static void checkDemand(final double demandCapBps) {
+        if (!(demandCapBps >= 0)) {
+            throw new IllegalArgumentException("demand cap must be >= 0 bit/s (or +Infinity), got " + demandCapBps);
+        }
+    }
+}
