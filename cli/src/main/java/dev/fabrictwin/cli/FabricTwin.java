@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%n",
     footer = {"Run 'fabric-twin COMMAND --help' for a command's options.",
         "Exit codes: 0 ok, 1 failure, 2 bad usage or input."},
-    subcommands = {BrokerCommand.class})
+    subcommands = {BrokerCommand.class, WhatIfCommand.class, BenchCommand.class})
 public final class FabricTwin implements Runnable {
 
     static final int EXIT_OK = 0;
@@ -74,7 +74,8 @@ public final class FabricTwin implements Runnable {
         final PrintWriter err = cmd.getErr();
         final String name = cmd.getCommandSpec().qualifiedName();
         if (e instanceof UsageException || e instanceof IllegalArgumentException
-            || e instanceof dev.fabrictwin.kafka.embedded.PortInUseException) {
+            || e instanceof dev.fabrictwin.kafka.embedded.PortInUseException
+            || e instanceof java.io.UncheckedIOException) {
             err.println(oneLine(name + ": " + e.getMessage()));
             err.flush();
             return EXIT_USAGE;

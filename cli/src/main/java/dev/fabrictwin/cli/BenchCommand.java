@@ -1,0 +1,75 @@
+package dev.fabrictwin.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import dev.fabrictwin.twin.bench.TwinBench;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fabric-twin bench [twin]}: performance figures, printed as a table and optionally JSON. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
+    description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
+    subcommands = {BenchCommand.Twin.class})
+final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--json", scope = picocli.CommandLine.ScopeType.INHERIT,
+        description = "Also print the figures as one JSON object on the last line.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        final Map<String, Double> all = new LinkedHashMap<>(runTwin(spec.commandLine().getErr()));
+        print(spec.commandLine().getOut(), all, json);
+        return FabricTwin.EXIT_OK;
+    }
+
+    static Map<String, Double> runTwin(final PrintWriter progress) {
+        progress.println("bench twin: building fabrics and routing every flow (takes ~10 s) ...");
+        progress.flush();
+        return TwinBench.run(line -> {
+            progress.println("  " + line);
+            progress.flush();
+        });
+    }
+
+    static void print(final PrintWriter out, final Map<String, Double> figures, final boolean json) {
+        figures.forEach((k, v) -> out.printf(Locale.ROOT, "%-36s %12.3f%n", k, v));
+        if (json) {
+            out.println(Json.line(Json.rounded(figures)));
+        }
+        out.flush();
+    }
+
+    /** {@code bench twin}: max-min solve times on 1k and 32k-GPU fabrics. */
+    @Command(name = "twin", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Full max-min allocation and a one-link incremental re-solve on a 1,024-GPU spine-leaf and "
+            + "a 32,768-GPU rail-optimized fabric with every GPU in ring all-reduce jobs. Targets (32k): full "
+            + "<= 100 ms, incremental <= 10 ms. JSON keys: fullSolveMs1k, fullSolveMs32k, incrementalSolveMs32k."})
+    static final class Twin implements Callable<Integer> {
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            print(spec.commandLine().getOut(), runTwin(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.fabrictwin.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.whatif.WhatIf;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabric-twin whatif}: capacity planning on the twin, no Kafka. */
+@Command(
+    name = "whatif",
+    mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
+    description = {
+        "Predict each job's comm time, step time, comm overhead and GPU utilization if one fabric setting "
+            + "changed. Runs the scenario's jobs on the twin (faults ignored) once per value; the compute phase "
+            + "never changes, only the network does.",
+    },
+    footerHeading = "%nSettings:%n",
+    footer = {
+        "  linkSpeed, hostLinkSpeed, coreLinkSpeed   e.g. 100G,200G,400G",
+        "  spines, leaves, hostsPerLeaf, nicsPerHost, hostsPerGroup, cores, spinesPerPod   whole numbers",
+        "  technology   roce, infiniband, ethernet;   routing   ecmp, spray",
+        "",
+        "Example:",
+        "  fabric-twin whatif --scenario scenarios/whatif-1k-ring.yaml --set hostLinkSpeed=100G,400G",
+    })
+final class WhatIfCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (DESIGN §3).")
+    private Path scenario;
+
+    @Option(names = "--set", required = true, paramLabel = "KEY=V1,V2,...",
+        description = "The setting to vary and its values, e.g. hostLinkSpeed=100G,400G.")
+    private String set;
+
+    @Option(names = "--json", description = "Also print the rows as one JSON object on the last line.")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(scenario)) {
+            throw new UsageException("scenario file not found: " + scenario);
+        }
+        final int eq = set.indexOf('=');
+        if (eq <= 0 || eq == set.length() - 1) {
+            throw new UsageException("--set needs KEY=V1,V2,... (e.g. hostLinkSpeed=100G,400G), was '" + set + "'");
+        }
+        final String key = set.substring(0, eq).trim();
+        final List<String> values = Arrays.stream(set.substring(eq + 1).split(",")).map(String::trim)
+            .filter(v -> !v.isEmpty()).toList();
+        final ObjectNode tree = ScenarioParser.tree(scenario);
+        final PrintWriter out = spec.commandLine().getOut();
+        final List<WhatIf.Row> rows = WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values);
+
+        out.printf(Locale.ROOT, "%-24s %-12s %12s %12s %10s %9s%n", "setting", "job", "comm ms", "step ms", "comm %", "GPU util");
+        for (final WhatIf.Row r : rows) {
+            out.printf(Locale.ROOT, "%-24s %-12s %12.1f %12.1f %9.1f%% %8.1f%%%n", r.setting(), r.job(), r.commTimeMs(),
+                r.stepTimeMs(), r.commOverheadPct(), 100 * r.gpuUtilization());
+        }
+        if (json) {
+            final List<Map<String, Object>> jsonRows = new ArrayList<>();
+            for (final WhatIf.Row r : rows) {
+                final Map<String, Object> m = new LinkedHashMap<>();
+                m.put("setting", r.setting());
+                m.put("job", r.job());
+                m.putAll(Json.rounded(Map.of("commTimeMs", r.commTimeMs())));
+                m.putAll(Json.rounded(Map.of("stepTimeMs", r.stepTimeMs())));
+                m.putAll(Json.rounded(Map.of("commOverheadPct", r.commOverheadPct())));
+                m.putAll(Json.rounded(Map.of("gpuUtilization", r.gpuUtilization())));
+                jsonRows.add(m);
+            }
+            out.println(Json.line(Map.of("rows", jsonRows)));
+        }
+        out.flush();
+        return FabricTwin.EXIT_OK;
+    }
+}
