@@ -61,10 +61,12 @@ public final class RateAllocator {
     private final double[] load;
     /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
     private final int[] degree;
-    /** Water-filling scratch: rate fixed on the link by frozen (or outside) flows. */
-    private final double[] used;
-    /** Water-filling scratch: unfrozen flows on the link; doubles as the fill cursor of the CSR rebuild. */
-    private final int[] unfrozen;
+    /**
+     * Water-filling scratch, interleaved so a freeze touches one cache line per link: {@code [2l]} is the rate
+     * already fixed on link {@code l} by frozen (or outside) flows, {@code [2l+1]} its count of unfrozen flows.
+     */
+    private final double[] fill;
+    private final int[] cursor;
     private final int[] linkStart;
     private final int[] linkMark;
     private final int[] maxMark;
@@ -73,14 +75,15 @@ public final class RateAllocator {
     private final int[] dirtyLinks;
     private final int[] involved;
     private final EventHeap heap;
+    private final DemandSorter sorter = new DemandSorter();
 
     private int[] linkFlows = new int[0];
     private boolean csrStale = true;
 
     private int slots;
     private int live;
-    private int[] pathStart = new int[0];
-    private int[] pathLength = new int[0];
+    /** Where the flow's path sits in {@code pool}: its length, then its links (one cache line for a freeze). */
+    private int[] pathAt = new int[0];
     private int[] pool = new int[64];
     private int poolSize;
     private int poolGarbage;
@@ -98,6 +101,11 @@ public final class RateAllocator {
     private int changedFlowCount;
     private int[] subset = new int[0];
     private int subsetSize;
+    /** Live flows with a finite demand cap, ascending by cap; reused by every full solve until demands change. */
+    private int[] demandOrder = new int[0];
+    private int demandOrderSize;
+    private boolean demandOrderStale = true;
+    private int[] subsetOrder = new int[0];
     private int dirtyLinkCount;
     private int involvedCount;
     private int epoch;
@@ -115,8 +123,8 @@ public final class RateAllocator {
         }
         load = new double[links];
         degree = new int[links];
-        used = new double[links];
-        unfrozen = new int[links];
+        fill = new double[2 * links];
+        cursor = new int[links];
         linkStart = new int[links + 1];
         linkMark = new int[links];
         maxMark = new int[links];
@@ -124,7 +132,7 @@ public final class RateAllocator {
         linkDirty = new boolean[links];
         dirtyLinks = new int[links];
         involved = new int[links];
-        heap = new EventHeap(links + INITIAL_FLOW_SLOTS);
+        heap = new EventHeap(links);
         growFlows(INITIAL_FLOW_SLOTS);
     }
 
@@ -160,11 +168,11 @@ public final class RateAllocator {
             growFlows(slots + 1);
             id = slots++;
         }
-        reservePool(path.length);
-        System.arraycopy(path, 0, pool, poolSize, path.length);
-        pathStart[id] = poolSize;
-        pathLength[id] = path.length;
-        poolSize += path.length;
+        reservePool(path.length + 1);
+        pathAt[id] = poolSize;
+        pool[poolSize] = path.length;
+        System.arraycopy(path, 0, pool, poolSize + 1, path.length);
+        poolSize += path.length + 1;
         demand[id] = demandCapBps;
         rate[id] = 0;
         bottleneck[id] = NONE;
@@ -174,23 +182,24 @@ public final class RateAllocator {
             degree[l]++;
         }
         csrStale = true;
+        demandOrderStale |= demandCapBps != Double.POSITIVE_INFINITY;
         markFlowChanged(id);
         return id;
     }
 
     public void removeFlow(final int flowId) {
         checkFlow(flowId);
-        final int from = pathStart[flowId];
-        final int to = from + pathLength[flowId];
-        for (int i = from; i < to; i++) {
+        final int at = pathAt[flowId];
+        final int to = at + 1 + pool[at];
+        for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             degree[l]--;
             markLinkDirty(l);
         }
         alive[flowId] = false;
         live--;
-        poolGarbage += pathLength[flowId];
-        pathLength[flowId] = 0;
+        poolGarbage += pool[at] + 1;
+        demandOrderStale |= demand[flowId] != Double.POSITIVE_INFINITY;
         rate[flowId] = 0;
         bottleneck[flowId] = NONE;
         freeIds[freeCount++] = flowId;
@@ -211,6 +220,7 @@ public final class RateAllocator {
         checkFlow(flowId);
         checkDemand(demandCapBps);
         if (demandCapBps != demand[flowId]) {
+            demandOrderStale = true;
             demand[flowId] = demandCapBps;
             markFlowChanged(flowId);
         }
@@ -310,8 +320,8 @@ public final class RateAllocator {
         int touched = 0;
         for (int l = 0; l < links; l++) {
             final int n = linkStart[l + 1] - linkStart[l];
-            used[l] = 0;
-            unfrozen[l] = n;
+            fill[2 * l] = 0;
+            fill[2 * l + 1] = n;
             if (n > 0) {
                 heap.add(capacity[l] / n, l);
                 touched++;
@@ -322,9 +332,21 @@ public final class RateAllocator {
                 prepare(f);
             }
         }
+        if (demandOrderStale) {
+            demandOrderSize = 0;
+            for (int f = 0; f < slots; f++) {
+                if (alive[f] && demand[f] != Double.POSITIVE_INFINITY) {
+                    demandOrder[demandOrderSize++] = f;
+                }
+            }
+            sorter.sort(demandOrder, demandOrderSize, demand);
+            demandOrderStale = false;
+        }
         heap.heapify();
-        final int iterations = drain();
-        System.arraycopy(used, 0, load, 0, links);
+        final int iterations = drain(demandOrder, demandOrderSize);
+        for (int l = 0; l < links; l++) {
+            load[l] = fill[2 * l];
+        }
         solvedOnce = true;
         clearChanges();
         return new SolveStats(live, touched, iterations, System.nanoTime() - start);
@@ -336,8 +358,9 @@ public final class RateAllocator {
         involvedCount = 0;
         for (int s = 0; s < subsetSize; s++) {
             final int f = subset[s];
-            final int to = pathStart[f] + pathLength[f];
-            for (int i = pathStart[f]; i < to; i++) {
+            final int at = pathAt[f];
+            final int to = at + 1 + pool[at];
+            for (int i = at + 1; i < to; i++) {
                 final int l = pool[i];
                 if (linkMark[l] != mark) {
                     linkMark[l] = mark;
@@ -360,86 +383,102 @@ public final class RateAllocator {
                 }
             }
             work += to - linkStart[l];
-            used[l] = outside;
-            unfrozen[l] = n;
+            fill[2 * l] = outside;
+            fill[2 * l + 1] = n;
             heap.add((capacity[l] - outside) / n, l);
         }
+        int capped = 0;
         for (int s = 0; s < subsetSize; s++) {
-            prepare(subset[s]);
+            final int f = subset[s];
+            prepare(f);
+            if (demand[f] != Double.POSITIVE_INFINITY) {
+                subsetOrder[capped++] = f;
+            }
         }
+        sorter.sort(subsetOrder, capped, demand);
         heap.heapify();
-        final int iterations = drain();
+        final int iterations = drain(subsetOrder, capped);
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
-            load[l] = used[l];
+            load[l] = fill[2 * l];
         }
         return iterations;
     }
 
-    /** Marks a flow unfrozen and queues its demand cap; an empty path is settled at once by the convention. */
+    /** Marks a flow unfrozen; an empty path is settled at once by the convention. */
     private void prepare(final int f) {
-        final double d = demand[f];
-        if (pathLength[f] == 0) {
+        if (pool[pathAt[f]] == 0) {
+            final double d = demand[f];
             rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
             bottleneck[f] = NONE;
-            return;
-        }
-        active[f] = true;
-        if (d != Double.POSITIVE_INFINITY) {
-            heap.add(d, links + f);
+        } else {
+            active[f] = true;
         }
     }
 
-    /** Pops events in level order until every unfrozen flow is frozen; returns the number of freezing events. */
-    private int drain() {
+    /**
+     * Takes events in level order until every unfrozen flow is frozen: the next demand cap from {@code order}
+     * (ascending, frozen flows skipped) or the next saturating link from the heap, whichever is lower. Returns the
+     * number of freezing events.
+     */
+    private int drain(final int[] order, final int orderSize) {
         double level = 0;
         int iterations = 0;
-        while (!heap.isEmpty()) {
-            final int node = heap.topNode();
-            if (node < links) {
-                final int n = unfrozen[node];
+        int next = 0;
+        while (true) {
+            while (next < orderSize && !active[order[next]]) {
+                next++;
+            }
+            int link = NONE;
+            double saturates = Double.POSITIVE_INFINITY;
+            while (!heap.isEmpty()) {
+                final int node = heap.topNode();
+                final double n = fill[2 * node + 1];
                 if (n == 0) {
                     heap.pop();
                     continue;
                 }
-                final double saturates = (capacity[node] - used[node]) / n;
+                saturates = (capacity[node] - fill[2 * node]) / n;
                 if (saturates > heap.topKey()) {
                     heap.replaceTop(saturates, node);
                     continue;
                 }
+                link = node;
+                break;
+            }
+            if (next < orderSize && demand[order[next]] <= saturates) {
+                final int f = order[next++];
+                level = Math.max(level, demand[f]);
+                iterations++;
+                freeze(f, demand[f], NONE);
+            } else if (link != NONE) {
                 heap.pop();
                 // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
                 level = Math.max(level, saturates);
                 iterations++;
-                final int to = linkStart[node + 1];
-                for (int i = linkStart[node]; i < to; i++) {
+                final int to = linkStart[link + 1];
+                for (int i = linkStart[link]; i < to; i++) {
                     final int f = linkFlows[i];
                     if (active[f]) {
-                        freeze(f, level, node);
+                        freeze(f, level, link);
                     }
                 }
             } else {
-                final int f = node - links;
-                heap.pop();
-                if (active[f]) {
-                    level = Math.max(level, demand[f]);
-                    iterations++;
-                    freeze(f, demand[f], NONE);
-                }
+                return iterations;
             }
         }
-        return iterations;
     }
 
     private void freeze(final int f, final double r, final int limitedBy) {
         active[f] = false;
         rate[f] = r;
         bottleneck[f] = limitedBy;
-        final int to = pathStart[f] + pathLength[f];
-        for (int i = pathStart[f]; i < to; i++) {
-            final int l = pool[i];
-            used[l] += r;
-            unfrozen[l]--;
+        final int at = pathAt[f];
+        final int to = at + 1 + pool[at];
+        for (int i = at + 1; i < to; i++) {
+            final int l = 2 * pool[i];
+            fill[l] += r;
+            fill[l + 1] -= 1;
         }
     }
 
@@ -494,7 +533,8 @@ public final class RateAllocator {
 
     /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
     private boolean certified(final int g, final int mark) {
-        if (pathLength[g] == 0) {
+        final int at = pathAt[g];
+        if (pool[at] == 0) {
             return true;
         }
         final double r = rate[g];
@@ -511,8 +551,8 @@ public final class RateAllocator {
             bottleneck[g] = NONE;
             return true;
         }
-        final int to = pathStart[g] + pathLength[g];
-        for (int i = pathStart[g]; i < to; i++) {
+        final int to = at + 1 + pool[at];
+        for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             if (l != b && qualifies(g, l, mark)) {
                 bottleneck[g] = l;
@@ -587,7 +627,7 @@ public final class RateAllocator {
         linkStart[0] = 0;
         for (int l = 0; l < links; l++) {
             linkStart[l + 1] = linkStart[l] + degree[l];
-            unfrozen[l] = linkStart[l];
+            cursor[l] = linkStart[l];
         }
         final int total = linkStart[links];
         if (linkFlows.length < total) {
@@ -596,9 +636,10 @@ public final class RateAllocator {
         // Ascending flow ids per link keep the freeze order, and so the result, independent of history.
         for (int f = 0; f < slots; f++) {
             if (alive[f]) {
-                final int to = pathStart[f] + pathLength[f];
-                for (int i = pathStart[f]; i < to; i++) {
-                    linkFlows[unfrozen[pool[i]]++] = f;
+                final int at = pathAt[f];
+                final int to = at + 1 + pool[at];
+                for (int i = at + 1; i < to; i++) {
+                    linkFlows[cursor[pool[i]]++] = f;
                 }
             }
         }
@@ -623,9 +664,10 @@ public final class RateAllocator {
         int at = 0;
         for (int f = 0; f < slots; f++) {
             if (alive[f]) {
-                System.arraycopy(pool, pathStart[f], compacted, at, pathLength[f]);
-                pathStart[f] = at;
-                at += pathLength[f];
+                final int length = pool[pathAt[f]] + 1;
+                System.arraycopy(pool, pathAt[f], compacted, at, length);
+                pathAt[f] = at;
+                at += length;
             }
         }
         pool = compacted;
@@ -638,8 +680,7 @@ public final class RateAllocator {
             return;
         }
         final int size = Math.max(needed, 2 * demand.length);
-        pathStart = Arrays.copyOf(pathStart, size);
-        pathLength = Arrays.copyOf(pathLength, size);
+        pathAt = Arrays.copyOf(pathAt, size);
         demand = Arrays.copyOf(demand, size);
         rate = Arrays.copyOf(rate, size);
         bottleneck = Arrays.copyOf(bottleneck, size);
@@ -651,7 +692,8 @@ public final class RateAllocator {
         freeIds = Arrays.copyOf(freeIds, size);
         changedFlows = Arrays.copyOf(changedFlows, size);
         subset = Arrays.copyOf(subset, size);
-        heap.ensureCapacity(links + size);
+        demandOrder = Arrays.copyOf(demandOrder, size);
+        subsetOrder = Arrays.copyOf(subsetOrder, size);
     }
 
     private void markLinkDirty(final int l) {

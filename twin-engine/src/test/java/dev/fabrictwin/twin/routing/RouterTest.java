@@ -1,0 +1,95 @@
+package dev.fabrictwin.twin.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.FatTree;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.SpineLeaf;
+import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.scenario.Routing;
+
+class RouterTest {
+
+    private static final Fabric FABRIC = new SpineLeaf(4, 2, 2, 1, 400e9, 400e9, Technology.ROCE_V2).build("r");
+    private static final PortRef H0 = new PortRef("host-0", "nic0");
+    private static final PortRef H1 = new PortRef("host-1", "nic0");
+    private static final PortRef H2 = new PortRef("host-2", "nic0");
+
+    @Test
+    void shouldStayOnTheLeafForHostsOfOneLeafAndCrossASpineOtherwise() {
+        final Router router = new Router(FABRIC, Routing.ecmp(1));
+
+        assertThat(router.routes(H0, H1, 1)).singleElement().satisfies(r ->
+            assertThat(r.links()).containsExactly(FABRIC.txLink(H0), FABRIC.rxLink(H1)));
+        final Route cross = router.routes(H0, H2, 1).get(0);
+        assertThat(cross.links()).hasSize(4);
+        assertThat(cross.links()[0]).isEqualTo(FABRIC.txLink(H0));
+        assertThat(cross.links()[3]).isEqualTo(FABRIC.rxLink(H2));
+        assertThat(FABRIC.node(FABRIC.rxNode(cross.links()[1])).name()).startsWith("spine-");
+    }
+
+    @Test
+    void shouldSpreadManyFlowsNearlyEvenlyOverTheUplinks() {
+        final int[] perSpine = spread(new Router(FABRIC, Routing.ecmp(42)), 8_000);
+
+        // 8,000 flows over 4 spines: each within 10 % of 2,000 (binomial sd ~ 39)
+        assertThat(java.util.Arrays.stream(perSpine).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(1_800, 2_200));
+    }
+
+    @Test
+    void shouldPileFlowsOntoOneMemberUnderAnEcmpSkew() {
+        final Router router = new Router(FABRIC, Routing.ecmp(42));
+        router.setSkew(FABRIC.requireNode("leaf-0").index(), 0.8);
+
+        final int[] perSpine = spread(router, 8_000);
+        assertThat(perSpine[0]).isGreaterThan(8_000 * 80 / 100);
+    }
+
+    @Test
+    void shouldAvoidADownLinkAndReturnNoRouteWhenTheNicLinkIsDown() {
+        final Router router = new Router(FABRIC, Routing.ecmp(1));
+        for (int s = 1; s < 4; s++) {
+            router.setLinkUp(FABRIC.linksBetween("leaf-0", "spine-" + s).get(0).index(), false);
+        }
+
+        for (int k = 0; k < 50; k++) {
+            assertThat(spineOf(router.routes(H0, H2, k).get(0))).isEqualTo("spine-0");
+        }
+        router.setLinkUp(FABRIC.requireLinkAt(H2).index(), false);
+        assertThat(router.routes(H0, H2, 1)).isEmpty();
+    }
+
+    @Test
+    void shouldSprayAFlowEvenlyOverEveryUplink() {
+        final List<Route> routes = new Router(FABRIC, new Routing(Routing.Mode.SPRAY, 1, false)).routes(H0, H2, 7);
+
+        assertThat(routes).hasSize(4).allSatisfy(r -> assertThat(r.weight()).isEqualTo(0.25));
+        assertThat(routes.stream().map(RouterTest::spineOf).distinct()).hasSize(4);
+    }
+
+    @Test
+    void shouldClimbToTheCoreOnlyBetweenPods() {
+        final Fabric ft = FatTree.kAry(4, 1, 400e9, 400e9, Technology.ROCE_V2).build("ft");
+        final Router router = new Router(ft, Routing.ecmp(1));
+
+        assertThat(router.routes(new PortRef("host-0", "nic0"), new PortRef("host-2", "nic0"), 1).get(0).links()).hasSize(4);
+        assertThat(router.routes(new PortRef("host-0", "nic0"), new PortRef("host-4", "nic0"), 1).get(0).links()).hasSize(6);
+    }
+
+    private static int[] spread(final Router router, final int flows) {
+        final int[] perSpine = new int[4];
+        for (int k = 0; k < flows; k++) {
+            perSpine[Integer.parseInt(spineOf(router.routes(H0, H2, Router.flowKey(H0, H2, k)).get(0)).substring(6))]++;
+        }
+        return perSpine;
+    }
+
+    private static String spineOf(final Route r) {
+        return FABRIC.node(FABRIC.rxNode(r.links()[1])).name();
+    }
+}

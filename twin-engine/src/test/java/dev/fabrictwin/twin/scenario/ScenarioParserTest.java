@@ -1,0 +1,77 @@
+package dev.fabrictwin.twin.scenario;
+
+import static dev.fabrictwin.twin.TwinFixtures.scenario;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.twin.TwinFixtures;
+import dev.fabrictwin.twin.fabric.SpineLeaf;
+import dev.fabrictwin.twin.fault.FaultTarget;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.workload.Pattern;
+
+class ScenarioParserTest {
+
+    @Test
+    void shouldReadTheDesignsExampleScenario() {
+        final Scenario s = ScenarioParser.parse(TwinFixtures.shipped("pfc-storm-small.yaml"));
+
+        assertThat(s.name()).isEqualTo("pfc-storm-small");
+        assertThat(s.seed()).isEqualTo(7);
+        assertThat(s.duration()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(s.epoch()).isEqualTo(Scenario.DEFAULT_EPOCH);
+        assertThat(s.fabric()).isInstanceOf(SpineLeaf.class);
+        assertThat(((SpineLeaf) s.fabric()).hostLinkSpeedBps()).isEqualTo(400e9);
+        assertThat(s.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.pattern()).isEqualTo(Pattern.RING_ALLREDUCE);
+            assertThat(j.bytesPerIteration()).isEqualTo(8_000_000_000L);
+            assertThat(j.computeSeconds()).isEqualTo(1.3, org.assertj.core.api.Assertions.within(1e-12));
+        });
+        assertThat(s.faults()).hasSize(2);
+        assertThat(s.faults().get(0).target()).isEqualTo(FaultTarget.port("host-5", "nic0"));
+        assertThat(s.faults().get(1).type()).isEqualTo(FaultType.LINK_DEGRADED);
+        assertThat(s.faults().get(1).target()).isEqualTo(FaultTarget.link("leaf-2", "spine-1"));
+        assertThat(s.faults().get(1).param("capacity")).isEqualTo(0.5);
+        assertThat(s.faults().get(1).param("fecErrorRate")).isEqualTo(1e-6); // default
+        assertThat(s.epochMillis(s.faults().get(0).start())).isEqualTo(1735689600000L + 120_000);
+    }
+
+    @Test
+    void shouldNameTheFieldThatIsWrong() {
+        assertThatThrownBy(() -> scenario("""
+            name: x
+            fabric: {kind: spine-leaf}
+            jobs: [{id: a, hosts: 2, pattern: ring-allreduse}]
+            """)).hasMessageStartingWith("jobs[0]: unknown pattern 'ring-allreduse'");
+        assertThatThrownBy(() -> scenario("""
+            name: x
+            fabric: {kind: spine-leaf, spine: 4}
+            """)).hasMessageStartingWith("fabric.spine: unknown key");
+        assertThatThrownBy(() -> scenario("""
+            name: x
+            fabric: {kind: torus}
+            """)).hasMessageContaining("unknown fabric kind 'torus'");
+        assertThatThrownBy(() -> scenario("""
+            fabric: {kind: spine-leaf}
+            faults: [{type: LINK_DOWN, target: {device: leaf-0, peer: spine-0}, start: 10s, end: 5s}]
+            """)).hasMessageContaining("end (PT5S) must be after start (PT10S)");
+        assertThatThrownBy(() -> scenario("""
+            fabric: {kind: spine-leaf}
+            faults: [{type: LINK_DOWN, target: {device: leaf-0, peer: spine-0}, capacity: 0.5}]
+            """)).hasMessageContaining("unknown parameter 'capacity'");
+        assertThatThrownBy(() -> scenario("duration: soon\nfabric: {kind: spine-leaf}"))
+            .hasMessageStartingWith("duration: invalid duration 'soon'");
+    }
+
+    @Test
+    void shouldReadEveryShippedScenario() throws Exception {
+        try (var files = java.nio.file.Files.list(TwinFixtures.shipped(""))) {
+            files.filter(p -> p.toString().endsWith(".yaml")).forEach(p ->
+                assertThat(ScenarioParser.parse(p).name()).as(p.toString()).isNotBlank());
+        }
+    }
+}

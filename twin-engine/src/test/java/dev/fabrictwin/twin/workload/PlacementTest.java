@@ -1,0 +1,70 @@
+package dev.fabrictwin.twin.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.SpineLeaf;
+import dev.fabrictwin.twin.fabric.Technology;
+
+class PlacementTest {
+
+    private static final Fabric FABRIC = new SpineLeaf(2, 4, 2, 2, 400e9, 400e9, Technology.ROCE_V2).build("p");
+    private static final long S = 8_000_000_000L;
+
+    private static JobSpec job(final String id, final int hosts, final Pattern pattern) {
+        return new JobSpec(id, hosts, List.of(), pattern, S, Duration.ofSeconds(2), 0.35);
+    }
+
+    @Test
+    void shouldSendTwoNMinusOneOverNTimesSizeAroundARingSkippingSameHostHops() {
+        final PlacedJob j = Placement.place(FABRIC, List.of(job("r", 3, Pattern.RING_ALLREDUCE)), 1).get(0);
+
+        // 3 hosts x 2 NICs = 6 ranks; hops 1->2, 3->4, 5->0 cross hosts; 0->1, 2->3, 4->5 stay on NVLink
+        assertThat(j.ranks()).hasSize(6);
+        assertThat(j.transfers()).hasSize(3);
+        assertThat(j.transfers()).allSatisfy(t -> assertThat(t.bytes()).isCloseTo(2.0 * 5 / 6 * S, within(1e-3)));
+        assertThat(j.transfers().get(0)).isEqualTo(new Transfer(new PortRef("host-0", "nic1"), new PortRef("host-1", "nic0"),
+            2.0 * 5 / 6 * S));
+    }
+
+    @Test
+    void shouldGiveEveryPatternItsDesignedByteCounts() {
+        final List<PlacedJob> jobs = Placement.place(FABRIC, List.of(
+            job("tree", 2, Pattern.TREE_ALLREDUCE), job("h", 2, Pattern.HIERARCHICAL_ALLREDUCE),
+            job("a2a", 2, Pattern.ALL_TO_ALL), job("pipe", 2, Pattern.PIPELINE)), 1);
+
+        // tree over 4 ranks: edges 1-0, 2-0, 3-1, S up and S down each; 1-0 is within host-0, so 2 edges x 2 x S
+        assertThat(jobs.get(0).fabricBytesPerIteration()).isEqualTo(4.0 * S);
+        // hierarchical, H=2 hosts, K=2: each rank sends 2(H-1)/H * S/K to the same NIC of the next host
+        assertThat(jobs.get(1).transfers()).hasSize(4).allSatisfy(t -> assertThat(t.bytes()).isEqualTo(S / 2.0));
+        // all-to-all over 4 ranks: S/4 to each of the 2 ranks on the other host
+        assertThat(jobs.get(2).transfers()).hasSize(8).allSatisfy(t -> assertThat(t.bytes()).isEqualTo(S / 4.0));
+        // pipeline: only the boundary 1|2 crosses hosts, S each way
+        assertThat(jobs.get(3).transfers()).hasSize(2).allSatisfy(t -> assertThat(t.bytes()).isEqualTo((double) S));
+    }
+
+    @Test
+    void shouldPlaceJobsInOrderOnTheFirstFreeHostsOrTheirHostList() {
+        final List<PlacedJob> jobs = Placement.place(FABRIC, List.of(
+            new JobSpec("named", 0, List.of("host-6", "host-7"), Pattern.RING_ALLREDUCE, S, Duration.ofSeconds(1), 0.3),
+            job("first", 2, Pattern.RING_ALLREDUCE), job("second", 2, Pattern.RING_ALLREDUCE)), 1);
+
+        assertThat(jobs.get(0).hosts()).extracting(n -> n.name()).containsExactly("host-6", "host-7");
+        assertThat(jobs.get(1).hosts()).extracting(n -> n.name()).containsExactly("host-0", "host-1");
+        assertThat(jobs.get(2).hosts()).extracting(n -> n.name()).containsExactly("host-2", "host-3");
+    }
+
+    @Test
+    void shouldRefuseAJobThatDoesNotFit() {
+        assertThatThrownBy(() -> Placement.place(FABRIC, List.of(job("big", 9, Pattern.RING_ALLREDUCE)), 1))
+            .hasMessage("job big needs 9 hosts but only 8 are free (fabric has 8)");
+    }
+}
