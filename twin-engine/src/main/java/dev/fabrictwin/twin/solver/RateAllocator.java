@@ -152,7 +152,7 @@ public final class RateAllocator {
      */
     public int addFlow(final int[] path, final double demandCapBps) {
         Objects.requireNonNull(path, "path");
-        checkDemand(demandCapBps);
+        final double cap = checkDemand(demandCapBps);
         final int mark = nextEpoch();
         for (final int l : path) {
             checkLink(l);
@@ -173,7 +173,7 @@ public final class RateAllocator {
         pool[poolSize] = path.length;
         System.arraycopy(path, 0, pool, poolSize + 1, path.length);
         poolSize += path.length + 1;
-        demand[id] = demandCapBps;
+        demand[id] = cap;
         rate[id] = 0;
         bottleneck[id] = NONE;
         alive[id] = true;
@@ -182,7 +182,7 @@ public final class RateAllocator {
             degree[l]++;
         }
         csrStale = true;
-        demandOrderStale |= demandCapBps != Double.POSITIVE_INFINITY;
+        demandOrderStale |= cap != Double.POSITIVE_INFINITY;
         markFlowChanged(id);
         return id;
     }
@@ -218,10 +218,10 @@ public final class RateAllocator {
 
     public void setDemand(final int flowId, final double demandCapBps) {
         checkFlow(flowId);
-        checkDemand(demandCapBps);
-        if (demandCapBps != demand[flowId]) {
+        final double cap = checkDemand(demandCapBps);
+        if (cap != demand[flowId]) {
             demandOrderStale = true;
-            demand[flowId] = demandCapBps;
+            demand[flowId] = cap;
             markFlowChanged(flowId);
         }
     }
@@ -752,12 +752,13 @@ public final class RateAllocator {
         if (!(capacityBps >= 0) || capacityBps == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("link capacity must be finite and >= 0 bit/s, got " + capacityBps);
         }
-        return capacityBps;
+        return capacityBps + 0.0; // folds -0.0 into 0.0
     }
 
-    private static void checkDemand(final double demandCapBps) {
+    private static double checkDemand(final double demandCapBps) {
         if (!(demandCapBps >= 0)) {
             throw new IllegalArgumentException("demand cap must be >= 0 bit/s (or +Infinity), got " + demandCapBps);
         }
+        return demandCapBps + 0.0; // folds -0.0 into 0.0, whose bit pattern the demand sort relies on
     }
 }
