@@ -68,6 +68,31 @@ class ScenarioParserTest {
     }
 
     @Test
+    void shouldLoadAFabricFileRelativeToTheScenario(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("lab.yaml"), """
+            id: lab
+            technology: infiniband
+            nodes: [{name: host-0, tier: host}, {name: host-1, tier: host}, {name: leaf-0, tier: leaf}]
+            links:
+              - {lower: host-0/nic0, upper: leaf-0/eth0, speed: 200G}
+              - {lower: host-1/nic0, upper: leaf-0/eth1, speed: 200G}
+            """);
+        java.nio.file.Files.writeString(dir.resolve("s.yaml"), """
+            name: lab-run
+            fabric: {file: lab.yaml}
+            jobs: [{id: j, hosts: 2, pattern: ring-allreduce, bytesPerIteration: 1GB}]
+            """);
+
+        final Scenario s = ScenarioParser.parse(dir.resolve("s.yaml"));
+        final var fabric = s.fabric().build(s.name());
+        assertThat(fabric.id()).isEqualTo("lab");
+        assertThat(fabric.technology()).isEqualTo(dev.fabrictwin.twin.fabric.Technology.INFINIBAND);
+        assertThat(fabric.hosts()).hasSize(2);
+        assertThat(fabric.links()).allSatisfy(l -> assertThat(l.capacityBps()).isEqualTo(200e9));
+    }
+
+    @Test
     void shouldReadEveryShippedScenario() throws Exception {
         try (var files = java.nio.file.Files.list(TwinFixtures.shipped(""))) {
             files.filter(p -> p.toString().endsWith(".yaml")).forEach(p ->
