@@ -53,6 +53,10 @@ public final class RateAllocator {
     private static final double CERTIFICATE_TOLERANCE = 1e-10;
     private static final int NONE = -1;
     private static final int INITIAL_FLOW_SLOTS = 16;
+    /** A resolve gives up for a full solve past 1/4 of the path entries scanned or 1/4 of the flows re-solved. */
+    private static final int FALLBACK_DIVISOR = 4;
+    private static final int MIN_PARTIAL_WORK = 4096;
+    private static final int MIN_PARTIAL_FLOWS = 256;
     /** Epoch stamps are reset before a resolve that could otherwise overflow them. */
     private static final int EPOCH_LIMIT = 1 << 30;
 
@@ -69,8 +73,9 @@ public final class RateAllocator {
     private final int[] cursor;
     private final int[] linkStart;
     private final int[] linkMark;
-    private final int[] maxMark;
+    /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
     private final double[] maxRate;
+    private final boolean[] maxKnown;
     private final boolean[] linkDirty;
     private final int[] dirtyLinks;
     private final int[] involved;
@@ -110,6 +115,8 @@ public final class RateAllocator {
     private int involvedCount;
     private int epoch;
     private int subsetEpoch;
+    /** Stamp in {@code linkMark} of the links the latest sub-solve re-filled. */
+    private int involvedEpoch;
     private long work;
     private boolean solvedOnce;
 
@@ -127,8 +134,8 @@ public final class RateAllocator {
         cursor = new int[links];
         linkStart = new int[links + 1];
         linkMark = new int[links];
-        maxMark = new int[links];
         maxRate = new double[links];
+        maxKnown = new boolean[links];
         linkDirty = new boolean[links];
         dirtyLinks = new int[links];
         involved = new int[links];
@@ -251,8 +258,10 @@ public final class RateAllocator {
         for (int i = 0; i < dirtyLinkCount; i++) {
             final int l = dirtyLinks[i];
             load[l] = sumOfRates(l);
+            maxKnown[l] = false;
         }
         subsetEpoch = nextEpoch();
+        involvedEpoch = nextEpoch();
         subsetSize = 0;
         involvedCount = 0;
         work = 0;
@@ -262,7 +271,9 @@ public final class RateAllocator {
                 addToSubset(f);
             }
         }
-        final long budget = (long) linkStart[links] + links;
+        // A cascade this big costs about as much as starting over, so stop paying for both.
+        final long workBudget = linkStart[links] / FALLBACK_DIVISOR + MIN_PARTIAL_WORK;
+        final int flowBudget = live / FALLBACK_DIVISOR + MIN_PARTIAL_FLOWS;
         int iterations = 0;
         while (true) {
             if (subsetSize > 0) {
@@ -272,7 +283,7 @@ public final class RateAllocator {
             if (certify() == 0) {
                 break;
             }
-            if (subsetSize == before || work > budget) {
+            if (subsetSize == before || work > workBudget || subsetSize > flowBudget) {
                 return fullSolve(start);
             }
         }
@@ -347,6 +358,7 @@ public final class RateAllocator {
         for (int l = 0; l < links; l++) {
             load[l] = fill[2 * l];
         }
+        Arrays.fill(maxKnown, false);
         solvedOnce = true;
         clearChanges();
         return new SolveStats(live, touched, iterations, System.nanoTime() - start);
@@ -355,6 +367,7 @@ public final class RateAllocator {
     /** Water-fills the flows in {@code subset} on what the other flows, kept at their rates, leave free. */
     private int solveSubset() {
         final int mark = nextEpoch();
+        involvedEpoch = mark;
         involvedCount = 0;
         for (int s = 0; s < subsetSize; s++) {
             final int f = subset[s];
@@ -401,6 +414,14 @@ public final class RateAllocator {
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
             load[l] = fill[2 * l];
+            double max = 0;
+            final int to = linkStart[l + 1];
+            for (int i = linkStart[l]; i < to; i++) {
+                max = Math.max(max, rate[linkFlows[i]]);
+            }
+            work += to - linkStart[l];
+            maxRate[l] = max;
+            maxKnown[l] = true;
         }
         return iterations;
     }
@@ -518,7 +539,7 @@ public final class RateAllocator {
                 continue;
             }
             checkMark[g] = mark;
-            if (certified(g, mark)) {
+            if (certified(g)) {
                 continue;
             }
             failures++;
@@ -532,7 +553,12 @@ public final class RateAllocator {
     }
 
     /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
-    private boolean certified(final int g, final int mark) {
+    private boolean certified(final int g) {
+        final int b = bottleneck[g];
+        if (b != NONE && flowMark[g] != subsetEpoch && !linkDirty[b] && linkMark[b] != involvedEpoch) {
+            // Neither the flow nor anything on its recorded bottleneck moved, so that certificate still holds.
+            return true;
+        }
         final int at = pathAt[g];
         if (pool[at] == 0) {
             return true;
@@ -543,8 +569,7 @@ public final class RateAllocator {
             return false;
         }
         final boolean capped = r >= d * (1 - CERTIFICATE_TOLERANCE);
-        final int b = bottleneck[g];
-        if (b == NONE ? capped : qualifies(g, b, mark)) {
+        if (b == NONE ? capped : qualifies(g, b)) {
             return true;
         }
         if (capped) {
@@ -554,7 +579,7 @@ public final class RateAllocator {
         final int to = at + 1 + pool[at];
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
-            if (l != b && qualifies(g, l, mark)) {
+            if (l != b && qualifies(g, l)) {
                 bottleneck[g] = l;
                 return true;
             }
@@ -562,21 +587,20 @@ public final class RateAllocator {
         return false;
     }
 
-    private boolean qualifies(final int g, final int l, final int mark) {
+    private boolean qualifies(final int g, final int l) {
         return load[l] >= capacity[l] * (1 - CERTIFICATE_TOLERANCE)
-            && rate[g] >= maxRateOn(l, mark) * (1 - CERTIFICATE_TOLERANCE);
+            && rate[g] >= maxRateOn(l) * (1 - CERTIFICATE_TOLERANCE);
     }
 
-    /** Rates do not move during a check round, so each link's maximum is computed once per round. */
-    private double maxRateOn(final int l, final int mark) {
-        if (maxMark[l] != mark) {
+    private double maxRateOn(final int l) {
+        if (!maxKnown[l]) {
             double max = 0;
             final int to = linkStart[l + 1];
             for (int i = linkStart[l]; i < to; i++) {
                 max = Math.max(max, rate[linkFlows[i]]);
             }
             work += to - linkStart[l];
-            maxMark[l] = mark;
+            maxKnown[l] = true;
             maxRate[l] = max;
         }
         return maxRate[l];
@@ -730,7 +754,6 @@ public final class RateAllocator {
 
     private void resetMarks() {
         Arrays.fill(linkMark, 0);
-        Arrays.fill(maxMark, 0);
         Arrays.fill(flowMark, 0);
         Arrays.fill(checkMark, 0);
         epoch = 0;

@@ -1,0 +1,252 @@
+package dev.fabrictwin.twin.telemetry;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+/**
+ * Streaming JSON codec of the canonical sample: one object per line in files and on
+ * {@code telemetry.samples}. Reading validates as it goes and reports the first problem as a
+ * {@link SampleFormatException}; it never throws anything else on bad input.
+ */
+public final class SampleJson {
+
+    private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).maxNumberLength(40)
+            .maxStringLength(64 * 1024).build())
+        .build();
+
+    private SampleJson() {
+    }
+
+    public static Sample read(final byte[] json) throws SampleFormatException {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            return read(p);
+        } catch (IOException e) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
+        }
+    }
+
+    public static Sample read(final String json) throws SampleFormatException {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            return read(p);
+        } catch (IOException e) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static Sample read(final JsonParser p) throws IOException, SampleFormatException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "a sample must be a JSON object");
+        }
+        long ts = Long.MIN_VALUE;
+        String device = null;
+        String port = null;
+        String source = "";
+        Map<String, Long> counters = null;
+        Map<String, Double> gauges = Map.of();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String field = p.currentName();
+            final JsonToken t = p.nextToken();
+            switch (field) {
+                case "ts" -> ts = timestamp(p, t);
+                case "device" -> device = text(p, t, "device");
+                case "port" -> port = text(p, t, "port");
+                case "source" -> source = text(p, t, "source");
+                case "counters" -> counters = counters(p, t);
+                case "gauges" -> gauges = gauges(p, t);
+                default -> p.skipChildren(); // forward compatible: unknown top-level fields are ignored
+            }
+        }
+        if (p.nextToken() != null) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "trailing data after the sample object");
+        }
+        if (ts == Long.MIN_VALUE) {
+            throw new SampleFormatException(RejectReason.MISSING_TIMESTAMP, "missing \"ts\" (epoch milliseconds)");
+        }
+        if (device == null || device.isBlank()) {
+            throw new SampleFormatException(RejectReason.MISSING_DEVICE, "missing \"device\"");
+        }
+        if (port == null || port.isBlank()) {
+            throw new SampleFormatException(RejectReason.MISSING_PORT, "missing \"port\"");
+        }
+        if (counters == null) {
+            counters = Map.of();
+        }
+        if (ts <= 0) {
+            throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "\"ts\" must be positive epoch ms, was " + ts);
+        }
+        return new Sample(ts, device, port, source, counters, gauges);
+    }
+
+    private static long timestamp(final JsonParser p, final JsonToken t) throws IOException, SampleFormatException {
+        if (t != JsonToken.VALUE_NUMBER_INT) {
+            throw new SampleFormatException(t == JsonToken.VALUE_NUMBER_FLOAT ? RejectReason.NON_NUMERIC : RejectReason.MALFORMED,
+                "\"ts\" must be an integer epoch-ms timestamp");
+        }
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "\"ts\" is out of range");
+        }
+        return p.getLongValue();
+    }
+
+    private static String text(final JsonParser p, final JsonToken t, final String field) throws IOException, SampleFormatException {
+        if (t != JsonToken.VALUE_STRING) {
+            throw new SampleFormatException(field.equals("device") ? RejectReason.MISSING_DEVICE
+                : field.equals("port") ? RejectReason.MISSING_PORT : RejectReason.MALFORMED, "\"" + field + "\" must be a string");
+        }
+        return p.getText();
+    }
+
+    private static Map<String, Long> counters(final JsonParser p, final JsonToken t) throws IOException, SampleFormatException {
+        if (t != JsonToken.START_OBJECT) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"counters\" must be an object");
+        }
+        final Map<String, Long> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken v = p.nextToken();
+            out.put(name, counterValue(p, v, name));
+        }
+        return out;
+    }
+
+    /** An unsigned 64-bit counter from a JSON integer or a decimal string (gNMI sends uint64 as strings). */
+    static long counterValue(final JsonParser p, final JsonToken v, final String name) throws IOException, SampleFormatException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                return unsigned(p.getBigIntegerValue(), name);
+            }
+            final long l = p.getLongValue();
+            if (l < 0) {
+                throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + l);
+            }
+            return l;
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            return parseUnsigned(p.getText(), name);
+        }
+        if (v == JsonToken.VALUE_NUMBER_FLOAT) {
+            final double d = p.getDoubleValue();
+            if (d < 0) {
+                throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + d);
+            }
+            throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " is not an integer: " + p.getText());
+        }
+        throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " is not a number");
+    }
+
+    /** Parses a decimal unsigned 64-bit counter; rejects signs, fractions, text and overflow with the reason. */
+    public static long parseUnsigned(final String text, final String name) throws SampleFormatException {
+        final String s = text.trim();
+        if (s.startsWith("-")) {
+            throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + s);
+        }
+        if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(Character::isDigit)) {
+            throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " is not an unsigned integer: '"
+                + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "'");
+        }
+        return unsigned(new BigInteger(s), name);
+    }
+
+    private static long unsigned(final BigInteger value, final String name) throws SampleFormatException {
+        if (value.signum() < 0) {
+            throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative");
+        }
+        if (value.compareTo(UINT64_MAX) > 0) {
+            throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " exceeds 64 bits");
+        }
+        return value.longValue();
+    }
+
+    private static Map<String, Double> gauges(final JsonParser p, final JsonToken t) throws IOException, SampleFormatException {
+        if (t != JsonToken.START_OBJECT) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"gauges\" must be an object");
+        }
+        final Map<String, Double> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken v = p.nextToken();
+            final double d;
+            if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
+                d = p.getDoubleValue();
+            } else if (v == JsonToken.VALUE_STRING) {
+                try {
+                    d = Double.parseDouble(p.getText());
+                } catch (NumberFormatException e) {
+                    throw new SampleFormatException(RejectReason.NON_NUMERIC, "gauge " + name + " is not a number");
+                }
+            } else {
+                throw new SampleFormatException(RejectReason.NON_NUMERIC, "gauge " + name + " is not a number");
+            }
+            if (!Double.isFinite(d)) {
+                throw new SampleFormatException(RejectReason.NOT_FINITE, "gauge " + name + " is not finite");
+            }
+            out.put(name, d);
+        }
+        return out;
+    }
+
+    /** One JSON line (no newline). */
+    public static String write(final Sample s) {
+        final java.io.StringWriter w = new java.io.StringWriter(256);
+        try (JsonGenerator g = FACTORY.createGenerator(w)) {
+            write(s, g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    public static byte[] writeBytes(final Sample s) {
+        return write(s).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void write(final Sample s, final JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("ts", s.ts());
+        g.writeStringField("device", s.device());
+        g.writeStringField("port", s.port());
+        g.writeStringField("source", s.source());
+        g.writeObjectFieldStart("counters");
+        for (final var e : s.counters().entrySet()) {
+            g.writeFieldName(e.getKey());
+            final long v = e.getValue();
+            if (v >= 0) {
+                g.writeNumber(v);
+            } else {
+                g.writeNumber(new BigInteger(Long.toUnsignedString(v)));
+            }
+        }
+        g.writeEndObject();
+        g.writeObjectFieldStart("gauges");
+        for (final var e : s.gauges().entrySet()) {
+            g.writeFieldName(e.getKey());
+            final double d = e.getValue();
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+                g.writeNumber((long) d);
+            } else {
+                g.writeNumber(d);
+            }
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static String firstLine(final String s) {
+        if (s == null) {
+            return "";
+        }
+        final int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
