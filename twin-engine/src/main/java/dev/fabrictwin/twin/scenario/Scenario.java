@@ -14,7 +14,8 @@ import dev.fabrictwin.twin.workload.JobSpec;
  * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock).
  */
 public record Scenario(String name, long seed, Duration duration, Duration sampleInterval, Instant epoch,
-                       FabricSpec fabric, Routing routing, List<JobSpec> jobs, List<FaultSpec> faults) {
+                       FabricSpec fabric, Routing routing, List<JobSpec> jobs, List<FaultSpec> faults,
+                       TelemetryProfile telemetry) {
 
     public static final Instant DEFAULT_EPOCH = Instant.parse("2025-01-01T00:00:00Z");
 
@@ -25,6 +26,7 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
         Objects.requireNonNull(epoch, "epoch");
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(telemetry, "telemetry");
         jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
         if (duration.isZero() || duration.isNegative()) {

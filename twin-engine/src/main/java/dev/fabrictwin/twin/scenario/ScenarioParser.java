@@ -43,7 +43,7 @@ public final class ScenarioParser {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP_KEYS = Set.of("name", "seed", "duration", "sampleInterval", "epoch", "fabric",
-        "jobs", "faults", "routing", "technology", "description");
+        "jobs", "faults", "routing", "technology", "description", "telemetry");
     private static final Set<String> FABRIC_KEYS = Set.of("kind", "file", "spines", "leaves", "hostsPerLeaf", "nicsPerHost",
         "linkSpeed", "hostLinkSpeed", "coreLinkSpeed", "technology", "k", "pods", "leavesPerPod", "spinesPerPod", "cores",
         "hosts", "hostsPerGroup");
@@ -108,7 +108,9 @@ public final class ScenarioParser {
         final Routing routing = routing(root.path("routing"), seed);
         final List<JobSpec> jobs = jobs(root.path("jobs"));
         final List<FaultSpec> faults = faults(root.path("faults"), duration);
-        return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults));
+        final TelemetryProfile telemetry = telemetry(root.path("telemetry"));
+        return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults,
+            telemetry));
     }
 
     private static FabricSpec fabric(final JsonNode f, final Path baseDir, final Technology defaultTech) {
@@ -157,6 +159,21 @@ public final class ScenarioParser {
         checkKeys(r, Set.of("mode", "hashSeed", "sameSeedEverywhere"), "routing.");
         return new Routing(wrap("routing.mode", () -> Routing.Mode.parse(text(r, "mode", "ecmp"))),
             r.path("hashSeed").asLong(seed), r.path("sameSeedEverywhere").asBoolean(false));
+    }
+
+    private static TelemetryProfile telemetry(final JsonNode t) {
+        final TelemetryProfile d = TelemetryProfile.defaults();
+        if (t.isMissingNode() || t.isNull()) {
+            return d;
+        }
+        checkKeys(t, Set.of("counterBits", "clockSkew", "jitter", "lossRate", "lateRate", "reboots", "gaugeNoise",
+            "phaseDrift"), "telemetry.");
+        return wrap("telemetry", () -> new TelemetryProfile(integer(t, "counterBits", d.counterBits()),
+            t.hasNonNull("clockSkew") ? Units.parseDuration(t.get("clockSkew").asText()).toMillis() : d.clockSkewMs(),
+            t.hasNonNull("jitter") ? Units.parseDuration(t.get("jitter").asText()).toMillis() : d.jitterMs(),
+            t.path("lossRate").asDouble(d.lossRate()), t.path("lateRate").asDouble(d.lateRate()),
+            integer(t, "reboots", d.reboots()), t.path("gaugeNoise").asDouble(d.gaugeNoise()),
+            t.path("phaseDrift").asDouble(d.phaseDrift())));
     }
 
     private static List<JobSpec> jobs(final JsonNode jobs) {

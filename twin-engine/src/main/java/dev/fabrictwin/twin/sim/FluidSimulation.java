@@ -66,6 +66,7 @@ public final class FluidSimulation {
     private double now;
     private long eventSequence;
     private boolean started;
+    private double computeJitter;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -123,6 +124,17 @@ public final class FluidSimulation {
             throw new IllegalStateException("phase offsets must be set before the simulation runs");
         }
         job(jobId).phaseOffset = seconds;
+    }
+
+    /**
+     * Lets each compute phase last (1 + ε)·compute with ε ~ N(0, fraction²) from the job's seeded stream, so
+     * job phases drift as real ones do (the generator uses this; the analyzer's twin does not).
+     */
+    public void setComputeJitter(final double fraction) {
+        if (started) {
+            throw new IllegalStateException("compute jitter must be set before the simulation runs");
+        }
+        this.computeJitter = fraction;
     }
 
     /** Advances simulated time to {@code until}, processing every event on the way. */
@@ -226,7 +238,8 @@ public final class FluidSimulation {
         j.inComm = false;
         iterations.add(new IterationRecord(j.job.id(), j.iteration++, j.computeStart, j.commStart, now));
         j.computeStart = now;
-        schedule(now + j.job.spec().computeSeconds(), EventKind.COMM_START, jobs.indexOf(j));
+        final double drift = computeJitter > 0 ? Math.max(-0.5, computeJitter * gaussian(j.random)) : 0;
+        schedule(now + j.job.spec().computeSeconds() * (1 + drift), EventKind.COMM_START, jobs.indexOf(j));
     }
 
     private void addTransfers(final JobState j, final List<Transfer> transfers, final boolean lockStep) {
@@ -519,6 +532,12 @@ public final class FluidSimulation {
             }
         }
         return any;
+    }
+
+    /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
+    private static double gaussian(final SplittableRandom random) {
+        final double u = 1 - random.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.nextDouble());
     }
 
     private void schedule(final double time, final EventKind kind, final int ref) {
