@@ -1,0 +1,33 @@
+package dev.fabrictwin.ingest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import dev.fabrictwin.ingest.format.CanonicalAdapter;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+
+/** The {@code --format} names and their adapters. */
+public final class Formats {
+
+    private static final Map<String, Supplier<FormatAdapter>> ADAPTERS = new LinkedHashMap<>();
+
+    static {
+        ADAPTERS.put("canonical", CanonicalAdapter::new);
+    }
+
+    private Formats() {
+    }
+
+    public static FormatAdapter adapter(final String format) {
+        final Supplier<FormatAdapter> s = ADAPTERS.get(format);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown format '" + format + "' (expected one of " + String.join(", ", names()) + ")");
+        }
+        return s.get();
+    }
+
+    public static Iterable<String> names() {
+        return ADAPTERS.keySet();
+    }
+}

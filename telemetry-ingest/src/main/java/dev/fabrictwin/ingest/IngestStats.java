@@ -1,0 +1,50 @@
+package dev.fabrictwin.ingest;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import dev.fabrictwin.twin.telemetry.RejectReason;
+
+/** Counts for the ingest summary line: records in, samples out, rejected by reason. */
+public final class IngestStats {
+
+    private long records;
+    private long samples;
+    private final Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
+
+    public synchronized void record() {
+        records++;
+    }
+
+    public synchronized void sample() {
+        samples++;
+    }
+
+    public synchronized void reject(final RejectReason reason) {
+        rejected.merge(reason, 1L, Long::sum);
+    }
+
+    public synchronized long records() {
+        return records;
+    }
+
+    public synchronized long samples() {
+        return samples;
+    }
+
+    public synchronized long rejected() {
+        return rejected.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public synchronized Map<RejectReason, Long> rejectedByReason() {
+        return Map.copyOf(rejected);
+    }
+
+    /** {@code records in: 12, samples out: 40, rejected: 2 (negative-counter 1, malformed 1)}. */
+    public synchronized String summary() {
+        final String reasons = rejected.isEmpty() ? "" : rejected.entrySet().stream()
+            .map(e -> e.getKey().code() + " " + e.getValue()).collect(Collectors.joining(", ", " (", ")"));
+        return "records in: " + records + ", samples out: " + samples + ", rejected: " + rejected() + reasons;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.fabrictwin.ingest.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.ingest.sim.SimulationFiles;
+import dev.fabrictwin.ingest.sim.SyntheticCluster;
+import dev.fabrictwin.ingest.sim.TruthJson;
+import dev.fabrictwin.ingest.sim.TruthRecord;
+import dev.fabrictwin.twin.telemetry.SampleJson;
+import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.twin.workload.JobJson;
+
+/**
+ * {@code simulate --bootstrap}: publishes the topology and jobs to their compacted topics first, the injected
+ * faults to {@code sim.truth}, then the samples, either as fast as possible or paced to simulated time.
+ */
+public final class KafkaSimulationPublisher {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private KafkaSimulationPublisher() {
+    }
+
+    /** Returns the samples published. {@code realtime} paces delivery to the samples' own clock. */
+    public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
+                               final boolean realtime, final java.util.function.LongConsumer progress) {
+        TopicSetup.ensure(clientConfig, topics);
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+        try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
+            producer.send(new ProducerRecord<>(topics.topology(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            for (final var job : cluster.twin().jobs()) {
+                producer.send(new ProducerRecord<>(topics.jobs(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
+            }
+            for (final TruthRecord t : cluster.truth()) {
+                producer.send(new ProducerRecord<>(topics.truth(), t.id(), bytes(TruthJson.toJson(t, MAPPER))));
+            }
+            producer.flush();
+            final long wallStart = System.nanoTime();
+            final long simStart = cluster.scenario().epoch().toEpochMilli();
+            final long published = cluster.run(sample -> {
+                if (failure.get() != null) {
+                    throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
+                }
+                if (realtime) {
+                    pace(wallStart, sample.ts() - simStart);
+                }
+                producer.send(new ProducerRecord<>(topics.samples(), sample.key(), SampleJson.writeBytes(sample)),
+                    (m, e) -> {
+                        if (e != null) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+            }, progress);
+            producer.flush();
+            if (failure.get() != null) {
+                throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
+            }
+            return published;
+        }
+    }
+
+    /** Holds a sample until the wall clock has advanced as far as simulated time has. */
+    private static void pace(final long wallStartNanos, final long simElapsedMillis) {
+        final long due = wallStartNanos + TimeUnit.MILLISECONDS.toNanos(simElapsedMillis);
+        final long wait = due - System.nanoTime();
+        if (wait > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait); // pacing to simulated time, not waiting on Kafka
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+
+    private static byte[] bytes(final Object json) {
+        try {
+            return MAPPER.writeValueAsBytes(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
