@@ -430,12 +430,22 @@ public final class FluidSimulation {
         return changed;
     }
 
-    /** What each link would carry if it limited nobody: every flow at min(its demand, its NIC's line rate). */
+    /**
+     * What each link would carry if it limited nobody: every flow at min(its demand, its fair share of its
+     * NIC's line rate). A NIC with k active flows offers each 1/k of its rate, so a well-behaved N-to-1
+     * pattern offers its receiver exactly line rate (congestion control converges there), while colliding
+     * elephants, rogue senders or a paused receiver show up as overload.
+     */
     private double[] offeredLoad() {
         final double[] offered = new double[nominalCapacity.length];
+        final int[] flowsFromNic = new int[nominalCapacity.length];
+        for (final SimFlow f : flows) {
+            flowsFromNic[fabric.txLink(f.source)]++;
+        }
         for (final SimFlow f : flows) {
             final int nic = fabric.txLink(f.source);
-            final double natural = Math.min(f.naturalDemand, nominalCapacity[nic] * conditions.capacityFactor[nic]);
+            final double natural = Math.min(f.naturalDemand,
+                nominalCapacity[nic] * conditions.capacityFactor[nic] / flowsFromNic[nic]);
             for (final Route r : f.routes) {
                 for (final int l : r.links()) {
                     offered[l] += natural * r.weight();
