@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -32,6 +32,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final Map<String, Double> all = new LinkedHashMap<>(runTwin(spec.commandLine().getErr()));
+        all.putAll(runIngest(spec.commandLine().getErr()));
         print(spec.commandLine().getOut(), all, json);
         return FabricTwin.EXIT_OK;
     }
@@ -40,6 +41,15 @@ final class BenchCommand implements Callable<Integer> {
         progress.println("bench twin: building fabrics and routing every flow (takes ~10 s) ...");
         progress.flush();
         return TwinBench.run(line -> {
+            progress.println("  " + line);
+            progress.flush();
+        });
+    }
+
+    static Map<String, Double> runIngest(final PrintWriter progress) {
+        progress.println("bench ingest: generating input, parsing, then producing to an embedded broker (takes ~1 min) ...");
+        progress.flush();
+        return dev.fabrictwin.cli.bench.IngestBench.run(line -> {
             progress.println("  " + line);
             progress.flush();
         });
@@ -69,6 +79,27 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             print(spec.commandLine().getOut(), runTwin(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench ingest}: parse rates per format and produce throughput against Kafka's own tool. */
+    @Command(name = "ingest", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Parse+normalize samples/s per format on one thread, and ingest (parse + produce) throughput "
+            + "to an embedded broker against Kafka's ProducerPerformance on the same broker in the same run. "
+            + "Targets: >= 500k canonical samples/s/thread; producing >= 70 % of Kafka's tool. JSON keys: "
+            + "parseCanonicalPerSec, parseGnmicPerSec, parsePrometheusPerSec, produceRatioVsKafkaTool."})
+    static final class Ingest implements Callable<Integer> {
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            print(spec.commandLine().getOut(), runIngest(spec.commandLine().getErr()), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }
