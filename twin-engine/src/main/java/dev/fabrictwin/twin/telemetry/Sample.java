@@ -1,7 +1,5 @@
 package dev.fabrictwin.twin.telemetry;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -29,16 +27,19 @@ public record Sample(long ts, String device, String port, String source, Map<Str
             throw new IllegalArgumentException("sample needs a positive epoch-ms timestamp, was " + ts);
         }
         source = source == null ? "" : source;
-        counters = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(counters, "counters")));
-        gauges = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(gauges, "gauges")));
-        for (final var e : gauges.entrySet()) {
-            if (e.getValue() == null || !Double.isFinite(e.getValue())) {
-                throw new IllegalArgumentException("gauge " + e.getKey() + " is not a finite number");
+        final boolean trusted = counters instanceof FrozenMap && gauges instanceof FrozenMap; // checked when built
+        counters = FrozenMap.copyOf(Objects.requireNonNull(counters, "counters"));
+        gauges = FrozenMap.copyOf(Objects.requireNonNull(gauges, "gauges"));
+        if (!trusted) {
+            for (final var e : gauges.entrySet()) {
+                if (e.getKey() == null || e.getValue() == null || !Double.isFinite(e.getValue())) {
+                    throw new IllegalArgumentException("gauge " + e.getKey() + " is not a finite number");
+                }
             }
-        }
-        for (final var e : counters.entrySet()) {
-            if (e.getValue() == null) {
-                throw new IllegalArgumentException("counter " + e.getKey() + " has no value");
+            for (final var e : counters.entrySet()) {
+                if (e.getKey() == null || e.getValue() == null) {
+                    throw new IllegalArgumentException("counter " + e.getKey() + " has no value");
+                }
             }
         }
     }

@@ -3,7 +3,6 @@ package dev.fabrictwin.twin.telemetry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -53,7 +52,7 @@ public final class SampleJson {
         String port = null;
         String source = "";
         Map<String, Long> counters = null;
-        Map<String, Double> gauges = Map.of();
+        Map<String, Double> gauges = FrozenMap.copyOf(Map.of());
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String field = p.currentName();
             final JsonToken t = p.nextToken();
@@ -80,7 +79,7 @@ public final class SampleJson {
             throw new SampleFormatException(RejectReason.MISSING_PORT, "missing \"port\"");
         }
         if (counters == null) {
-            counters = Map.of();
+            counters = FrozenMap.copyOf(Map.of());
         }
         if (ts <= 0) {
             throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "\"ts\" must be positive epoch ms, was " + ts);
@@ -111,13 +110,13 @@ public final class SampleJson {
         if (t != JsonToken.START_OBJECT) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"counters\" must be an object");
         }
-        final Map<String, Long> out = new LinkedHashMap<>();
+        final FrozenMap.Builder<Long> out = new FrozenMap.Builder<>(24);
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
             out.put(name, counterValue(p, v, name));
         }
-        return out;
+        return out.build();
     }
 
     /** An unsigned 64-bit counter from a JSON integer or a decimal string (gNMI sends uint64 as strings). */
@@ -172,7 +171,7 @@ public final class SampleJson {
         if (t != JsonToken.START_OBJECT) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"gauges\" must be an object");
         }
-        final Map<String, Double> out = new LinkedHashMap<>();
+        final FrozenMap.Builder<Double> out = new FrozenMap.Builder<>(8);
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
@@ -193,7 +192,7 @@ public final class SampleJson {
             }
             out.put(name, d);
         }
-        return out;
+        return out.build();
     }
 
     /** One JSON line (no newline). */
