@@ -1,11 +1,8 @@
 package dev.fabrictwin.twin.routing;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
@@ -34,13 +31,15 @@ public final class Router {
     private final Routing routing;
     private final boolean[] linkDown;
     private final double[] skew;
-    private final Map<Integer, int[]> distanceToLeaf = new HashMap<>();
+    /** BFS distances to each destination switch, computed on first use; cleared when a link changes state. */
+    private final int[][] distanceTo;
 
     public Router(final Fabric fabric, final Routing routing) {
         this.fabric = fabric;
         this.routing = routing;
         this.linkDown = new boolean[fabric.links().size()];
         this.skew = new double[fabric.nodes().size()];
+        this.distanceTo = new int[fabric.nodes().size()][];
     }
 
     public Fabric fabric() {
@@ -51,7 +50,7 @@ public final class Router {
     public void setLinkUp(final int link, final boolean up) {
         if (linkDown[link] == up) {
             linkDown[link] = !up;
-            distanceToLeaf.clear();
+            java.util.Arrays.fill(distanceTo, null);
         }
     }
 
@@ -154,28 +153,33 @@ public final class Router {
 
     /** BFS hop counts from every switch to {@code leaf} over up links (hosts excluded), -1 if unreachable. */
     private int[] distances(final int leaf) {
-        return distanceToLeaf.computeIfAbsent(leaf, x -> {
-            final int[] dist = new int[fabric.nodes().size()];
-            Arrays.fill(dist, -1);
-            final ArrayDeque<Integer> queue = new ArrayDeque<>();
-            dist[leaf] = 0;
-            queue.add(leaf);
-            while (!queue.isEmpty()) {
-                final int u = queue.poll();
-                for (int i = 0; i < fabric.degree(u); i++) {
-                    final int li = fabric.linkOf(u, i);
-                    if (linkDown[li]) {
-                        continue;
-                    }
-                    final int v = fabric.link(li).other(u);
-                    if (dist[v] < 0 && !fabric.node(v).isHost()) {
-                        dist[v] = dist[u] + 1;
-                        queue.add(v);
-                    }
+        int[] dist = distanceTo[leaf];
+        if (dist != null) {
+            return dist;
+        }
+        dist = new int[fabric.nodes().size()];
+        Arrays.fill(dist, -1);
+        final int[] queue = new int[dist.length]; // each node enters at most once
+        int head = 0;
+        int tail = 0;
+        dist[leaf] = 0;
+        queue[tail++] = leaf;
+        while (head < tail) {
+            final int u = queue[head++];
+            for (int i = 0; i < fabric.degree(u); i++) {
+                final int li = fabric.linkOf(u, i);
+                if (linkDown[li]) {
+                    continue;
+                }
+                final int v = fabric.link(li).other(u);
+                if (dist[v] < 0 && !fabric.node(v).isHost()) {
+                    dist[v] = dist[u] + 1;
+                    queue[tail++] = v;
                 }
             }
-            return dist;
-        });
+        }
+        distanceTo[leaf] = dist;
+        return dist;
     }
 
     /** A stable 64-bit key for a flow between two NICs (what a switch's 5-tuple hash would see). */
