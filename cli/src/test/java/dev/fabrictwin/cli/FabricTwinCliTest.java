@@ -36,7 +36,8 @@ class FabricTwinCliTest {
         final Run run = run("--help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("Usage: fabric-twin", "Commands:", "broker", "Exit codes: 0 ok, 1 failure, 2 bad usage");
+        assertThat(run.out()).contains("Usage: fabric-twin", "Commands:", "simulate", "ingest", "whatif", "bench", "broker",
+            "Exit codes: 0 ok, 1 failure, 2 bad usage");
     }
 
     @Test
@@ -92,5 +93,46 @@ class FabricTwinCliTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("fabric-twin", "Kafka 4.3.1");
+    }
+
+    @Test
+    void shouldPrintAWhatIfTableAndItsJsonAsTheLastLine() throws Exception {
+        final Run run = run("whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed=100G,400G", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final String[] lines = run.out().split("\\R");
+        assertThat(lines[0]).contains("setting", "comm ms", "GPU util");
+        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
+        assertThat(json.get("rows")).hasSize(2);
+        assertThat(json.get("rows").get(0).get("commTimeMs").asDouble() / json.get("rows").get(1).get("commTimeMs").asDouble())
+            .isCloseTo(4.0, org.assertj.core.api.Assertions.within(0.01));
+        assertThat(json.get("rows").get(1).get("gpuUtilization").asDouble()).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void shouldSimulateAScenarioIntoTheFourFiles(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("simulate: pfc-storm-small, 128 ports", "2 faults");
+        assertThat(java.nio.file.Files.readAllLines(dir.resolve("truth.jsonl"))).hasSize(2);
+        assertThat(java.nio.file.Files.size(dir.resolve("samples.jsonl"))).isPositive();
+        assertThat(dir.resolve("topology.json")).exists();
+        assertThat(dir.resolve("jobs.json")).exists();
+    }
+
+    @Test
+    void shouldRejectBadInputToEveryCommandInOneLineWithExitTwo() {
+        for (final String[] args : new String[][] {
+            {"simulate", "--scenario", "missing.yaml", "--out", "x"},
+            {"simulate", "--scenario", "../scenarios/pfc-storm-small.yaml"},
+            {"ingest", "--format", "yaml", "--file", "-", "--output", "-"},
+            {"ingest", "--format", "canonical", "--file", "nope.jsonl", "--output", "-"},
+            {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed"},
+        }) {
+            final Run run = run(args);
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.errLines()).as(String.join(" ", args)).hasSize(1);
+        }
     }
 }
