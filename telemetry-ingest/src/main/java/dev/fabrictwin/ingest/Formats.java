@@ -14,6 +14,9 @@ public final class Formats {
 
     static {
         ADAPTERS.put("canonical", CanonicalAdapter::new);
+        ADAPTERS.put("gnmic", dev.fabrictwin.ingest.format.gnmi.GnmicAdapter::new);
+        ADAPTERS.put("gnmi-protojson", dev.fabrictwin.ingest.format.gnmi.GnmiProtoJsonAdapter::new);
+        ADAPTERS.put("influx", dev.fabrictwin.ingest.format.influx.InfluxLineAdapter::new);
     }
 
     private Formats() {

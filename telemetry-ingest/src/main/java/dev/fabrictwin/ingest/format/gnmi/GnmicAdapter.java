@@ -1,0 +1,201 @@
+package dev.fabrictwin.ingest.format.gnmi;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.fabrictwin.ingest.format.CounterMapping;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.IngestSink;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
+
+/**
+ * {@code --format gnmic}: what gnmic prints for subscribe and get responses, in either of its JSON forms.
+ *
+ * <p><b>Input unit</b>: one JSON message. The input may be one object, a JSON array of them (each element is a
+ * unit), or objects concatenated or one per line; text between messages (a shell prompt, {@code ^C}) is
+ * rejected as MALFORMED and reading goes on with the next line that starts a JSON value.
+ *
+ * <p><b>Default format</b> ({@code "source", "timestamp", "prefix", "updates": [{"Path", "values"}]}): the
+ * port comes from list keys in {@code prefix} + {@code Path} ({@code interface[name=ethernet-1/1]},
+ * {@code port[port-id=1/1/c1/1]}; see {@link GnmiPath.Scope}); each {@code values} entry is a leaf named by the
+ * last element of its key, or a JSON-encoded container that is walked (lists in it keyed by their name
+ * field).
+ *
+ * <p><b>Event format</b> ({@code "name", "timestamp", "tags", "values"}): list keys are tags named
+ * {@code <list>_<key>} ({@code interface_name}, {@code port_port-id}, {@code subinterface_index},
+ * {@code queue_name}); each value key is a path whose last element names the leaf.
+ *
+ * <p>In both, module prefixes ({@code srl_nokia-interfaces:}, {@code openconfig-interfaces:}) are stripped;
+ * the device is the {@code source} (field or tag) without its {@code :port}, or {@code --device} when the data
+ * names none; {@code timestamp} is epoch nanoseconds, turned into milliseconds. Leaf names go through
+ * {@code mappings/gnmic.tsv}; see {@link CanonicalValues} for what becomes a counter, a gauge or ignored state.
+ */
+public final class GnmicAdapter implements FormatAdapter {
+
+    public static final String FORMAT = "gnmic";
+
+    private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
+        GnmiUnits.parse(in, context, sink, FORMAT, this::convert);
+    }
+
+    private List<Sample> convert(final JsonNode m, final ParseContext context) throws SampleFormatException {
+        if (m.has("updates") || m.has("deletes") || m.get("prefix") != null && m.get("prefix").isTextual()) {
+            return defaultFormat(m, context);
+        }
+        if (m.has("values") || m.has("tags")) {
+            return eventFormat(m, context);
+        }
+        if (m.has("sync-response") || m.has("syncResponse") || m.has("sync_response")) {
+            throw new SampleFormatException(RejectReason.NO_COUNTERS, "sync response (marks the end of the initial updates; no data)");
+        }
+        if (m.has("update") || m.has("notification")) {
+            throw new SampleFormatException(RejectReason.MALFORMED,
+                "this is a gNMI SubscribeResponse in protobuf JSON; read it with --format gnmi-protojson");
+        }
+        if (m.has("results") || m.has("operation")) {
+            throw new SampleFormatException(RejectReason.NO_COUNTERS, "a set response carries no telemetry");
+        }
+        throw new SampleFormatException(RejectReason.MALFORMED,
+            "not gnmic output: neither \"updates\" (default format) nor \"values\" (event format)");
+    }
+
+    /** {"source", "timestamp", "prefix", "updates": [{"Path": ..., "values": {...}}], "deletes": [...]} */
+    private List<Sample> defaultFormat(final JsonNode m, final ParseContext context) throws SampleFormatException {
+        final long ts = GnmiUnits.nanosToMillis(m.get("timestamp"));
+        final String prefix = GnmiUnits.text(m.get("prefix"));
+        final List<GnmiPath.Elem> prefixElems = GnmiPath.parse(prefix);
+        final SampleAssembler samples = new SampleAssembler(mapping);
+        samples.context(prefix);
+        final JsonNode updates = m.get("updates");
+        if (updates != null && !updates.isNull() && !updates.isArray()) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"updates\" must be an array");
+        }
+        if (updates != null) {
+            for (final JsonNode u : updates) {
+                if (!u.isObject()) {
+                    throw new SampleFormatException(RejectReason.MALFORMED, "an update must be an object");
+                }
+                final String path = GnmiUnits.text(u.has("Path") ? u.get("Path") : u.get("path"));
+                final List<GnmiPath.Elem> pathElems = GnmiPath.parse(path);
+                final List<GnmiPath.Elem> full = new ArrayList<>(prefixElems);
+                full.addAll(pathElems);
+                final GnmiPath.Scope scope = GnmiPath.Scope.ROOT.enterAll(full);
+                if (prefix == null) {
+                    samples.context(path);
+                }
+                final JsonNode values = u.get("values");
+                if (values == null || !values.isObject()) {
+                    continue;
+                }
+                final Iterator<Map.Entry<String, JsonNode>> it = values.fields();
+                while (it.hasNext()) {
+                    final Map.Entry<String, JsonNode> v = it.next();
+                    final List<GnmiPath.Elem> keyElems = GnmiPath.parse(v.getKey());
+                    final GnmiPath.Scope leafScope = hasKeys(keyElems) ? GnmiPath.Scope.ROOT.enterAll(concat(prefixElems, keyElems))
+                        : scope;
+                    samples.walk(ts, leafScope, GnmiPath.leafName(keyElems, v.getKey()), v.getValue());
+                }
+            }
+        }
+        return samples.build(GnmiUnits.device(GnmiUnits.text(m.get("source")), context), FORMAT);
+    }
+
+    /** {"name", "timestamp", "tags": {"interface_name": ..., "source": ...}, "values": {"/path/leaf": value}} */
+    private List<Sample> eventFormat(final JsonNode m, final ParseContext context) throws SampleFormatException {
+        final long ts = GnmiUnits.nanosToMillis(m.get("timestamp"));
+        final JsonNode tags = m.get("tags");
+        if (tags != null && !tags.isNull() && !tags.isObject()) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"tags\" must be an object");
+        }
+        final GnmiPath.Scope scope = GnmiPath.Scope.ROOT.enterAll(tagElems(tags));
+        final SampleAssembler samples = new SampleAssembler(mapping);
+        final String subscription = GnmiUnits.text(m.get("name"));
+        samples.context(subscription == null ? null : "subscription " + subscription);
+        final JsonNode values = m.get("values");
+        if (values != null && values.isObject()) {
+            final Iterator<Map.Entry<String, JsonNode>> it = values.fields();
+            while (it.hasNext()) {
+                final Map.Entry<String, JsonNode> v = it.next();
+                final List<GnmiPath.Elem> keyElems = GnmiPath.parse(v.getKey());
+                final GnmiPath.Scope leafScope = hasKeys(keyElems) ? scope.enterAll(keyElems) : scope;
+                samples.walk(ts, leafScope, GnmiPath.leafName(keyElems, v.getKey()), v.getValue());
+            }
+        } else if (values != null && !values.isNull()) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"values\" must be an object");
+        }
+        String source = tags == null ? null : GnmiUnits.text(tags.get("source"));
+        if (source == null) {
+            source = GnmiUnits.text(m.get("source"));
+        }
+        return samples.build(GnmiUnits.device(source, context), FORMAT);
+    }
+
+    /**
+     * Event tags that are list keys, as path elements in containment order: {@code interface_name=mgmt0} →
+     * {@code interface[name=mgmt0]}, then subinterface, then queue. Other tags (source, subscription-name,
+     * keys of lists gnmic cannot place) do not locate a port.
+     */
+    private static List<GnmiPath.Elem> tagElems(final JsonNode tags) {
+        final List<GnmiPath.Elem> ports = new ArrayList<>();
+        final List<GnmiPath.Elem> subs = new ArrayList<>();
+        final List<GnmiPath.Elem> queues = new ArrayList<>();
+        if (tags == null || !tags.isObject()) {
+            return List.of();
+        }
+        final Iterator<Map.Entry<String, JsonNode>> it = tags.fields();
+        while (it.hasNext()) {
+            final Map.Entry<String, JsonNode> t = it.next();
+            final String tag = GnmiPath.stripModule(t.getKey());
+            final int us = tag.indexOf('_');
+            final String value = GnmiUnits.text(t.getValue());
+            if (us <= 0 || us == tag.length() - 1 || value == null || value.isBlank()) {
+                continue;
+            }
+            final String list = tag.substring(0, us);
+            final GnmiPath.Elem e = new GnmiPath.Elem(list, Map.of(tag.substring(us + 1), value));
+            switch (list) {
+                case "interface", "port" -> ports.add(e);
+                case "subinterface" -> subs.add(e);
+                case "queue" -> queues.add(e);
+                default -> {
+                }
+            }
+        }
+        final List<GnmiPath.Elem> out = new ArrayList<>(ports.isEmpty() ? ports : ports.subList(0, 1));
+        out.addAll(subs);
+        out.addAll(queues);
+        return out;
+    }
+
+    private static boolean hasKeys(final List<GnmiPath.Elem> elems) {
+        for (final GnmiPath.Elem e : elems) {
+            if (!e.keys().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<GnmiPath.Elem> concat(final List<GnmiPath.Elem> a, final List<GnmiPath.Elem> b) {
+        final List<GnmiPath.Elem> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

@@ -1,0 +1,223 @@
+package dev.fabrictwin.ingest.format.influx;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
+
+/**
+ * Parser of one line of InfluxDB line protocol:
+ * {@code measurement[,tag=value...] field=value[,field=value...] [timestamp]}.
+ * Escapes: in the measurement {@code \,} and {@code \ }; in tag keys, tag values and field keys also
+ * {@code \=}; in string field values {@code \"} and {@code \\}. A backslash before any other character is
+ * kept literally, as InfluxDB does.
+ */
+final class LineProtocol {
+
+    /** A field value as written, classified by its syntax. */
+    record Field(Type type, String text, double number) {
+        enum Type {
+            /** {@code 12i}/{@code 12u}/{@code +12i}: the digits in {@code text}. */
+            UNSIGNED,
+            /** {@code -12i}: the signed text. */
+            NEGATIVE,
+            /** A finite float such as {@code 1.5}, {@code 1e3}, {@code 12}. */
+            FLOAT,
+            /** NaN or an infinity (not valid line protocol, but seen from broken writers). */
+            NON_FINITE,
+            /** A quoted string, unescaped. */
+            STRING,
+            /** t/true/f/false in any of the accepted spellings; number is 1 or 0. */
+            BOOL,
+            /** Anything else unquoted, e.g. {@code lots} or {@code 12x}. */
+            INVALID
+        }
+    }
+
+    /** A parsed line; {@code timestampNs} is null when the line has none. */
+    record Point(String measurement, Map<String, String> tags, Map<String, Field> fields, Long timestampNs) {
+    }
+
+    private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+    private static final Pattern FLOAT = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final Pattern NOT_FINITE = Pattern.compile("(?i)[+-]?(nan|inf|infinity)");
+
+    private final String s;
+    private int i;
+
+    private LineProtocol(final String line) {
+        this.s = line;
+    }
+
+    static Point parse(final String line) throws SampleFormatException {
+        return new LineProtocol(line).point();
+    }
+
+    private Point point() throws SampleFormatException {
+        while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
+            i++;
+        }
+        final String measurement = token(false);
+        if (measurement.isEmpty()) {
+            throw malformed("missing measurement name");
+        }
+        final Map<String, String> tags = new LinkedHashMap<>();
+        while (i < s.length() && s.charAt(i) == ',') {
+            i++;
+            final String key = token(true);
+            if (i >= s.length() || s.charAt(i) != '=' || key.isEmpty()) {
+                throw malformed("tag without key=value after '" + measurement + "'");
+            }
+            i++;
+            final String value = token(false);
+            if (value.isEmpty()) {
+                throw malformed("tag " + key + " has an empty value");
+            }
+            tags.put(key, value);
+        }
+        if (i >= s.length() || s.charAt(i) != ' ') {
+            throw malformed("no fields (expected a space after the measurement and tags)");
+        }
+        skipSpaces();
+        final Map<String, Field> fields = new LinkedHashMap<>();
+        while (true) {
+            final String key = token(true);
+            if (key.isEmpty() || i >= s.length() || s.charAt(i) != '=') {
+                throw malformed("field without key=value" + (key.isEmpty() ? "" : " at '" + abbreviate(key) + "'"));
+            }
+            i++;
+            fields.put(key, value());
+            if (i < s.length() && s.charAt(i) == ',') {
+                i++;
+                continue;
+            }
+            break;
+        }
+        skipSpaces();
+        Long ts = null;
+        if (i < s.length()) {
+            final int start = i;
+            while (i < s.length() && s.charAt(i) != ' ' && s.charAt(i) != '\t') {
+                i++;
+            }
+            final String t = s.substring(start, i);
+            skipSpaces();
+            if (i < s.length() || !INTEGER.matcher(t).matches()) {
+                throw malformed("bad timestamp or trailing text: '" + abbreviate(s.substring(start)) + "'");
+            }
+            try {
+                ts = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+            } catch (NumberFormatException e) {
+                throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "timestamp " + abbreviate(t) + " is out of range");
+            }
+        }
+        return new Point(measurement, tags, fields, ts);
+    }
+
+    private void skipSpaces() {
+        while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t' || s.charAt(i) == '\r')) {
+            i++;
+        }
+    }
+
+    /**
+     * A measurement, tag key, tag value or field key: ends at an unescaped ',' or ' ', and keys also at '='.
+     * {@code \,}, {@code \ } and {@code \=} are unescaped; any other backslash is kept.
+     */
+    private String token(final boolean key) {
+        final StringBuilder b = new StringBuilder();
+        while (i < s.length()) {
+            final char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                final char n = s.charAt(i + 1);
+                if (n == ',' || n == ' ' || n == '=') {
+                    b.append(n);
+                    i += 2;
+                    continue;
+                }
+            }
+            if (c == ',' || c == ' ' || key && c == '=') {
+                break;
+            }
+            b.append(c);
+            i++;
+        }
+        return b.toString();
+    }
+
+    private Field value() throws SampleFormatException {
+        if (i < s.length() && s.charAt(i) == '"') {
+            i++;
+            final StringBuilder b = new StringBuilder();
+            while (true) {
+                if (i >= s.length()) {
+                    throw malformed("unterminated string field value");
+                }
+                final char c = s.charAt(i);
+                if (c == '\\' && i + 1 < s.length() && (s.charAt(i + 1) == '"' || s.charAt(i + 1) == '\\')) {
+                    b.append(s.charAt(i + 1));
+                    i += 2;
+                } else if (c == '"') {
+                    i++;
+                    break;
+                } else {
+                    b.append(c);
+                    i++;
+                }
+            }
+            if (i < s.length() && s.charAt(i) != ',' && s.charAt(i) != ' ') {
+                throw malformed("text after a string field value");
+            }
+            return new Field(Field.Type.STRING, b.toString(), Double.NaN);
+        }
+        final int start = i;
+        while (i < s.length() && s.charAt(i) != ',' && s.charAt(i) != ' ') {
+            i++;
+        }
+        return classify(s.substring(start, i));
+    }
+
+    static Field classify(final String v) {
+        if (v.isEmpty()) {
+            return new Field(Field.Type.INVALID, v, Double.NaN);
+        }
+        final char last = v.charAt(v.length() - 1);
+        if (last == 'i' || last == 'u') {
+            final String body = v.substring(0, v.length() - 1);
+            if (INTEGER.matcher(body).matches()) {
+                if (body.startsWith("-")) {
+                    return new Field(Field.Type.NEGATIVE, body, Double.NaN);
+                }
+                return new Field(Field.Type.UNSIGNED, body.startsWith("+") ? body.substring(1) : body, Double.NaN);
+            }
+        }
+        switch (v) {
+            case "t", "T", "true", "True", "TRUE" -> {
+                return new Field(Field.Type.BOOL, v, 1);
+            }
+            case "f", "F", "false", "False", "FALSE" -> {
+                return new Field(Field.Type.BOOL, v, 0);
+            }
+            default -> {
+            }
+        }
+        if (NOT_FINITE.matcher(v).matches()) {
+            return new Field(Field.Type.NON_FINITE, v, Double.NaN);
+        }
+        if (FLOAT.matcher(v).matches()) {
+            final double d = Double.parseDouble(v);
+            return new Field(Double.isFinite(d) ? Field.Type.FLOAT : Field.Type.NON_FINITE, v, d);
+        }
+        return new Field(Field.Type.INVALID, v, Double.NaN);
+    }
+
+    private static SampleFormatException malformed(final String message) {
+        return new SampleFormatException(RejectReason.MALFORMED, "not line protocol: " + message);
+    }
+
+    private static String abbreviate(final String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+}
