@@ -44,6 +44,24 @@ final class EventHeap {
         }
     }
 
+    int size() {
+        return size;
+    }
+
+    int nodeAt(final int index) {
+        return nodes[index];
+    }
+
+    /** Overwrites slot {@code index}; only for rebuilding the array before {@link #truncate} and {@link #heapify}. */
+    void set(final int index, final double key, final int node) {
+        keys[index] = key;
+        nodes[index] = node;
+    }
+
+    void truncate(final int newSize) {
+        size = newSize;
+    }
+
     boolean isEmpty() {
         return size == 0;
     }

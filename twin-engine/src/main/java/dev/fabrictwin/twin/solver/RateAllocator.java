@@ -11,38 +11,43 @@ import java.util.Objects;
  * <h2>Full solve</h2>
  * Event-driven and exact, never a fixed-increment loop. While unfrozen flows cross link {@code l} their rates
  * all equal the current level, so {@code l} saturates at level {@code (capacity - used) / unfrozen}, where
- * {@code used} is the rate already fixed by frozen flows on it. That level only rises as flows on {@code l}
- * freeze (a flow freezes at a level no higher than {@code l}'s), so a binary heap over links keeps stale keys as
- * lower bounds and re-keys a link only when it reaches the top. Each step takes the lowest event, a link or a
- * flow's demand cap (flows with finite caps sit in the same heap), freezes the affected flows and updates the
- * links on their paths in O(1) each. Cost: O(P + E log E) for P path entries and E links plus capped flows.
- * Link-to-flow adjacency is a CSR array rebuilt lazily after flows are added or removed.
+ * {@code used} is the rate already fixed by frozen flows on it. Each step takes the lowest next event, either
+ * the next saturating link or the next demand cap, freezes the affected flows at that level and updates the
+ * links on their paths in O(1) each. Links sit in a binary heap keyed by saturation level; a link's level only
+ * rises as its flows freeze (they freeze no higher than it), so stale keys stay in the heap as lower bounds and
+ * a link is re-keyed only when it surfaces; once half the heap is links with no unfrozen flow left, one linear
+ * pass drops them and refreshes the keys. Demand caps come from a list sorted once (radix sort) and reused
+ * until demands change. Cost O(P + L log L) for P path entries and L links, with no allocation per solve.
+ * Link-to-flow adjacency is a CSR array (entries carry the flow's path offset) rebuilt lazily after flows are
+ * added or removed.
  *
  * <h2>Incremental resolve</h2>
  * Exactness rests on the bottleneck characterisation of max-min fairness: a feasible allocation is the max-min
- * fair one if and only if every flow is at its demand cap or has a saturated link on its path where no other
- * flow has a higher rate. {@link #resolve()} starts from the previous allocation, which satisfies it, and repairs
- * it locally:
+ * fair one if and only if every flow is at its demand cap or has a saturated link on its path where no flow has
+ * a higher rate. Every flow records such a certificate (its bottleneck link, or -1 for its cap), and
+ * {@link #resolve()} repairs the previous allocation locally until all certificates hold again:
  * <ol>
  *   <li>seed the re-solve set {@code S} with added flows and flows whose demand changed;</li>
- *   <li>water-fill {@code S} alone on the capacity left after every other flow keeps its current rate;</li>
- *   <li>check the certificate (feasibility, then demand cap or bottleneck link) of every flow on a link whose
- *       capacity, flow set or rates changed; a certificate can only break there. A flow outside {@code S} that
- *       fails joins {@code S}; a flow in {@code S} that fails is out-ranked on its bottleneck by fixed flows,
- *       which join {@code S};</li>
- *   <li>repeat 2-3 until every checked flow holds its certificate. The allocation is then the unique max-min
- *       fair one, so it equals {@link #solve()} up to rounding.</li>
+ *   <li>water-fill {@code S} alone on the capacity the other flows leave at their current rates;</li>
+ *   <li>re-check every flow on a link whose capacity, flow set or rates changed (nowhere else can a certificate
+ *       break; a flow whose recorded bottleneck did not change passes in O(1)). A fixed flow that fails, or sits
+ *       on an over-full link, joins {@code S}; a flow of {@code S} that fails is out-ranked on its bottleneck by
+ *       faster fixed flows, which join {@code S};</li>
+ *   <li>repeat 2-3 until nothing fails. The allocation then satisfies the characterisation, so it is the unique
+ *       max-min fair one and equals {@link #solve()} up to rounding (checks use a 1e-10 relative slack).</li>
  * </ol>
- * Flows far from the change keep their rates without being looked at. The alternative of fixing only the flows
- * frozen below the level where the change first binds re-solves the whole connected fabric whenever a link goes
- * down (that level is 0), whereas the certificate stops the repair where rates stop moving. If a round makes no
- * progress (numerical corner case) or the accumulated work exceeds the size of the whole problem, it falls back
- * to a full solve, so a resolve never costs much more than a solve.
+ * Flows whose rates do not move are never re-solved. The simpler exact scheme (keep flows frozen below the level
+ * where a changed element first binds, re-solve the connected rest) degenerates to a full solve whenever a link
+ * goes down, since that level is 0 and a fabric is one connected component; the certificate instead stops the
+ * repair where rates stop moving. In densely loaded fabrics a one-link change can still move the rates of a
+ * large share of all flows; when {@code S} or the work spent (extrapolated one round ahead) passes a quarter of
+ * the problem, or a round makes no progress (a numerical corner case), it falls back to a full solve, so a
+ * resolve costs at most a small multiple of a solve.
  *
  * <h2>Conventions</h2>
  * A flow with an empty path crosses no modelled link: it gets its demand if finite, else 0, because an unbounded
- * rate would make every sum over flows infinite and no link pays for it anyway. Query methods report the state
- * of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
+ * rate would make every sum over flows infinite while no link constrains or pays for it. Query methods report
+ * the state of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
  */
 public final class RateAllocator {
 
@@ -53,7 +58,7 @@ public final class RateAllocator {
     private static final double CERTIFICATE_TOLERANCE = 1e-10;
     private static final int NONE = -1;
     private static final int INITIAL_FLOW_SLOTS = 16;
-    /** A resolve gives up for a full solve past 1/4 of the path entries scanned or 1/4 of the flows re-solved. */
+    /** A resolve gives up for a full solve past 1/4 of the path entries scanned or of the flows re-solved. */
     private static final int FALLBACK_DIVISOR = 4;
     private static final int MIN_PARTIAL_WORK = 4096;
     private static final int MIN_PARTIAL_FLOWS = 256;
@@ -72,17 +77,23 @@ public final class RateAllocator {
     private final double[] fill;
     private final int[] cursor;
     private final int[] linkStart;
+    /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
     private final int[] linkMark;
     /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
     private final double[] maxRate;
     private final boolean[] maxKnown;
+    /** Links whose capacity changed or that lost a flow since the last solve/resolve. */
     private final boolean[] linkDirty;
     private final int[] dirtyLinks;
+    /** Links the latest sub-solve re-filled. */
     private final int[] involved;
     private final EventHeap heap;
     private final DemandSorter sorter = new DemandSorter();
 
+    /** CSR adjacency: the flows crossing link {@code l} are {@code linkFlows[linkStart[l] .. linkStart[l + 1])}. */
     private int[] linkFlows = new int[0];
+    /** {@code pathAt} of each {@code linkFlows} entry, so a freeze reads the path without another lookup. */
+    private int[] linkFlowAt = new int[0];
     private boolean csrStale = true;
 
     private int slots;
@@ -96,9 +107,13 @@ public final class RateAllocator {
     private double[] rate = new double[0];
     private int[] bottleneck = new int[0];
     private boolean[] alive = new boolean[0];
+    /** Unfrozen in the water-filling in progress; all false between solves. */
     private boolean[] active = new boolean[0];
+    /** Added, or demand changed, since the last solve/resolve. */
     private boolean[] flowChanged = new boolean[0];
+    /** Equal to {@code subsetEpoch} for members of the re-solve set. */
     private int[] flowMark = new int[0];
+    /** Certificate already checked in the current round. */
     private int[] checkMark = new int[0];
     private int[] freeIds = new int[0];
     private int freeCount;
@@ -117,7 +132,10 @@ public final class RateAllocator {
     private int subsetEpoch;
     /** Stamp in {@code linkMark} of the links the latest sub-solve re-filled. */
     private int involvedEpoch;
+    /** Adjacency entries this resolve has scanned, against its fallback budget. */
     private long work;
+    /** Heap entries whose link has no unfrozen flow left, not yet popped. */
+    private int dead;
     private boolean solvedOnce;
 
     /** One directed link per entry; the array is copied. Capacities must be finite and {@code >= 0} bit/s. */
@@ -276,6 +294,7 @@ public final class RateAllocator {
         final int flowBudget = live / FALLBACK_DIVISOR + MIN_PARTIAL_FLOWS;
         int iterations = 0;
         while (true) {
+            final long workBefore = work;
             if (subsetSize > 0) {
                 iterations += solveSubset();
             }
@@ -283,7 +302,9 @@ public final class RateAllocator {
             if (certify() == 0) {
                 break;
             }
-            if (subsetSize == before || work > workBudget || subsetSize > flowBudget) {
+            // Rounds grow with the set, so extrapolate: bail out before paying for a round that breaks the budget.
+            final long nextRound = before == 0 ? 0 : (work - workBefore) * subsetSize / before;
+            if (subsetSize == before || work + nextRound > workBudget || subsetSize > flowBudget) {
                 return fullSolve(start);
             }
         }
@@ -443,6 +464,7 @@ public final class RateAllocator {
      * number of freezing events.
      */
     private int drain(final int[] order, final int orderSize) {
+        dead = 0;
         double level = 0;
         int iterations = 0;
         int next = 0;
@@ -450,6 +472,10 @@ public final class RateAllocator {
             while (next < orderSize && !active[order[next]]) {
                 next++;
             }
+            if (dead > heap.size() >> 1) {
+                purgeHeap();
+            }
+            // Settle the heap top: drop links left without unfrozen flows, re-key stale (too low) levels.
             int link = NONE;
             double saturates = Double.POSITIVE_INFINITY;
             while (!heap.isEmpty()) {
@@ -457,21 +483,23 @@ public final class RateAllocator {
                 final double n = fill[2 * node + 1];
                 if (n == 0) {
                     heap.pop();
+                    dead--;
                     continue;
                 }
-                saturates = (capacity[node] - fill[2 * node]) / n;
-                if (saturates > heap.topKey()) {
-                    heap.replaceTop(saturates, node);
+                final double candidate = (capacity[node] - fill[2 * node]) / n;
+                if (candidate > heap.topKey()) {
+                    heap.replaceTop(candidate, node);
                     continue;
                 }
                 link = node;
+                saturates = candidate;
                 break;
             }
             if (next < orderSize && demand[order[next]] <= saturates) {
                 final int f = order[next++];
                 level = Math.max(level, demand[f]);
                 iterations++;
-                freeze(f, demand[f], NONE);
+                freeze(f, pathAt[f], demand[f], NONE);
             } else if (link != NONE) {
                 heap.pop();
                 // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
@@ -481,26 +509,47 @@ public final class RateAllocator {
                 for (int i = linkStart[link]; i < to; i++) {
                     final int f = linkFlows[i];
                     if (active[f]) {
-                        freeze(f, level, link);
+                        freeze(f, linkFlowAt[i], level, link);
                     }
                 }
+                dead--; // the popped link itself, counted by its last freeze but no longer in the heap
             } else {
                 return iterations;
             }
         }
     }
 
-    private void freeze(final int f, final double r, final int limitedBy) {
+    private void freeze(final int f, final int at, final double r, final int limitedBy) {
         active[f] = false;
         rate[f] = r;
         bottleneck[f] = limitedBy;
-        final int at = pathAt[f];
         final int to = at + 1 + pool[at];
         for (int i = at + 1; i < to; i++) {
             final int l = 2 * pool[i];
             fill[l] += r;
-            fill[l + 1] -= 1;
+            if (--fill[l + 1] == 0) {
+                dead++;
+            }
         }
+    }
+
+    /**
+     * Drops links left without unfrozen flows and refreshes every stale key in one linear pass. Popping dead
+     * links one by one costs a full-depth sift each; purging whenever they are half the heap is linear overall.
+     */
+    private void purgeHeap() {
+        int kept = 0;
+        final int size = heap.size();
+        for (int i = 0; i < size; i++) {
+            final int node = heap.nodeAt(i);
+            final double n = fill[2 * node + 1];
+            if (n > 0) {
+                heap.set(kept++, (capacity[node] - fill[2 * node]) / n, node);
+            }
+        }
+        heap.truncate(kept);
+        heap.heapify();
+        dead = 0;
     }
 
     // ---------------------------------------------------------------- certificate check (incremental)
@@ -656,14 +705,17 @@ public final class RateAllocator {
         final int total = linkStart[links];
         if (linkFlows.length < total) {
             linkFlows = new int[total + (total >>> 2)];
+            linkFlowAt = new int[linkFlows.length];
         }
-        // Ascending flow ids per link keep the freeze order, and so the result, independent of history.
+        // Ascending flow ids per link make the freeze order, and so the rounding, a function of the flows alone.
         for (int f = 0; f < slots; f++) {
             if (alive[f]) {
                 final int at = pathAt[f];
                 final int to = at + 1 + pool[at];
                 for (int i = at + 1; i < to; i++) {
-                    linkFlows[cursor[pool[i]]++] = f;
+                    final int slot = cursor[pool[i]]++;
+                    linkFlows[slot] = f;
+                    linkFlowAt[slot] = at;
                 }
             }
         }
@@ -697,6 +749,7 @@ public final class RateAllocator {
         pool = compacted;
         poolSize = at;
         poolGarbage = 0;
+        csrStale = true; // the CSR caches path offsets
     }
 
     private void growFlows(final int needed) {
