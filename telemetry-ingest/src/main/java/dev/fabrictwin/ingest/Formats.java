@@ -16,6 +16,10 @@ public final class Formats {
         ADAPTERS.put("canonical", CanonicalAdapter::new);
         ADAPTERS.put("gnmic", dev.fabrictwin.ingest.format.gnmi.GnmicAdapter::new);
         ADAPTERS.put("gnmi-protojson", dev.fabrictwin.ingest.format.gnmi.GnmiProtoJsonAdapter::new);
+        ADAPTERS.put("prometheus", dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter::new);
+        ADAPTERS.put("ethtool", dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter::new);
+        ADAPTERS.put("sysfs", dev.fabrictwin.ingest.format.sysfs.SysfsInfinibandAdapter::new);
+        ADAPTERS.put("sonic", dev.fabrictwin.ingest.format.sonic.SonicCountersDbAdapter::new);
         ADAPTERS.put("influx", dev.fabrictwin.ingest.format.influx.InfluxLineAdapter::new);
     }
 

@@ -1,0 +1,249 @@
+package dev.fabrictwin.ingest.format.ethtool;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.fabrictwin.ingest.format.CounterMapping;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.IngestSink;
+import dev.fabrictwin.ingest.format.LineReader;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.ingest.format.SampleValidator;
+import dev.fabrictwin.ingest.format.support.CounterAccumulator;
+import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
+import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
+
+/**
+ * {@code --format ethtool}: {@code ethtool -S <iface>} text dumps (mlx5_core, i40e, ice, bnxt_en, e1000e, ...).
+ *
+ * <ul>
+ *   <li><b>Input unit</b>: one dump → one sample. A dump starts at the beginning of the input or at a header
+ *       line once the current dump has statistics: {@code NIC statistics:} (what ethtool prints first) or a
+ *       command line such as {@code # ethtool -S eth0} / {@code $ ethtool -S eth0} (as in captures made by
+ *       scripts and node_exporter's fixtures). So one file may hold several interfaces' dumps.</li>
+ *   <li><b>Lines</b>: {@code name: value}, split on the <em>last</em> {@code ": "} because names contain dots,
+ *       spaces and {@code [3]: } ring prefixes. A bad line is rejected on its own (raw = that line, location
+ *       {@code line N}); the rest of the dump still makes the sample. A repeated name is MALFORMED.</li>
+ *   <li><b>Device</b>: {@link ParseContext#device()} ({@code --device}, the host); without it each dump is
+ *       rejected MISSING_DEVICE.</li>
+ *   <li><b>Port</b>: the interface a header names ({@code # ethtool -S eth0}, {@code NIC statistics for eth0:});
+ *       if none does, {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (DESIGN §3), since
+ *       {@link ParseContext} carries no port.</li>
+ *   <li><b>Timestamp</b>: {@link ParseContext#defaultTimestamp()}; dumps carry none.</li>
+ * </ul>
+ * Names are mapped by {@code mappings/ethtool.tsv}: per-queue/per-channel counters are dropped there,
+ * physical-port counters are preferred over software ones, and the drivers' per-priority PFC names become
+ * {@code rx_pfc_pause.<p>}, {@code tx_pfc_pause.<p>} and {@code rx_pause_duration_us.<p>}.
+ */
+public final class EthtoolStatsAdapter implements FormatAdapter {
+
+    public static final String FORMAT = "ethtool";
+    /** Port used when the dump does not name its interface. */
+    public static final String DEFAULT_PORT = "nic0";
+
+    private static final Pattern NIC_HEADER = Pattern.compile("NIC statistics(?: for ([^\\s:]+))?\\s*:", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COMMAND = Pattern.compile("[#$>]\\s*(?:sudo\\s+)?(?:\\S*/)?ethtool\\s+(.*)");
+
+    private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
+        final LineReader lines = new LineReader(in, context.maxRecordBytes());
+        Dump dump = new Dump(context);
+        LineReader.Line line;
+        while ((line = lines.next()) != null) {
+            if (line.blank()) {
+                dump.blank(line);
+                continue;
+            }
+            final String text = line.text().strip();
+            final String commandPort = commandPort(text);
+            if (commandPort != null) {
+                if (dump.hasStats || dump.hasCommand) {
+                    dump.finish(sink);
+                    dump = new Dump(context);
+                }
+                dump.hasCommand = true;
+                dump.port = commandPort;
+                dump.header(line);
+                continue;
+            }
+            final Matcher header = NIC_HEADER.matcher(text);
+            if (header.matches()) {
+                if (dump.hasStats || dump.hasNicHeader) {
+                    dump.finish(sink);
+                    dump = new Dump(context);
+                }
+                dump.hasNicHeader = true;
+                if (header.group(1) != null && !dump.hasCommand) {
+                    dump.port = header.group(1);
+                }
+                dump.header(line);
+                continue;
+            }
+            if (text.startsWith("#")) {
+                dump.header(line); // a comment: part of the dump's raw bytes, no statistic
+                continue;
+            }
+            dump.stat(line, text);
+        }
+        dump.finish(sink);
+    }
+
+    /** The interface named by an {@code ethtool -S <iface>} command line, or null. */
+    static String commandPort(final String text) {
+        final Matcher m = COMMAND.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        final String[] args = m.group(1).trim().split("\\s+");
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals("-S") || args[i].equals("--statistics")) {
+                for (int j = i + 1; j < args.length; j++) {
+                    if (!args[j].startsWith("-")) {
+                        return args[j].replaceAll("[;|&:]+$", "");
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private final class Dump {
+        private final ParseContext context;
+        private final RawUnit raw;
+        private final CounterAccumulator counters = new CounterAccumulator(FORMAT);
+        private final List<Rejection> pending = new ArrayList<>();
+        private String port = DEFAULT_PORT;
+        private boolean any;
+        private boolean hasStats;
+        private boolean hasCommand;
+        private boolean hasNicHeader;
+        private long firstLine = -1;
+        private long lastLine;
+
+        Dump(final ParseContext context) {
+            this.context = context;
+            this.raw = new RawUnit(context.maxRecordBytes());
+        }
+
+        void blank(final LineReader.Line line) {
+            if (any) {
+                raw.addLine(line.bytes());
+            }
+        }
+
+        void header(final LineReader.Line line) {
+            touch(line);
+        }
+
+        private void touch(final LineReader.Line line) {
+            any = true;
+            raw.addLine(line.bytes());
+            if (firstLine < 0) {
+                firstLine = line.number();
+            }
+            lastLine = line.number();
+        }
+
+        void stat(final LineReader.Line line, final String text) {
+            touch(line);
+            hasStats = true;
+            if (line.truncated()) {
+                pending.add(line.oversized(FORMAT));
+                return;
+            }
+            try {
+                final int sep = lastSeparator(text);
+                if (sep < 0) {
+                    throw new SampleFormatException(RejectReason.MALFORMED, "expected 'name: value', got '"
+                        + CounterValues.clip(text) + "'");
+                }
+                final String name = text.substring(0, sep).strip();
+                final String value = text.substring(sep + 1).strip();
+                if (name.isEmpty() || !printable(name)) {
+                    throw new SampleFormatException(RejectReason.MALFORMED, "statistic name is empty or not printable text");
+                }
+                final CounterMapping.Mapped mapped = mapping.map(name);
+                if (mapped.name() == null) {
+                    return; // dropped on purpose (per-queue counters)
+                }
+                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
+                if (!counters.add(Target.parse(mapped.name()), name, v)) {
+                    throw new SampleFormatException(RejectReason.MALFORMED, "statistic " + name + " appears twice in one dump");
+                }
+            } catch (SampleFormatException e) {
+                pending.add(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
+            }
+        }
+
+        void finish(final IngestSink sink) {
+            if (!any) {
+                return;
+            }
+            sink.record();
+            final String where = firstLine == lastLine ? "line " + firstLine : "lines " + firstLine + "-" + lastLine;
+            if (raw.oversized()) {
+                sink.reject(new Rejection(raw.bytes(), RejectReason.OVERSIZED, "dump of " + raw.size()
+                    + " bytes is larger than " + context.maxRecordBytes() + " bytes", FORMAT, where));
+                return;
+            }
+            final String device = context.device();
+            if (device == null || device.isBlank()) {
+                sink.reject(new Rejection(raw.bytes(), RejectReason.MISSING_DEVICE,
+                    "ethtool -S dumps name no host: give the device (--device)", FORMAT, where));
+                return;
+            }
+            pending.forEach(sink::reject);
+            if (counters.isEmpty() && !pending.isEmpty()) {
+                return; // every statistic was rejected on its own line
+            }
+            try {
+                if (context.defaultTimestamp() <= 0) {
+                    throw new SampleFormatException(RejectReason.MISSING_TIMESTAMP,
+                        "ethtool dumps carry no timestamp and no default timestamp was given");
+                }
+                final Sample s = new Sample(context.defaultTimestamp(), device, port, FORMAT, counters.toMap(), Map.of());
+                SampleValidator.validate(s, context);
+                sink.sample(s);
+            } catch (SampleFormatException e) {
+                sink.reject(new Rejection(raw.bytes(), e.reason(), e.getMessage(), FORMAT, where));
+            }
+        }
+    }
+
+    /** Index of the ':' of the last ": " (or ":\t") in the line, or -1. */
+    private static int lastSeparator(final String text) {
+        for (int i = text.length() - 2; i >= 0; i--) {
+            if (text.charAt(i) == ':' && (text.charAt(i + 1) == ' ' || text.charAt(i + 1) == '\t')) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean printable(final String s) {
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\uFFFD') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,427 @@
+package dev.fabrictwin.ingest.format.prometheus;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.fabrictwin.ingest.format.CounterMapping;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.IngestSink;
+import dev.fabrictwin.ingest.format.LineReader;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.ingest.format.SampleValidator;
+import dev.fabrictwin.ingest.format.support.Canonical;
+import dev.fabrictwin.ingest.format.support.CounterAccumulator;
+import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
+import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
+
+/**
+ * {@code --format prometheus}: Prometheus text exposition as node_exporter serves it ({@code node_network_*},
+ * {@code node_ethtool_*}, {@code node_infiniband_*}).
+ *
+ * <ul>
+ *   <li><b>Input unit</b>: one scrape — the whole input, or each part ended by an OpenMetrics {@code # EOF}
+ *       line; {@link IngestSink#record()} is called once per scrape. A scrape larger than
+ *       {@link ParseContext#maxRecordBytes()} is rejected whole as OVERSIZED. A malformed or bad-valued line is
+ *       rejected on its own (raw bytes = that line, location {@code line N}) and the rest of the scrape still
+ *       becomes samples.</li>
+ *   <li><b>Device</b>: exposition names no host, so it is {@link ParseContext#device()} ({@code --device}); without
+ *       one every scrape is rejected MISSING_DEVICE.</li>
+ *   <li><b>Port</b>: the {@code device} label ({@code eth0}), or {@code device/port} when a {@code port} label is
+ *       present (InfiniBand: {@code mlx4_0/1}). Series without a {@code device} label ({@code node_cpu_*}) and
+ *       series with further labels (info metrics, speed modes) are ignored, not rejected; so are the families
+ *       the mapping file drops. A scrape that yields no per-port series at all is rejected NO_COUNTERS.</li>
+ *   <li><b>Timestamp</b>: the sample line's explicit timestamp (ms) when it has one, else
+ *       {@link ParseContext#defaultTimestamp()}. All series of one port and timestamp make one sample.</li>
+ *   <li><b>Values</b>: counters are parsed exactly (BigDecimal: {@code 6.825908347e+09} stays exact, nothing is
+ *       rounded through a double) and must be non-negative integers below 2^64. Counter-typed and untyped series
+ *       are counters; gauges are kept only when the mapping file gives them a name (canonical gauges such as
+ *       {@code speed_bps}).</li>
+ * </ul>
+ */
+public final class PrometheusTextAdapter implements FormatAdapter {
+
+    public static final String FORMAT = "prometheus";
+
+    /** Labels a Prometheus server adds on federation; they do not make a series a sub-entity of the port. */
+    private static final Set<String> TOLERATED_LABELS = Set.of("device", "port", "instance", "job");
+    private static final Set<String> IGNORED_TYPES = Set.of("histogram", "gaugehistogram", "summary", "info",
+        "stateset", "created");
+    private static final String[] FAMILY_SUFFIXES = {"_total", "_count", "_sum", "_bucket", "_created"};
+
+    private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
+        final LineReader lines = new LineReader(in, context.maxRecordBytes());
+        Scrape scrape = new Scrape(context);
+        LineReader.Line line;
+        while ((line = lines.next()) != null) {
+            final boolean eof = isEof(line);
+            scrape.accept(line, eof);
+            if (eof) {
+                scrape.finish(sink);
+                scrape = new Scrape(context);
+            }
+        }
+        scrape.finish(sink);
+    }
+
+    private static boolean isEof(final LineReader.Line line) {
+        return !line.truncated() && line.bytes().length < 16 && line.text().strip().equals("# EOF");
+    }
+
+    /** Samples of one port at one time. */
+    private record GroupKey(String port, long ts) {
+    }
+
+    private static final class Group {
+        final CounterAccumulator counters = new CounterAccumulator(FORMAT);
+        final Map<String, Double> gauges = new LinkedHashMap<>();
+        final Map<String, String> gaugeSources = new LinkedHashMap<>();
+        final RawUnit raw;
+
+        Group(final int limit) {
+            raw = new RawUnit(limit);
+        }
+    }
+
+    /** One sample line, split into its parts. */
+    record Series(String name, Map<String, String> labels, String value, String timestamp) {
+    }
+
+    private final class Scrape {
+        private final ParseContext context;
+        private final RawUnit raw;
+        private final Map<String, String> types = new LinkedHashMap<>();
+        private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
+        private final List<Rejection> pending = new ArrayList<>();
+        private boolean any;
+        private long firstLine = -1;
+        private long lastLine;
+
+        Scrape(final ParseContext context) {
+            this.context = context;
+            this.raw = new RawUnit(context.maxRecordBytes());
+        }
+
+        void accept(final LineReader.Line line, final boolean eof) {
+            raw.addLine(line.bytes());
+            if (line.blank()) {
+                return;
+            }
+            any = true;
+            if (firstLine < 0) {
+                firstLine = line.number();
+            }
+            lastLine = line.number();
+            if (eof || raw.oversized()) {
+                return; // an oversized scrape is rejected whole in finish()
+            }
+            if (line.truncated()) {
+                pending.add(line.oversized(FORMAT));
+                return;
+            }
+            final String text = line.text().strip();
+            if (text.startsWith("#")) {
+                comment(text);
+                return;
+            }
+            try {
+                series(parseSeries(text), line);
+            } catch (SampleFormatException e) {
+                pending.add(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
+            }
+        }
+
+        private void comment(final String text) {
+            final String[] tokens = text.substring(1).strip().split("[ \t]+", 3);
+            if (tokens.length == 3 && tokens[0].equals("TYPE")) {
+                types.put(tokens[1], tokens[2].strip().toLowerCase(Locale.ROOT));
+            }
+        }
+
+        private String typeOf(final String name) {
+            final String t = types.get(name);
+            if (t != null) {
+                return t;
+            }
+            for (final String suffix : FAMILY_SUFFIXES) {
+                if (name.endsWith(suffix)) {
+                    final String base = types.get(name.substring(0, name.length() - suffix.length()));
+                    if (base != null) {
+                        return suffix.equals("_created") ? "created" : base;
+                    }
+                }
+            }
+            return "untyped";
+        }
+
+        private void series(final Series s, final LineReader.Line line) throws SampleFormatException {
+            final String device = s.labels().get("device");
+            if (device == null || device.isBlank()) {
+                return; // not a per-port metric (node_cpu_*, node_load1, ...): ignored
+            }
+            for (final String label : s.labels().keySet()) {
+                if (!TOLERATED_LABELS.contains(label)) {
+                    return; // attribute series (info labels, speed modes): ignored
+                }
+            }
+            final CounterMapping.Mapped mapped = mapping.map(s.name());
+            if (mapped.name() == null) {
+                return; // dropped on purpose by the mapping file
+            }
+            final String type = typeOf(s.name());
+            if (IGNORED_TYPES.contains(type)) {
+                return;
+            }
+            final Target target = Target.parse(mapped.name());
+            final boolean renamed = !target.name().equals(s.name());
+            final boolean gauge = Canonical.isGauge(target.name())
+                || (type.equals("gauge") && renamed && !Canonical.isCounter(target.name()));
+            if (!gauge && type.equals("gauge")) {
+                return; // gauges without a mapping are port attributes (mtu, flags, ids): ignored
+            }
+            final String portLabel = s.labels().get("port");
+            final String port = portLabel == null || portLabel.isBlank() ? device : device + "/" + portLabel;
+            final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
+
+            if (gauge) {
+                final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
+                final Group g = group(port, ts);
+                final String previous = g.gaugeSources.get(target.name());
+                if (previous != null && previous.equals(s.name())) {
+                    throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
+                }
+                if (previous == null || s.name().compareTo(previous) < 0) {
+                    g.gauges.put(target.name(), v);
+                    g.gaugeSources.put(target.name(), s.name());
+                }
+                g.raw.addLine(line.bytes());
+                return;
+            }
+            final long v = CounterValues.scale(CounterValues.parseFloatCounter(s.value(), s.name()), mapped.scale());
+            final Group g = group(port, ts);
+            if (!g.counters.add(target, s.name(), v)) {
+                throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
+            }
+            g.raw.addLine(line.bytes());
+        }
+
+        private Group group(final String port, final long ts) {
+            return groups.computeIfAbsent(new GroupKey(port, ts), k -> new Group(context.maxRecordBytes()));
+        }
+
+        void finish(final IngestSink sink) {
+            if (!any) {
+                return;
+            }
+            sink.record();
+            final String where = firstLine == lastLine ? "line " + firstLine : "lines " + firstLine + "-" + lastLine;
+            if (raw.oversized()) {
+                sink.reject(new Rejection(raw.bytes(), RejectReason.OVERSIZED, "scrape of " + raw.size()
+                    + " bytes is larger than " + context.maxRecordBytes() + " bytes", FORMAT, where));
+                return;
+            }
+            final String device = context.device();
+            if (device == null || device.isBlank()) {
+                sink.reject(new Rejection(raw.bytes(), RejectReason.MISSING_DEVICE,
+                    "Prometheus exposition names no host: give the device (--device)", FORMAT, where));
+                return;
+            }
+            pending.forEach(sink::reject);
+            if (groups.isEmpty()) {
+                if (pending.isEmpty()) {
+                    sink.reject(new Rejection(raw.bytes(), RejectReason.NO_COUNTERS,
+                        "scrape has no per-port series (node_network_*, node_ethtool_*, node_infiniband_* with a device label)",
+                        FORMAT, where));
+                }
+                return;
+            }
+            for (final var e : groups.entrySet()) {
+                final Group g = e.getValue();
+                try {
+                    if (e.getKey().ts() <= 0) {
+                        throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE,
+                            "timestamp must be positive epoch ms, was " + e.getKey().ts());
+                    }
+                    final Sample s = new Sample(e.getKey().ts(), device, e.getKey().port(), FORMAT, g.counters.toMap(),
+                        g.gauges);
+                    SampleValidator.validate(s, context);
+                    sink.sample(s);
+                } catch (SampleFormatException ex) {
+                    sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, where));
+                }
+            }
+        }
+    }
+
+    private static long timestamp(final String text) throws SampleFormatException {
+        if (text.length() > 19 || !text.matches("-?\\d+")) {
+            throw new SampleFormatException(RejectReason.MALFORMED, "timestamp must be integer epoch milliseconds: '"
+                + CounterValues.clip(text) + "'");
+        }
+        final long ts = Long.parseLong(text);
+        if (ts <= 0) {
+            throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "timestamp must be positive epoch ms, was "
+                + ts);
+        }
+        return ts;
+    }
+
+    /** Parses {@code name{label="value",...} value [timestamp]}; anything else is MALFORMED. */
+    static Series parseSeries(final String s) throws SampleFormatException {
+        final int n = s.length();
+        int i = skipBlanks(s, 0);
+        final int start = i;
+        if (i >= n || !nameStart(s.charAt(i))) {
+            throw malformed("expected a metric name");
+        }
+        while (i < n && nameChar(s.charAt(i))) {
+            i++;
+        }
+        final String name = s.substring(start, i);
+        final Map<String, String> labels = new LinkedHashMap<>();
+        final int afterName = skipBlanks(s, i);
+        if (afterName < n && s.charAt(afterName) == '{') {
+            i = afterName + 1;
+            while (true) {
+                i = skipBlanks(s, i);
+                if (i >= n) {
+                    throw malformed("unterminated label set");
+                }
+                if (s.charAt(i) == '}') {
+                    i++;
+                    break;
+                }
+                final int ls = i;
+                if (!labelStart(s.charAt(i))) {
+                    throw malformed("expected a label name");
+                }
+                while (i < n && labelChar(s.charAt(i))) {
+                    i++;
+                }
+                final String label = s.substring(ls, i);
+                i = skipBlanks(s, i);
+                if (i >= n || s.charAt(i) != '=') {
+                    throw malformed("expected '=' after label " + label);
+                }
+                i = skipBlanks(s, i + 1);
+                if (i >= n || s.charAt(i) != '"') {
+                    throw malformed("expected a quoted value for label " + label);
+                }
+                i++;
+                final StringBuilder value = new StringBuilder();
+                boolean closed = false;
+                while (i < n) {
+                    final char c = s.charAt(i++);
+                    if (c == '"') {
+                        closed = true;
+                        break;
+                    }
+                    if (c == '\\') {
+                        if (i >= n) {
+                            break;
+                        }
+                        final char e = s.charAt(i++);
+                        switch (e) {
+                            case '\\' -> value.append('\\');
+                            case '"' -> value.append('"');
+                            case 'n' -> value.append('\n');
+                            default -> throw malformed("invalid escape \\" + e + " in label " + label);
+                        }
+                    } else {
+                        value.append(c);
+                    }
+                }
+                if (!closed) {
+                    throw malformed("unterminated value of label " + label);
+                }
+                if (labels.put(label, value.toString()) != null) {
+                    throw malformed("duplicate label " + label);
+                }
+                i = skipBlanks(s, i);
+                if (i < n && s.charAt(i) == ',') {
+                    i++;
+                } else if (i < n && s.charAt(i) == '}') {
+                    i++;
+                    break;
+                } else {
+                    throw malformed("expected ',' or '}' after label " + label);
+                }
+            }
+        }
+        if (i < n && !blank(s.charAt(i))) {
+            throw malformed("expected a blank before the value");
+        }
+        i = skipBlanks(s, i);
+        final int vs = i;
+        while (i < n && !blank(s.charAt(i))) {
+            i++;
+        }
+        if (vs == i) {
+            throw malformed("sample " + name + " has no value");
+        }
+        final String value = s.substring(vs, i);
+        i = skipBlanks(s, i);
+        String timestamp = null;
+        if (i < n) {
+            final int ts = i;
+            while (i < n && !blank(s.charAt(i))) {
+                i++;
+            }
+            timestamp = s.substring(ts, i);
+            if (skipBlanks(s, i) < n) {
+                throw malformed("unexpected text after the timestamp");
+            }
+        }
+        return new Series(name, labels, value, timestamp);
+    }
+
+    private static SampleFormatException malformed(final String message) {
+        return new SampleFormatException(RejectReason.MALFORMED, "not a Prometheus sample line: " + message);
+    }
+
+    private static int skipBlanks(final String s, final int from) {
+        int i = from;
+        while (i < s.length() && blank(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean blank(final char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    private static boolean nameStart(final char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    }
+
+    private static boolean nameChar(final char c) {
+        return nameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    private static boolean labelStart(final char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    }
+
+    private static boolean labelChar(final char c) {
+        return labelStart(c) || (c >= '0' && c <= '9');
+    }
+}

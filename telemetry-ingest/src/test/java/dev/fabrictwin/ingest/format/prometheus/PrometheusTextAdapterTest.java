@@ -1,0 +1,207 @@
+package dev.fabrictwin.ingest.format.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.ingest.format.AdapterContract;
+import dev.fabrictwin.ingest.format.CollectingSink;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+class PrometheusTextAdapterTest extends AdapterContract {
+
+    private static final Path ETHTOOL = refdata("node_exporter/ethtool_linux_test.go.expected_exposition.L291-375.prom");
+    private static final Path E2E = refdata("node_exporter/collector_fixtures_e2e-output.txt");
+    private static final long DEFAULT_TS = 1_700_000_000_000L;
+
+    @Override
+    protected FormatAdapter adapter() {
+        return new PrometheusTextAdapter();
+    }
+
+    @Override
+    protected List<Path> fixtures() {
+        return List.of(ETHTOOL, E2E);
+    }
+
+    private CollectingSink parse(final String text) {
+        return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldReadRenamedEthtoolSeriesExactlyAndKeepUnmappedOnesUnderTheirNames() throws IOException {
+        final CollectingSink sink = parse(ETHTOOL);
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.samples).hasSize(1);
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.source()).isEqualTo("prometheus");
+        assertThat(eth0.ts()).isEqualTo(DEFAULT_TS);
+        // 1.260062e+06 in the text, node_ethtool_received_packets_total <- ethtool rx_packets
+        assertThat(eth0.counters()).containsEntry("rx_packets", 1_260_062L).containsEntry("tx_packets", 961_500L)
+            .containsEntry("rx_drops", 12_028L) // node_ethtool_port_received_dropped <- port.rx_dropped
+            .containsEntry("node_ethtool_received_missed", 401L)
+            .containsEntry("node_ethtool_received_unicast", 1_230_297L);
+        // attribute gauges (autonegotiate, pause capability, info, speed modes) are not counters
+        assertThat(eth0.counters().keySet()).noneMatch(k -> k.contains("autonegotiate") || k.contains("info")
+            || k.contains("speed"));
+        assertThat(eth0.gauges()).isEmpty();
+    }
+
+    @Test
+    void shouldGroupInfinibandSeriesByDeviceAndPortWithExactValuesAbove2To32() throws IOException {
+        final CollectingSink sink = parse(E2E);
+
+        final Sample p1 = sink.only("dut", "mlx4_0/1");
+        assertThat(p1.counters()).containsEntry("rx_bytes", 18_527_668L).containsEntry("tx_bytes", 14_933_760L)
+            .containsEntry("rx_packets", 6_825_908_347L).containsEntry("tx_packets", 6_235_865L)
+            .containsEntry("tx_drops", 5L).containsEntry("fcs_errors", 0L)
+            .containsEntry("node_infiniband_port_transmit_wait_total", 4_294_967_295L);
+        assertThat(p1.gauges()).containsEntry("speed_bps", 40e9); // 5e+09 bytes/s
+        assertThat(sink.only("dut", "mlx4_0/2").counters()).containsEntry("rx_bytes", 0L)
+            .containsEntry("node_infiniband_legacy_data_received_bytes_total", 18_527_668L);
+        assertThat(sink.only("dut", "i40iw0/1").gauges()).containsEntry("speed_bps", 10e9);
+    }
+
+    @Test
+    void shouldMapNetworkSpeedAndOperStateAndIgnoreMetricsWithoutAPort() throws IOException {
+        final CollectingSink sink = parse(E2E);
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.records).isEqualTo(1);
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.gauges()).containsEntry("speed_bps", 1e9).containsEntry("oper_up", 1.0);
+        assertThat(eth0.counters()).containsEntry("node_network_carrier_changes_total", 2L);
+        assertThat(sink.only("dut", "lo").counters()).containsEntry("rx_drops", 0L).containsEntry("tx_drops", 0L);
+        // node_cpu_*, node_disk_*{device="sda"}, node_filesystem_* ... make no samples
+        assertThat(sink.samples).extracting(Sample::port)
+            .containsExactlyInAnyOrder("bond0", "eth0", "lo", "mlx4_0/1", "mlx4_0/2", "i40iw0/1");
+    }
+
+    @Test
+    void shouldParseCountersAbove2To53WithoutLosingPrecision() {
+        final CollectingSink sink = parse("""
+            # TYPE node_network_receive_bytes_total counter
+            node_network_receive_bytes_total{device="eth1"} 9007199254740993
+            node_network_transmit_bytes_total{device="eth1"} 18446744073709551615
+            node_network_receive_packets_total{device="eth1"} 1.8446744073709552e+19
+            node_network_transmit_packets_total{device="eth1"} 1.2345678901234567e+17
+            """);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample s = sink.only("dut", "eth1");
+        assertThat(s.counter("rx_bytes", 0)).isEqualTo(9_007_199_254_740_993L);
+        assertThat(Long.toUnsignedString(s.counter("tx_bytes", 0))).isEqualTo("18446744073709551615");
+        // Go prints 2^64-1 as 1.8446744073709552e+19 (= 2^64): clamped to 2^64-1, not wrapped to 0
+        assertThat(Long.toUnsignedString(s.counter("rx_packets", 0))).isEqualTo("18446744073709551615");
+        assertThat(s.counter("tx_packets", 0)).isEqualTo(123_456_789_012_345_670L);
+    }
+
+    @Test
+    void shouldMapMlx5PerPriorityPfcAndPreferPhysicalPortCounters() {
+        final CollectingSink sink = parse("""
+            node_ethtool_received_prio3_pause{device="ens1f0"} 42
+            node_ethtool_transmitted_prio3_pause{device="ens1f0"} 7
+            node_ethtool_received_prio3_pause_duration{device="ens1f0"} 1500
+            node_ethtool_received_bytes_total{device="ens1f0"} 100
+            node_ethtool_received_bytes_phy{device="ens1f0"} 120
+            node_ethtool_rx0_packets{device="ens1f0"} 9
+            node_network_receive_bytes_total{device="ens1f0"} 101
+            """);
+
+        final Sample s = sink.only("dut", "ens1f0");
+        assertThat(s.counters()).containsEntry("rx_pfc_pause.3", 42L).containsEntry("tx_pfc_pause.3", 7L)
+            .containsEntry("rx_pause_duration_us.3", 1500L).containsEntry("rx_bytes", 120L)
+            .containsEntry("node_ethtool_received_bytes_total", 100L)
+            .containsEntry("node_network_receive_bytes_total", 101L)
+            .doesNotContainKey("node_ethtool_rx0_packets");
+    }
+
+    @Test
+    void shouldUseAnExplicitTimestampAndSplitSamplesByIt() {
+        final CollectingSink sink = parse("""
+            node_network_receive_bytes_total{device="eth0"} 10 1735689600000
+            node_network_transmit_bytes_total{device="eth0"} 20 1735689600000
+            node_network_receive_bytes_total{device="eth1"} 30
+            """);
+
+        assertThat(sink.only("dut", "eth0").ts()).isEqualTo(1_735_689_600_000L);
+        assertThat(sink.only("dut", "eth0").counters()).containsEntry("rx_bytes", 10L).containsEntry("tx_bytes", 20L);
+        assertThat(sink.only("dut", "eth1").ts()).isEqualTo(DEFAULT_TS);
+    }
+
+    @Test
+    void shouldRejectEachBadLineWithItsReasonAndStillSampleTheRestOfTheScrape() {
+        final String input = String.join("\n",
+            "# TYPE node_network_receive_bytes_total counter",
+            "node_network_receive_bytes_total{device=\"eth0\"} -5",
+            "node_network_transmit_bytes_total{device=\"eth0\"} lots",
+            "node_network_receive_packets_total{device=\"eth0\"} NaN",
+            "node_network_speed_bytes{device=\"eth0\"} +Inf",
+            "node_network_receive_drop_total{device=\"eth0\"} 1.5",
+            "node_network_transmit_packets_total{device=\"eth0\" 5",
+            "node_network_receive_errs_total{device=\"eth0\"} 3 notatime",
+            "node_network_transmit_drop_total{device=\"eth0\"} 4",
+            "node_network_transmit_drop_total{device=\"eth0\"} 5",
+            "node_network_up{device=\"eth0\"} 1");
+
+        final CollectingSink sink = parse(input);
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_COUNTER,
+            RejectReason.NON_NUMERIC, RejectReason.NOT_FINITE, RejectReason.NOT_FINITE, RejectReason.NON_NUMERIC,
+            RejectReason.MALFORMED, RejectReason.MALFORMED, RejectReason.MALFORMED);
+        assertThat(sink.rejections.get(0).location()).isEqualTo("line 2");
+        assertThat(new String(sink.rejections.get(0).raw(), StandardCharsets.UTF_8))
+            .isEqualTo("node_network_receive_bytes_total{device=\"eth0\"} -5");
+        assertThat(sink.rejections).allSatisfy(r -> assertThat(r.format()).isEqualTo("prometheus"));
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.counters()).containsOnlyKeys("tx_drops").containsEntry("tx_drops", 4L);
+        assertThat(eth0.gauges()).containsEntry("oper_up", 1.0);
+    }
+
+    @Test
+    void shouldRejectTheScrapeWithoutADevice() throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        final ParseContext noDevice = ParseContext.defaults(CLOCK).withoutTimeWindow();
+        adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), noDevice, sink);
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.samples).isEmpty();
+        assertThat(sink.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.MISSING_DEVICE);
+    }
+
+    @Test
+    void shouldRejectAScrapeWithNoPortSeriesAndAnOversizedScrape() throws IOException {
+        final CollectingSink cpuOnly = parse("# TYPE node_load1 gauge\nnode_load1 0.5\nnode_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\n");
+        assertThat(cpuOnly.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
+
+        final ParseContext small = new ParseContext("dut", DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
+            java.time.Duration.ofDays(365_000), 1024);
+        final CollectingSink sink = new CollectingSink();
+        adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), small, sink);
+        assertThat(sink.samples).isEmpty();
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.OVERSIZED);
+            assertThat(r.raw()).hasSize(1024);
+        });
+    }
+
+    @Test
+    void shouldTreatEachOpenMetricsEofAsTheEndOfOneScrape() {
+        final CollectingSink sink = parse("node_network_up{device=\"eth0\"} 1\n# EOF\nnode_network_up{device=\"eth0\"} 0 1735689600000\n# EOF\n");
+
+        assertThat(sink.records).isEqualTo(2);
+        assertThat(sink.samples).extracting(s -> s.gauges().get("oper_up")).containsExactly(1.0, 0.0);
+    }
+}
