@@ -178,7 +178,8 @@ public final class SyntheticCluster {
             final String name = e.getKey();
             final boolean exact = name.equals(CounterNames.OPER_UP) || name.equals(CounterNames.SPEED_BPS);
             final double factor = exact ? 1 : Math.max(0, 1 + profile.gaugeNoise() * gaussian(noise));
-            gauges.put(name, e.getValue() * factor);
+            // devices report gauges to a few decimals, not to the last bit of a double
+            gauges.put(name, Math.round(e.getValue() * factor * 1000) / 1000.0);
         }
         return new Sample(ts, p.device(), p.port(), "sim", counters, gauges);
     }

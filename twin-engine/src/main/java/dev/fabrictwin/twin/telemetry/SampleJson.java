@@ -20,6 +20,8 @@ public final class SampleJson {
 
     private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
     private static final JsonFactory FACTORY = JsonFactory.builder()
+        .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER) // gauges: ~3x faster than JDK
+        .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).maxNumberLength(40)
             .maxStringLength(64 * 1024).build())
         .build();
@@ -28,7 +30,21 @@ public final class SampleJson {
     }
 
     public static Sample read(final byte[] json) throws SampleFormatException {
-        try (JsonParser p = FACTORY.createParser(json)) {
+        return read(json, 0, json.length);
+    }
+
+    /** Reads one sample from {@code json[off, off+len)}; the common shape takes a fast path (see CanonicalFastPath). */
+    public static Sample read(final byte[] json, final int off, final int len) throws SampleFormatException {
+        final Sample fast = CanonicalFastPath.tryParse(json, off, len);
+        if (fast != null) {
+            return fast;
+        }
+        return readWithJackson(json, off, len);
+    }
+
+    /** The full parser: any valid JSON layout, and the precise reason for anything invalid. */
+    static Sample readWithJackson(final byte[] json, final int off, final int len) throws SampleFormatException {
+        try (JsonParser p = FACTORY.createParser(json, off, len)) {
             return read(p);
         } catch (IOException e) {
             throw new SampleFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
