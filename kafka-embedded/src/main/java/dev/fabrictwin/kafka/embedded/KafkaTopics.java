@@ -60,7 +60,8 @@ public final class KafkaTopics {
                     admin.describeTopics(names).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 final boolean ready = described.values().stream()
                     .flatMap(d -> d.partitions().stream())
-                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+                    && leadersServe(admin, described);
                 if (ready) {
                     return;
                 }
@@ -72,5 +73,25 @@ public final class KafkaTopics {
             TimeUnit.MILLISECONDS.sleep(20); // pause between polls of a deadline-bounded wait
         }
         throw new TimeoutException("partitions of " + names + " have no leader after " + TIMEOUT);
+    }
+
+    /**
+     * True once every partition's leader answers a ListOffsets request for it, i.e. has opened the
+     * partition's log: metadata naming a leader can precede that, and a produce in the gap risks KAFKA-15591.
+     */
+    private static boolean leadersServe(final Admin admin,
+                                        final Map<String, org.apache.kafka.clients.admin.TopicDescription> described)
+            throws InterruptedException {
+        final Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+            new java.util.HashMap<>();
+        described.forEach((name, d) -> d.partitions().forEach(p ->
+            latest.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
+                org.apache.kafka.clients.admin.OffsetSpec.latest())));
+        try {
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
     }
 }
