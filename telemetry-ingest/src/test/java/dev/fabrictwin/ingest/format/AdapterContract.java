@@ -43,8 +43,18 @@ public abstract class AdapterContract {
         return ParseContext.defaults(CLOCK).withDevice("dut").withDefaultTimestamp(1_700_000_000_000L).withoutTimeWindow();
     }
 
+    /**
+     * A fixture under {@code shared/refdata}, which sits beside the repository ({@code ../shared} from the
+     * repo root; override with {@code -Dfabric-twin.refdata=DIR}). A missing directory fails loudly: these
+     * tests must not pass by finding nothing.
+     */
     public static Path refdata(final String relative) {
-        return Path.of("..", "..", "shared", "refdata").resolve(relative);
+        final Path root = Path.of(System.getProperty("fabric-twin.refdata", "../../shared/refdata"));
+        if (!Files.isDirectory(root)) {
+            throw new IllegalStateException("real fixtures not found at " + root.toAbsolutePath().normalize()
+                + ": clone the repository with shared/ beside it, or pass -Dfabric-twin.refdata=DIR");
+        }
+        return root.resolve(relative);
     }
 
     protected CollectingSink parse(final byte[] input) {
