@@ -30,6 +30,7 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
+import dev.fabrictwin.kafka.common.KafkaTopics;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 

@@ -11,7 +11,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
-import dev.fabrictwin.kafka.embedded.KafkaTopics;
+import dev.fabrictwin.kafka.common.KafkaTopics;
 
 /**
  * A running Kafka cluster a test can use, whatever runs it (in-JVM or a container).

@@ -1,4 +1,4 @@
-package dev.fabrictwin.kafka.embedded;
+package dev.fabrictwin.kafka.common;
 
 import java.time.Duration;
 import java.util.Collection;
