@@ -49,7 +49,7 @@ final class IngestCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
-        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, influx.")
+        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, perfquery, influx.")
     private String format;
 
     @Option(names = "--file", required = true, paramLabel = "FILE|-", description = "Input file, or - for stdin.")

@@ -1,0 +1,80 @@
+package dev.fabrictwin.ingest.format.perfquery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.ingest.format.AdapterContract;
+import dev.fabrictwin.ingest.format.CollectingSink;
+import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+class PerfqueryAdapterTest extends AdapterContract {
+
+    private static final Path SWITCH = refdata("infiniband-perfquery/treydock/perfquery_0x506b4b03005c2740.out");
+
+    @Override
+    protected FormatAdapter adapter() {
+        return new PerfqueryAdapter();
+    }
+
+    @Override
+    protected List<Path> fixtures() {
+        return List.of(SWITCH, refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003003b4b96.out"),
+            refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003009ce5b0.out"));
+    }
+
+    @Test
+    void shouldConvertFourByteWordsToBytesAndKeepIbSpecificCounters() throws IOException {
+        final Sample s = parse(SWITCH).only("dut", "1");
+
+        assertThat(s.counters()).containsEntry("tx_bytes", 178_791_657_177_235L * 4)
+            .containsEntry("rx_bytes", 178_762_341_961_629L * 4)
+            .containsEntry("tx_packets", 393_094_651_266L)
+            .containsEntry("rx_packets", 387_654_829_341L)
+            .containsEntry("tx_drops", 20_046L)
+            .containsEntry("PortXmitWait", 41_864_608L)
+            .containsEntry("LinkDownedCounter", 1L)
+            .doesNotContainKeys("PortSelect", "CounterSelect");
+        assertThat(s.source()).isEqualTo("perfquery");
+    }
+
+    @Test
+    void shouldReadEveryPortBlockOfAMultiPortDump() throws IOException {
+        final CollectingSink sink = parse(refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003009ce5b0.out"));
+
+        assertThat(sink.records).isEqualTo(sink.samples.size());
+        assertThat(sink.samples).extracting(Sample::port).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldNameTheDeviceByLidWhenNoDeviceIsGiven() throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        adapter().parse(java.nio.file.Files.newInputStream(SWITCH), context().withDevice(null), sink);
+
+        assertThat(sink.samples).singleElement().satisfies(s -> assertThat(s.device()).isEqualTo("lid-2052"));
+    }
+
+    @Test
+    void shouldRejectBadBlocksWithTheirReason() {
+        final String input = String.join("\n",
+            "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)", "PortXmitData:....-5",
+            "# Port extended counters: Lid 7 port 2 (CapMask: 0x5300)", "PortXmitData:....lots",
+            "# Port extended counters: Lid 7 port 3 (CapMask: 0x5300)", "this is not a counter line",
+            "PortXmitData:....12");
+
+        final CollectingSink sink = parse(input.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.records).isEqualTo(3);
+        assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_COUNTER,
+            RejectReason.NON_NUMERIC, RejectReason.MALFORMED);
+        assertThat(sink.rejections.get(1).location()).isEqualTo("line 3");
+    }
+}
