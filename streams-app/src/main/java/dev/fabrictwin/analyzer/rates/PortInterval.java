@@ -1,0 +1,30 @@
+package dev.fabrictwin.analyzer.rates;
+
+import java.util.Map;
+
+/**
+ * What one port did between two of its samples: counter increases over [t0, t1] (epoch ms, the samples'
+ * own clocks) and the gauges at t1. {@code reset} marks an interval whose increases are lower bounds only
+ * (a counter restarted inside it); {@code wraps} counts counter wraps resolved; {@code gap} marks an interval
+ * spanning lost samples. Detectors compare these with the twin's expectation for exactly [t0, t1].
+ */
+public record PortInterval(String device, String port, long t0, long t1, Map<String, Long> increases,
+                           Map<String, Double> gauges, boolean reset, int wraps, boolean gap) {
+    public PortInterval {
+        increases = Map.copyOf(increases);
+        gauges = Map.copyOf(gauges);
+        if (t1 <= t0) {
+            throw new IllegalArgumentException("interval must end after it starts: [" + t0 + ", " + t1 + "]");
+        }
+    }
+
+    public double seconds() {
+        return (t1 - t0) / 1000.0;
+    }
+
+    /** Per-second rate of a counter over the interval (0 if the port did not report it). */
+    public double rate(final String counter) {
+        final Long v = increases.get(counter);
+        return v == null ? 0 : v / seconds();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.fabrictwin.analyzer.rates;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+/**
+ * Turns a port's consecutive cumulative samples into {@link PortInterval}s, safely:
+ * <ul>
+ * <li>a sample no newer than the last one is late (or a duplicate) and changes nothing: its interval was
+ *     already accounted for by the samples around it (grace = none; the next interval absorbs lost ones);</li>
+ * <li>a gap longer than {@link #GAP_FACTOR} nominal intervals still yields one interval, marked {@code gap},
+ *     whose increases are averages over the gap;</li>
+ * <li>each counter's step is classified by {@link WrapOrReset} against what the port can physically move in
+ *     the elapsed time (speed gauge, else 1.6 Tb/s); a counter is taken as 64-bit once it exceeds 2^32 − 1;</li>
+ * <li>a reset of any counter, or {@code oper_up} recovering from 0, marks the whole interval {@code reset}:
+ *     a rebooted device restarts every counter, and a reset must never read as a rate spike.</li>
+ * </ul>
+ * Pure state machine: the Streams processor keeps the last sample per port in a state store.
+ */
+public final class PortRates {
+
+    /** An interval longer than this many nominal sample intervals is marked as spanning a gap. */
+    public static final int GAP_FACTOR = 3;
+    /** Assumed line rate when a port reports no speed: a 1.6 Tb/s port bounds any plausible increase. */
+    private static final double DEFAULT_SPEED_BPS = 1.6e12;
+    /** Slack on the physical bound for clock jitter between the two samples. */
+    private static final double SLACK = 1.25;
+    /** Smallest frame, bytes: bounds packet-like counters. */
+    private static final int MIN_FRAME = 64;
+
+    private PortRates() {
+    }
+
+    /** Outcome of one sample: an interval, or nothing (first sample of a port, or late). */
+    public record Step(Optional<PortInterval> interval, boolean late) {
+    }
+
+    public static Step next(final Sample previous, final Sample current, final long nominalIntervalMs) {
+        if (previous == null) {
+            return new Step(Optional.empty(), false);
+        }
+        if (current.ts() <= previous.ts()) {
+            return new Step(Optional.empty(), true);
+        }
+        final double dt = (current.ts() - previous.ts()) / 1000.0;
+        final double speed = current.gauges().getOrDefault(CounterNames.SPEED_BPS,
+            previous.gauges().getOrDefault(CounterNames.SPEED_BPS, DEFAULT_SPEED_BPS));
+        final double bytesBound = Math.max(1, speed) / 8 * dt * SLACK + 1;
+        final Map<String, Long> increases = new HashMap<>();
+        boolean reset = previous.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) == 0
+            && current.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) != 0;
+        int wraps = 0;
+        for (final var e : current.counters().entrySet()) {
+            final Long before = previous.counters().get(e.getKey());
+            if (before == null) {
+                continue; // a counter that just appeared has no interval yet
+            }
+            final double bound = e.getKey().endsWith("_bytes") ? bytesBound : bytesBound / MIN_FRAME + 1;
+            final boolean is64 = before > 0xFFFF_FFFFL || before < 0 || e.getValue() > 0xFFFF_FFFFL || e.getValue() < 0;
+            final CounterStep step = e.getKey().startsWith(CounterNames.RX_PAUSE_DURATION_US)
+                ? WrapOrReset.step(before, e.getValue(), dt * 1e6 * SLACK + 1, -1, is64)
+                : WrapOrReset.step(before, e.getValue(), bound, -1, is64);
+            if (step.kind() == CounterStep.Kind.RESET) {
+                reset = true;
+            }
+            wraps += step.wraps();
+            increases.put(e.getKey(), step.delta());
+        }
+        final boolean gap = current.ts() - previous.ts() > GAP_FACTOR * nominalIntervalMs;
+        return new Step(Optional.of(new PortInterval(current.device(), current.port(), previous.ts(), current.ts(),
+            increases, current.gauges(), reset, wraps, gap)), false);
+    }
+}

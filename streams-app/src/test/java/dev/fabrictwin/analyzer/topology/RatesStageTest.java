@@ -1,0 +1,124 @@
+package dev.fabrictwin.analyzer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleJson;
+import dev.fabrictwin.twin.telemetry.Topics;
+
+class RatesStageTest {
+
+    private static final Topics TOPICS = Topics.DEFAULT;
+    private static final String INTERVALS = "test.intervals";
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> samples;
+    private TestOutputTopic<String, byte[]> intervals;
+    private TestOutputTopic<String, byte[]> dead;
+
+    @BeforeEach
+    void setUp() {
+        final StreamsBuilder builder = new StreamsBuilder();
+        RatesStage.build(builder, TOPICS, 1_000).mapValues(RatesStage::toJson)
+            .to(INTERVALS, Produced.with(Serdes.String(), Serdes.ByteArray()));
+        final Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rates-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        driver = new TopologyTestDriver(builder.build(props), props);
+        samples = driver.createInputTopic(TOPICS.samples(), new StringSerializer(), new ByteArraySerializer());
+        intervals = driver.createOutputTopic(INTERVALS, new StringDeserializer(), new ByteArrayDeserializer());
+        dead = driver.createOutputTopic(TOPICS.deadLetter(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    private void send(final long ts, final String port, final long txBytes) {
+        final Sample s = new Sample(ts, "leaf-1", port, "t", Map.of("tx_bytes", txBytes), Map.of("speed_bps", 400e9));
+        samples.pipeInput("leaf-1", SampleJson.writeBytes(s), ts);
+    }
+
+    @Test
+    void shouldEmitOneIntervalPerPortPerSampleAfterTheFirst() {
+        send(1_000, "eth0", 100);
+        send(1_010, "eth1", 7);
+        send(2_000, "eth0", 1_100);
+        send(2_030, "eth1", 57);
+        send(1_500, "eth0", 600); // late: ignored
+        send(3_000, "eth0", 2_100);
+
+        final List<JsonNode> out = intervals.readValuesToList().stream().map(RatesStageTest::json).toList();
+        assertThat(out).hasSize(3);
+        assertThat(out.get(0).get("port").asText()).isEqualTo("eth0");
+        assertThat(out.get(0).get("increases").get("tx_bytes").asLong()).isEqualTo(1_000);
+        assertThat(out.get(1).get("increases").get("tx_bytes").asLong()).isEqualTo(50);
+        assertThat(out.get(2).get("t0").asLong()).isEqualTo(2_000);
+        assertThat(out.get(2).get("increases").get("tx_bytes").asLong()).isEqualTo(1_000);
+        assertThat(dead.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldSendABadRecordToTheDeadLetterWithItsReasonAndKeepGoing() {
+        send(1_000, "eth0", 100);
+        samples.pipeInput("leaf-1", "{\"ts\":1,\"device\":\"leaf-1\"}".getBytes(StandardCharsets.UTF_8), 1_500L);
+        send(2_000, "eth0", 200);
+
+        final TestRecord<String, byte[]> letter = dead.readRecord();
+        assertThat(new String(letter.value(), StandardCharsets.UTF_8)).isEqualTo("{\"ts\":1,\"device\":\"leaf-1\"}");
+        assertThat(header(letter, "error")).isEqualTo("missing-port: missing \"port\"");
+        assertThat(header(letter, "source")).isEqualTo("streams-app:telemetry.samples");
+        assertThat(header(letter, "offset")).startsWith("telemetry.samples-0@");
+        assertThat(intervals.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void shouldKeepEachPortsLastSampleInANamedStore() {
+        send(1_000, "eth0", 100);
+
+        assertThat(driver.<String, byte[]>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("leaf-1/eth0")).isNotNull();
+    }
+
+    private static String header(final TestRecord<?, ?> r, final String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode json(final byte[] bytes) {
+        try {
+            return RatesStage.JSON.readTree(bytes);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
