@@ -61,6 +61,8 @@ public final class FluidSimulation {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final List<IterationRecord> iterations = new ArrayList<>();
     private final boolean[] activeFaults;
+    /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
+    private final boolean[] reportedDown;
     private final boolean[] flapDown;
     private final long seed;
     private double now;
@@ -87,6 +89,7 @@ public final class FluidSimulation {
         this.allocator = new RateAllocator(nominalCapacity);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.activeFaults = new boolean[this.faults.size()];
+        this.reportedDown = new boolean[fabric.links().size()];
         this.flapDown = new boolean[this.faults.size()];
         for (final FaultSpec f : this.faults) {
             effects.validate(f);
@@ -135,6 +138,20 @@ public final class FluidSimulation {
             throw new IllegalStateException("compute jitter must be set before the simulation runs");
         }
         this.computeJitter = fraction;
+    }
+
+    /**
+     * Telemetry reports a physical link down (or back up) at time {@code at} (not before now): the twin follows,
+     * re-routing flows as the fabric does, so a known-down link is expected to carry nothing.
+     */
+    public void setLinkUp(final int link, final boolean up, final double at) {
+        if (reportedDown[link] == !up) {
+            return;
+        }
+        runUntil(Math.max(at, now));
+        reportedDown[link] = !up;
+        applyConditions();
+        solveAndRecord();
     }
 
     /** Advances simulated time to {@code until}, processing every event on the way. */
@@ -324,6 +341,11 @@ public final class FluidSimulation {
         for (int i = 0; i < faults.size(); i++) {
             if (activeFaults[i]) {
                 effects.apply(faults.get(i), conditions, flapDown[i]);
+            }
+        }
+        for (int l = 0; l < reportedDown.length; l++) {
+            if (reportedDown[l]) {
+                conditions.linkUp[l] = false;
             }
         }
         boolean reroute = !Arrays.equals(skewBefore, conditions.skew);

@@ -1,0 +1,95 @@
+package dev.fabrictwin.analyzer.twin;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.FabricJson;
+import dev.fabrictwin.twin.fabric.Link;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.Routing;
+import dev.fabrictwin.twin.sim.CounterIntegrator;
+import dev.fabrictwin.twin.sim.FluidSimulation;
+import dev.fabrictwin.twin.sim.PortCounters;
+import dev.fabrictwin.twin.workload.JobJson;
+import dev.fabrictwin.twin.workload.JobSpec;
+import dev.fabrictwin.twin.workload.Placement;
+import dev.fabrictwin.twin.workload.PlacedJob;
+
+/**
+ * The analyzer's copy of the twin, built from what {@code fabric.topology} and {@code fabric.jobs} carry and
+ * run in step with telemetry time: it is advanced to each interval it is asked about, it follows link state
+ * the telemetry reports (a down link re-routes the replica's flows, so it expects the siblings to carry them),
+ * and it answers "what should this port have done over exactly [t0, t1]".
+ *
+ * <p>It knows nothing the generator hides: not the ECMP hash seeds (its own seed is arbitrary), not the
+ * physical parameters (defaults), not the faults. Time zero of its simulation is {@code epochMs}.
+ */
+public final class TwinReplica {
+
+    /** Any fixed seed: the real switches' hashes are unknown, so the replica does not pretend to know them. */
+    private static final long REPLICA_HASH_SEED = 0x5EED;
+
+    private final Fabric fabric;
+    private final List<PlacedJob> jobs;
+    private final FluidSimulation simulation;
+    private final CounterIntegrator integrator;
+    private final long epochMs;
+
+    private TwinReplica(final Fabric fabric, final List<PlacedJob> jobs, final long epochMs) {
+        this.fabric = fabric;
+        this.jobs = jobs;
+        this.epochMs = epochMs;
+        this.simulation = new FluidSimulation(fabric, jobs, Routing.ecmp(REPLICA_HASH_SEED), List.of(),
+            ModelParams.defaults(), REPLICA_HASH_SEED);
+        this.integrator = new CounterIntegrator(fabric, simulation.timeline(), ModelParams.defaults());
+    }
+
+    /** Builds the replica from the topology document and the declared jobs (as the topics carry them). */
+    public static TwinReplica from(final JsonNode topology, final List<JsonNode> jobDocuments, final long epochMs) {
+        final Fabric fabric = FabricJson.fromJson(topology, "fabric", Technology.ROCE_V2);
+        final List<JobSpec> specs = new ArrayList<>();
+        for (final JsonNode j : jobDocuments) {
+            specs.add(JobJson.fromJson(j));
+        }
+        return new TwinReplica(fabric, Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    public List<PlacedJob> jobs() {
+        return jobs;
+    }
+
+    /** What the port should show over the interval (counter increases, mean gauges). */
+    public PortCounters expected(final PortInterval interval) {
+        final double t0 = seconds(interval.t0());
+        final double t1 = seconds(interval.t1());
+        if (t1 > simulation.now()) {
+            simulation.runUntil(t1);
+        }
+        return integrator.expected(new PortRef(interval.device(), interval.port()), Math.max(0, t0), Math.max(0, t1));
+    }
+
+    /** Follows an {@code oper_up} report: a port seen down takes its link down in the replica, and up again. */
+    public void observe(final PortInterval interval) {
+        final Double operUp = interval.gauges().get(CounterNames.OPER_UP);
+        if (operUp == null) {
+            return;
+        }
+        fabric.linkAt(new PortRef(interval.device(), interval.port())).map(Link::index)
+            .ifPresent(link -> simulation.setLinkUp(link, operUp != 0, Math.max(seconds(interval.t1()), simulation.now())));
+    }
+
+    private double seconds(final long epochMillis) {
+        return (epochMillis - epochMs) / 1000.0;
+    }
+}
