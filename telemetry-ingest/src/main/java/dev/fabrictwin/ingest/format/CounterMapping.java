@@ -21,6 +21,24 @@ import java.util.regex.Pattern;
  * {@code canonical}; {@code scale} multiplies the value (e.g. 4 for counters in 4-byte words). A canonical
  * name of {@code -} drops the counter on purpose (e.g. per-queue duplicates that would explode cardinality).
  * First matching line wins; names no line matches are kept as they are.
+ *
+ * <p>A canonical name may end in markers that settle what happens when several source counters of one sample
+ * map to the same name. This class does not read them: {@link #map} returns them as part of the name, and the
+ * accumulator in {@code format.support} that the adapter fills interprets them:
+ * <ul>
+ *   <li>{@code ?} fallback: used only if no other value of the sample maps to that name, else the value stays
+ *       under its source name (unicast packets standing in for total packets). Read by
+ *       {@code support.SampleValues}: gnmic, gnmi-protojson, influx.</li>
+ *   <li>{@code !} preferred: wins over every source mapped to the same name without {@code !} (a NIC's
+ *       physical-port counter over its software one). Read by {@code support.CounterAccumulator}: prometheus,
+ *       ethtool, sysfs, sonic.</li>
+ *   <li>{@code +} summed: sources of equal rank marked {@code +} are added (unicast + multicast + broadcast =
+ *       packets). Read by {@code support.CounterAccumulator}, as {@code !}.</li>
+ * </ul>
+ * Without markers the two break ties differently: {@code SampleValues} gives the name to the first value in input
+ * order, {@code CounterAccumulator} to the source whose name sorts first (so the result does not depend on input
+ * order); both keep the other value under its source name. A marker an adapter does not read stays part of the
+ * name, so a mapping file uses only its own adapter's markers.
  */
 public final class CounterMapping {
 

@@ -2,8 +2,6 @@ package dev.fabrictwin.ingest.format.ethtool;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,12 +11,11 @@ import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
-import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
-import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -126,46 +123,33 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
 
     private final class Dump {
         private final ParseContext context;
-        private final RawUnit raw;
+        private final LineUnit unit;
         private final CounterAccumulator counters = new CounterAccumulator(FORMAT);
-        private final List<Rejection> pending = new ArrayList<>();
         private String port = DEFAULT_PORT;
-        private boolean any;
         private boolean hasStats;
         private boolean hasCommand;
         private boolean hasNicHeader;
-        private long firstLine = -1;
-        private long lastLine;
 
         Dump(final ParseContext context) {
             this.context = context;
-            this.raw = new RawUnit(context.maxRecordBytes());
+            this.unit = new LineUnit(FORMAT, "dump", "ethtool -S dumps name no host: give the device (--device)", context);
         }
 
         void blank(final LineReader.Line line) {
-            if (any) {
-                raw.addLine(line.bytes());
+            if (unit.any()) {
+                unit.addBlank(line);
             }
         }
 
         void header(final LineReader.Line line) {
-            touch(line);
-        }
-
-        private void touch(final LineReader.Line line) {
-            any = true;
-            raw.addLine(line.bytes());
-            if (firstLine < 0) {
-                firstLine = line.number();
-            }
-            lastLine = line.number();
+            unit.addLine(line);
         }
 
         void stat(final LineReader.Line line, final String text) {
-            touch(line);
+            unit.addLine(line);
             hasStats = true;
             if (line.truncated()) {
-                pending.add(line.oversized(FORMAT));
+                unit.rejectOversized(line);
                 return;
             }
             try {
@@ -188,29 +172,16 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     throw new SampleFormatException(RejectReason.MALFORMED, "statistic " + name + " appears twice in one dump");
                 }
             } catch (SampleFormatException e) {
-                pending.add(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
+                unit.reject(line, e);
             }
         }
 
         void finish(final IngestSink sink) {
-            if (!any) {
+            final String device = unit.finish(sink);
+            if (device == null) {
                 return;
             }
-            sink.record();
-            final String where = firstLine == lastLine ? "line " + firstLine : "lines " + firstLine + "-" + lastLine;
-            if (raw.oversized()) {
-                sink.reject(new Rejection(raw.bytes(), RejectReason.OVERSIZED, "dump of " + raw.size()
-                    + " bytes is larger than " + context.maxRecordBytes() + " bytes", FORMAT, where));
-                return;
-            }
-            final String device = context.device();
-            if (device == null || device.isBlank()) {
-                sink.reject(new Rejection(raw.bytes(), RejectReason.MISSING_DEVICE,
-                    "ethtool -S dumps name no host: give the device (--device)", FORMAT, where));
-                return;
-            }
-            pending.forEach(sink::reject);
-            if (counters.isEmpty() && !pending.isEmpty()) {
+            if (counters.isEmpty() && unit.hasRejections()) {
                 return; // every statistic was rejected on its own line
             }
             try {
@@ -222,7 +193,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 SampleValidator.validate(s, context);
                 sink.sample(s);
             } catch (SampleFormatException e) {
-                sink.reject(new Rejection(raw.bytes(), e.reason(), e.getMessage(), FORMAT, where));
+                unit.rejectWhole(sink, e.reason(), e.getMessage());
             }
         }
     }

@@ -18,6 +18,8 @@ import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -42,7 +44,7 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * (protobuf JSON writes NaN as "NaN"), {@code decimalVal}, {@code stringVal}/{@code asciiVal},
  * {@code boolVal}, and {@code jsonVal}/{@code jsonIetfVal} (base64 of JSON, walked like gnmic's JSON values);
  * snake_case field names are accepted as protobuf JSON parsers do. Names go through
- * {@code mappings/gnmi-protojson.tsv}; see {@link CanonicalValues} for counter/gauge/state rules.
+ * {@code mappings/gnmi-protojson.tsv}; see {@link SampleValues} for counter/gauge/state rules.
  */
 public final class GnmiProtoJsonAdapter implements FormatAdapter {
 
@@ -125,25 +127,25 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
         }
         JsonNode v;
         if ((v = field(val, "uintVal", "uint_val")) != null || (v = field(val, "intVal", "int_val")) != null) {
-            final LeafValue lv = LeafValue.ofJson(v);
-            if (lv == null || lv.kind() == LeafValue.Kind.STRING || lv.kind() == LeafValue.Kind.BOOL) {
+            final InputValue lv = LeafValues.ofJson(v);
+            if (lv == null || lv.kind() == InputValue.Kind.STRING || lv.kind() == InputValue.Kind.BOOL) {
                 throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + leaf + " is not an integer: "
                     + GnmiUnits.abbreviate(v.toString()));
             }
             samples.leaf(ts, scope, leaf, lv);
         } else if ((v = field(val, "doubleVal", "double_val")) != null || (v = field(val, "floatVal", "float_val")) != null) {
-            final LeafValue lv = LeafValue.ofJson(v);
-            if (lv == null || lv.kind() == LeafValue.Kind.STRING || lv.kind() == LeafValue.Kind.BOOL) {
+            final InputValue lv = LeafValues.ofJson(v);
+            if (lv == null || lv.kind() == InputValue.Kind.STRING || lv.kind() == InputValue.Kind.BOOL) {
                 throw new SampleFormatException(RejectReason.NON_NUMERIC, leaf + " is not a number: " + GnmiUnits.abbreviate(v.toString()));
             }
-            samples.leaf(ts, scope, leaf, lv.kind() == LeafValue.Kind.UNSIGNED || lv.kind() == LeafValue.Kind.NEGATIVE
-                ? LeafValue.number(Double.parseDouble(lv.text())) : lv);
+            samples.leaf(ts, scope, leaf, lv.kind() == InputValue.Kind.UNSIGNED || lv.kind() == InputValue.Kind.NEGATIVE
+                ? LeafValues.number(Double.parseDouble(lv.text())) : lv);
         } else if ((v = field(val, "decimalVal", "decimal_val")) != null) {
             samples.leaf(ts, scope, leaf, decimal(v, leaf));
         } else if ((v = field(val, "stringVal", "string_val")) != null || (v = field(val, "asciiVal", "ascii_val")) != null) {
-            samples.leaf(ts, scope, leaf, LeafValue.string(v.asText()));
+            samples.leaf(ts, scope, leaf, InputValue.string(v.asText()));
         } else if ((v = field(val, "boolVal", "bool_val")) != null) {
-            samples.leaf(ts, scope, leaf, v.isBoolean() ? LeafValue.bool(v.booleanValue()) : LeafValue.string(v.asText()));
+            samples.leaf(ts, scope, leaf, v.isBoolean() ? LeafValues.bool(v.booleanValue()) : InputValue.string(v.asText()));
         } else if ((v = field(val, "jsonIetfVal", "json_ietf_val")) != null || (v = field(val, "jsonVal", "json_val")) != null) {
             samples.walk(ts, scope, leaf, embeddedJson(v, leaf));
         }
@@ -172,12 +174,12 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
     }
 
     /** Decimal64 {digits, precision}: digits × 10^-precision. */
-    private static LeafValue decimal(final JsonNode v, final String leaf) throws SampleFormatException {
+    private static InputValue decimal(final JsonNode v, final String leaf) throws SampleFormatException {
         final String digits = GnmiUnits.text(v.get("digits"));
         final String precision = GnmiUnits.text(v.get("precision"));
         try {
             final BigDecimal d = new BigDecimal(digits == null ? "0" : digits).movePointLeft(precision == null ? 0 : Integer.parseInt(precision));
-            return LeafValue.number(d.doubleValue());
+            return LeafValues.number(d.doubleValue());
         } catch (NumberFormatException | ArithmeticException e) {
             throw new SampleFormatException(RejectReason.NON_NUMERIC, "decimalVal of " + leaf + " is not a number");
         }

@@ -13,6 +13,7 @@ import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -37,7 +38,7 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * <p>In both, module prefixes ({@code srl_nokia-interfaces:}, {@code openconfig-interfaces:}) are stripped;
  * the device is the {@code source} (field or tag) without its {@code :port}, or {@code --device} when the data
  * names none; {@code timestamp} is epoch nanoseconds, turned into milliseconds. Leaf names go through
- * {@code mappings/gnmic.tsv}; see {@link CanonicalValues} for what becomes a counter, a gauge or ignored state.
+ * {@code mappings/gnmic.tsv}; see {@link SampleValues} for what becomes a counter, a gauge or ignored state.
  */
 public final class GnmicAdapter implements FormatAdapter {
 

@@ -85,9 +85,7 @@ final class JsonUnitReader {
     private Unit readObject() throws IOException {
         final long startLine = line;
         final Collector out = new Collector(limit);
-        int depth = 0;
-        boolean inString = false;
-        boolean escaped = false;
+        final Nesting nesting = new Nesting();
         while (true) {
             final int b = read();
             if (b < 0) {
@@ -95,23 +93,8 @@ final class JsonUnitReader {
                     "input ends inside a JSON object (truncated)");
             }
             out.add(b);
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                } else if (b == '\\') {
-                    escaped = true;
-                } else if (b == '"') {
-                    inString = false;
-                }
-            } else if (b == '"') {
-                inString = true;
-            } else if (b == '{' || b == '[') {
-                depth++;
-            } else if (b == '}' || b == ']') {
-                depth--;
-                if (depth <= 0) {
-                    return new Unit(Kind.OBJECT, out.bytes(), startLine, out.oversized, null);
-                }
+            if (nesting.add(b)) {
+                return new Unit(Kind.OBJECT, out.bytes(), startLine, out.oversized, null);
             }
         }
     }
@@ -120,9 +103,7 @@ final class JsonUnitReader {
     private Unit readArrayElement() throws IOException {
         final long startLine = line;
         final Collector out = new Collector(limit);
-        int depth = 0;
-        boolean inString = false;
-        boolean escaped = false;
+        final Nesting nesting = new Nesting();
         while (true) {
             final int b = peek();
             if (b < 0) {
@@ -130,27 +111,13 @@ final class JsonUnitReader {
                 return new Unit(Kind.UNTERMINATED, out.bytes(), startLine, out.oversized,
                     "input ends inside a JSON array (no closing ']')");
             }
-            if (!inString && depth == 0 && (b == ',' || b == ']')) {
+            if (nesting.atTop() && (b == ',' || b == ']')) {
                 return new Unit(Kind.GARBAGE, out.bytes(), startLine, out.oversized,
                     "array element is not a JSON object");
             }
             read();
             out.add(b);
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                } else if (b == '\\') {
-                    escaped = true;
-                } else if (b == '"') {
-                    inString = false;
-                }
-            } else if (b == '"') {
-                inString = true;
-            } else if (b == '{' || b == '[') {
-                depth++;
-            } else if (b == '}' || b == ']') {
-                depth--;
-            }
+            nesting.add(b);
         }
     }
 
@@ -218,6 +185,39 @@ final class JsonUnitReader {
             }
         }
         return b;
+    }
+
+    /** Bracket depth and string state of JSON read byte by byte; brackets inside strings do not count. */
+    private static final class Nesting {
+        private int depth;
+        private boolean inString;
+        private boolean escaped;
+
+        /** Takes the next byte; true when it is a closing bracket that leaves no bracket open. */
+        boolean add(final int b) {
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                } else if (b == '\\') {
+                    escaped = true;
+                } else if (b == '"') {
+                    inString = false;
+                }
+            } else if (b == '"') {
+                inString = true;
+            } else if (b == '{' || b == '[') {
+                depth++;
+            } else if (b == '}' || b == ']') {
+                depth--;
+                return depth <= 0;
+            }
+            return false;
+        }
+
+        /** Outside any string and bracket. */
+        boolean atTop() {
+            return !inString && depth == 0;
+        }
     }
 
     /** Keeps at most {@code limit} bytes and remembers whether there were more. */

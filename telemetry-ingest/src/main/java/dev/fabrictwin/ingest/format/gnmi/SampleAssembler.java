@@ -10,6 +10,8 @@ import java.util.Objects;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.fabrictwin.ingest.format.CounterMapping;
+import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -26,9 +28,13 @@ final class SampleAssembler {
     }
 
     private static final class Group {
-        final CanonicalValues values = new CanonicalValues();
+        final SampleValues values;
         boolean portListSeen;
         String nameLeaf;
+
+        Group(final CounterMapping mapping) {
+            this.values = LeafValues.sample(mapping);
+        }
     }
 
     private final CounterMapping mapping;
@@ -40,17 +46,17 @@ final class SampleAssembler {
     }
 
     /** One scalar leaf. The interface's own {@code name} leaf is remembered: it names the port when the path has no key. */
-    void leaf(final long ts, final GnmiPath.Scope scope, final String leaf, final LeafValue value) throws SampleFormatException {
+    void leaf(final long ts, final GnmiPath.Scope scope, final String leaf, final InputValue value) throws SampleFormatException {
         if (value == null) {
             return;
         }
-        final Group g = groups.computeIfAbsent(new Key(ts, scope.port()), k -> new Group());
+        final Group g = groups.computeIfAbsent(new Key(ts, scope.port()), k -> new Group(mapping));
         g.portListSeen |= scope.portListSeen();
         if (scope.port() == null && scope.qualifier().isEmpty() && leaf.equals("name")
-                && (value.kind() == LeafValue.Kind.STRING || value.kind() == LeafValue.Kind.UNSIGNED)) {
+                && (value.kind() == InputValue.Kind.STRING || value.kind() == InputValue.Kind.UNSIGNED)) {
             g.nameLeaf = value.text();
         }
-        g.values.put(mapping, scope.qualifier() + leaf, value);
+        g.values.put(scope.qualifier() + leaf, value);
     }
 
     /**
@@ -85,7 +91,7 @@ final class SampleAssembler {
                 }
             }
         } else {
-            leaf(ts, scope, name, LeafValue.ofJson(node));
+            leaf(ts, scope, name, LeafValues.ofJson(node));
         }
     }
 

@@ -12,6 +12,8 @@ import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
+import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -36,8 +38,10 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * <p><b>Timestamp</b>: nanoseconds (Telegraf's default precision) → epoch ms, rounded down; a line without one
  * takes the context's default timestamp.
  *
- * <p>Field names go through {@code mappings/influx.tsv}; see {@link InfluxValues} for how integer, float,
- * string and boolean fields become counters, gauges or ignored state.
+ * <p>Field names go through {@code mappings/influx.tsv}; see {@link SampleValues} for how integer, float,
+ * string and boolean fields become counters, gauges or ignored state. A string field under a canonical name is
+ * read again with line protocol's number syntax ({@link LineProtocol#numberInString}), so {@code "12"} and
+ * {@code "12i"} are both 12.
  */
 public final class InfluxLineAdapter implements FormatAdapter {
 
@@ -109,9 +113,9 @@ public final class InfluxLineAdapter implements FormatAdapter {
             throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "timestamp " + p.timestampNs()
                 + " ns is not after the epoch");
         }
-        final InfluxValues values = new InfluxValues();
-        for (final Map.Entry<String, LineProtocol.Field> f : p.fields().entrySet()) {
-            values.put(mapping, f.getKey(), f.getValue());
+        final SampleValues values = new SampleValues(mapping, "field ", LineProtocol::numberInString);
+        for (final Map.Entry<String, InputValue> f : p.fields().entrySet()) {
+            values.put(f.getKey(), f.getValue());
         }
         values.finish();
         return new Sample(ts, device, port, FORMAT, values.counters(), values.gauges());
@@ -146,8 +150,8 @@ public final class InfluxLineAdapter implements FormatAdapter {
         if (port != null) {
             return port;
         }
-        final LineProtocol.Field name = p.fields().get("name");
-        if (name != null && name.type() == LineProtocol.Field.Type.STRING && !name.text().isBlank()) {
+        final InputValue name = p.fields().get("name");
+        if (name != null && name.kind() == InputValue.Kind.STRING && !name.text().isBlank()) {
             return name.text();
         }
         return null;

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
@@ -16,28 +17,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  */
 final class LineProtocol {
 
-    /** A field value as written, classified by its syntax. */
-    record Field(Type type, String text, double number) {
-        enum Type {
-            /** {@code 12i}/{@code 12u}/{@code +12i}: the digits in {@code text}. */
-            UNSIGNED,
-            /** {@code -12i}: the signed text. */
-            NEGATIVE,
-            /** A finite float such as {@code 1.5}, {@code 1e3}, {@code 12}. */
-            FLOAT,
-            /** NaN or an infinity (not valid line protocol, but seen from broken writers). */
-            NON_FINITE,
-            /** A quoted string, unescaped. */
-            STRING,
-            /** t/true/f/false in any of the accepted spellings; number is 1 or 0. */
-            BOOL,
-            /** Anything else unquoted, e.g. {@code lots} or {@code 12x}. */
-            INVALID
-        }
-    }
-
     /** A parsed line; {@code timestampNs} is null when the line has none. */
-    record Point(String measurement, Map<String, String> tags, Map<String, Field> fields, Long timestampNs) {
+    record Point(String measurement, Map<String, String> tags, Map<String, InputValue> fields, Long timestampNs) {
     }
 
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
@@ -81,7 +62,7 @@ final class LineProtocol {
             throw malformed("no fields (expected a space after the measurement and tags)");
         }
         skipSpaces();
-        final Map<String, Field> fields = new LinkedHashMap<>();
+        final Map<String, InputValue> fields = new LinkedHashMap<>();
         while (true) {
             final String key = token(true);
             if (key.isEmpty() || i >= s.length() || s.charAt(i) != '=') {
@@ -147,7 +128,7 @@ final class LineProtocol {
         return b.toString();
     }
 
-    private Field value() throws SampleFormatException {
+    private InputValue value() throws SampleFormatException {
         if (i < s.length() && s.charAt(i) == '"') {
             i++;
             final StringBuilder b = new StringBuilder();
@@ -170,7 +151,7 @@ final class LineProtocol {
             if (i < s.length() && s.charAt(i) != ',' && s.charAt(i) != ' ') {
                 throw malformed("text after a string field value");
             }
-            return new Field(Field.Type.STRING, b.toString(), Double.NaN);
+            return InputValue.string(b.toString());
         }
         final int start = i;
         while (i < s.length() && s.charAt(i) != ',' && s.charAt(i) != ' ') {
@@ -179,38 +160,53 @@ final class LineProtocol {
         return classify(s.substring(start, i));
     }
 
-    static Field classify(final String v) {
+    /**
+     * An unquoted field value: {@code 12i}/{@code 12u} integers, booleans in their accepted spellings, NaN and
+     * infinities (not valid line protocol, but seen from broken writers), floats such as {@code 1.5}, {@code 1e3}
+     * and {@code 12}; anything else ({@code lots}, {@code 12x}) is INVALID.
+     */
+    static InputValue classify(final String v) {
         if (v.isEmpty()) {
-            return new Field(Field.Type.INVALID, v, Double.NaN);
+            return InputValue.invalid(v);
         }
         final char last = v.charAt(v.length() - 1);
         if (last == 'i' || last == 'u') {
             final String body = v.substring(0, v.length() - 1);
             if (INTEGER.matcher(body).matches()) {
-                if (body.startsWith("-")) {
-                    return new Field(Field.Type.NEGATIVE, body, Double.NaN);
-                }
-                return new Field(Field.Type.UNSIGNED, body.startsWith("+") ? body.substring(1) : body, Double.NaN);
+                return InputValue.integer(body);
             }
         }
         switch (v) {
             case "t", "T", "true", "True", "TRUE" -> {
-                return new Field(Field.Type.BOOL, v, 1);
+                return InputValue.bool(v, true);
             }
             case "f", "F", "false", "False", "FALSE" -> {
-                return new Field(Field.Type.BOOL, v, 0);
+                return InputValue.bool(v, false);
             }
             default -> {
             }
         }
         if (NOT_FINITE.matcher(v).matches()) {
-            return new Field(Field.Type.NON_FINITE, v, Double.NaN);
+            return InputValue.number(v, Double.NaN);
         }
         if (FLOAT.matcher(v).matches()) {
-            final double d = Double.parseDouble(v);
-            return new Field(Double.isFinite(d) ? Field.Type.FLOAT : Field.Type.NON_FINITE, v, d);
+            return InputValue.number(v, Double.parseDouble(v));
         }
-        return new Field(Field.Type.INVALID, v, Double.NaN);
+        return InputValue.invalid(v);
+    }
+
+    /**
+     * A string field under a canonical name read as the number it spells ({@code "12345"} written as a string):
+     * an integer, with or without the {@code i}/{@code u} suffix, or a float, NaN or infinity. Anything else,
+     * booleans included, stays the string.
+     */
+    static InputValue numberInString(final String text) {
+        final String t = text.strip();
+        final InputValue reread = INTEGER.matcher(t).matches() ? classify(t + "i") : classify(t);
+        if (reread.kind() == InputValue.Kind.INVALID || reread.kind() == InputValue.Kind.BOOL) {
+            return InputValue.string(text);
+        }
+        return reread;
     }
 
     private static SampleFormatException malformed(final String message) {

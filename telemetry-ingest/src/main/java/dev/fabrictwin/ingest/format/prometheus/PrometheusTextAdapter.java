@@ -2,9 +2,7 @@ package dev.fabrictwin.ingest.format.prometheus;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +18,7 @@ import dev.fabrictwin.ingest.format.support.Canonical;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -107,34 +106,27 @@ public final class PrometheusTextAdapter implements FormatAdapter {
 
     private final class Scrape {
         private final ParseContext context;
-        private final RawUnit raw;
+        private final LineUnit unit;
         private final Map<String, String> types = new LinkedHashMap<>();
         private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
-        private final List<Rejection> pending = new ArrayList<>();
-        private boolean any;
-        private long firstLine = -1;
-        private long lastLine;
 
         Scrape(final ParseContext context) {
             this.context = context;
-            this.raw = new RawUnit(context.maxRecordBytes());
+            this.unit = new LineUnit(FORMAT, "scrape", "Prometheus exposition names no host: give the device (--device)",
+                context);
         }
 
         void accept(final LineReader.Line line, final boolean eof) {
-            raw.addLine(line.bytes());
             if (line.blank()) {
+                unit.addBlank(line);
                 return;
             }
-            any = true;
-            if (firstLine < 0) {
-                firstLine = line.number();
-            }
-            lastLine = line.number();
-            if (eof || raw.oversized()) {
+            unit.addLine(line);
+            if (eof || unit.raw().oversized()) {
                 return; // an oversized scrape is rejected whole in finish()
             }
             if (line.truncated()) {
-                pending.add(line.oversized(FORMAT));
+                unit.rejectOversized(line);
                 return;
             }
             final String text = line.text().strip();
@@ -145,7 +137,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             try {
                 series(parseSeries(text), line);
             } catch (SampleFormatException e) {
-                pending.add(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
+                unit.reject(line, e);
             }
         }
 
@@ -228,28 +220,14 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         }
 
         void finish(final IngestSink sink) {
-            if (!any) {
+            final String device = unit.finish(sink);
+            if (device == null) {
                 return;
             }
-            sink.record();
-            final String where = firstLine == lastLine ? "line " + firstLine : "lines " + firstLine + "-" + lastLine;
-            if (raw.oversized()) {
-                sink.reject(new Rejection(raw.bytes(), RejectReason.OVERSIZED, "scrape of " + raw.size()
-                    + " bytes is larger than " + context.maxRecordBytes() + " bytes", FORMAT, where));
-                return;
-            }
-            final String device = context.device();
-            if (device == null || device.isBlank()) {
-                sink.reject(new Rejection(raw.bytes(), RejectReason.MISSING_DEVICE,
-                    "Prometheus exposition names no host: give the device (--device)", FORMAT, where));
-                return;
-            }
-            pending.forEach(sink::reject);
             if (groups.isEmpty()) {
-                if (pending.isEmpty()) {
-                    sink.reject(new Rejection(raw.bytes(), RejectReason.NO_COUNTERS,
-                        "scrape has no per-port series (node_network_*, node_ethtool_*, node_infiniband_* with a device label)",
-                        FORMAT, where));
+                if (!unit.hasRejections()) {
+                    unit.rejectWhole(sink, RejectReason.NO_COUNTERS,
+                        "scrape has no per-port series (node_network_*, node_ethtool_*, node_infiniband_* with a device label)");
                 }
                 return;
             }
@@ -265,7 +243,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                     SampleValidator.validate(s, context);
                     sink.sample(s);
                 } catch (SampleFormatException ex) {
-                    sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, where));
+                    sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, unit.where()));
                 }
             }
         }

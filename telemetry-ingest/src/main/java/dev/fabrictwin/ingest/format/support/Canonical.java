@@ -4,15 +4,19 @@ import java.util.Set;
 
 import dev.fabrictwin.twin.model.CounterNames;
 
-/** The canonical vocabulary (DESIGN §3) as sets, so adapters can tell canonical counters and gauges apart. */
+/**
+ * The canonical vocabulary (DESIGN §3) as sets, so adapters can tell canonical counters and gauges apart. This is
+ * the one copy of those sets in the ingest side; adapters ask here rather than keep their own.
+ */
 public final class Canonical {
 
-    private static final Set<String> COUNTERS = Set.of(CounterNames.TX_BYTES, CounterNames.RX_BYTES,
-        CounterNames.TX_PACKETS, CounterNames.RX_PACKETS, CounterNames.TX_PFC_PAUSE, CounterNames.RX_PFC_PAUSE,
-        CounterNames.RX_PAUSE_DURATION_US, CounterNames.ECN_MARKED, CounterNames.CNP_SENT, CounterNames.CNP_HANDLED,
-        CounterNames.RX_DROPS, CounterNames.TX_DROPS, CounterNames.FCS_ERRORS, CounterNames.FEC_CORRECTED,
-        CounterNames.FEC_UNCORRECTABLE);
+    /** Counters a sample carries once per port. */
+    private static final Set<String> PER_PORT = Set.of(CounterNames.TX_BYTES, CounterNames.RX_BYTES,
+        CounterNames.TX_PACKETS, CounterNames.RX_PACKETS, CounterNames.ECN_MARKED, CounterNames.CNP_SENT,
+        CounterNames.CNP_HANDLED, CounterNames.RX_DROPS, CounterNames.TX_DROPS, CounterNames.FCS_ERRORS,
+        CounterNames.FEC_CORRECTED, CounterNames.FEC_UNCORRECTABLE);
 
+    /** Counters a sample carries once per priority, as {@code <name>.<priority>}. */
     private static final Set<String> PER_PRIORITY = Set.of(CounterNames.TX_PFC_PAUSE, CounterNames.RX_PFC_PAUSE,
         CounterNames.RX_PAUSE_DURATION_US);
 
@@ -23,11 +27,30 @@ public final class Canonical {
     private Canonical() {
     }
 
-    /** A canonical counter name, including per-priority names such as {@code rx_pfc_pause.3}. */
+    /**
+     * A canonical counter name, including per-priority names such as {@code rx_pfc_pause.3} and, as the
+     * text-format adapters (prometheus, sonic) have always counted them, the bare per-priority names
+     * ({@code rx_pfc_pause}).
+     */
     public static boolean isCounter(final String name) {
-        if (COUNTERS.contains(name)) {
-            return true;
-        }
+        return isSampleCounter(name) || PER_PRIORITY.contains(name);
+    }
+
+    /**
+     * A counter name a canonical sample carries (docs/ingest.md): a per-port counter, or a per-priority counter
+     * with its priority ({@code rx_pfc_pause.3}). A bare per-priority name is not one; the typed formats
+     * ({@link SampleValues}) keep a fraction under it as a gauge instead of rejecting it.
+     */
+    public static boolean isSampleCounter(final String name) {
+        return PER_PORT.contains(name) || isPerPriority(name);
+    }
+
+    public static boolean isGauge(final String name) {
+        return GAUGES.contains(name);
+    }
+
+    /** {@code <per-priority counter>.<digits>}. */
+    private static boolean isPerPriority(final String name) {
         final int dot = name.lastIndexOf('.');
         if (dot <= 0 || dot == name.length() - 1) {
             return false;
@@ -39,9 +62,5 @@ public final class Canonical {
             }
         }
         return PER_PRIORITY.contains(name.substring(0, dot));
-    }
-
-    public static boolean isGauge(final String name) {
-        return GAUGES.contains(name);
     }
 }

@@ -21,6 +21,9 @@ import java.util.Set;
  * order. A losing source is not dropped: it is kept under its own source name, or, when its source name is
  * the contested name itself, under {@code <format>.<source>} (e.g. mlx5's software {@code rx_bytes} becomes
  * {@code ethtool.rx_bytes} when {@code rx_bytes_phy} provides {@code rx_bytes}).
+ *
+ * <p>The typed formats (gNMI, line protocol) fill {@link SampleValues} instead, which reads the fallback marker
+ * {@code ?} and neither of these; {@link dev.fabrictwin.ingest.format.CounterMapping} lists all three.
  */
 public final class CounterAccumulator {
 

@@ -1,4 +1,4 @@
-package dev.fabrictwin.ingest.format.gnmi;
+package dev.fabrictwin.ingest.format.support;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,50 +17,65 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
- * The counters and gauges of one sample, filled leaf by leaf through the format's {@link CounterMapping}.
+ * The counters and gauges of one sample of a typed format (gNMI leaves, line-protocol fields), filled value by
+ * value through the format's {@link CounterMapping}. The formats whose values are untyped numbers (prometheus,
+ * ethtool, sysfs, sonic) fill {@link CounterAccumulator} instead: it breaks ties by source name and sums or
+ * prefers sources, which the typed formats' mapping files never ask for.
  *
- * <p>What a value becomes depends on the name it maps to:
+ * <p>What a value becomes depends on its {@link InputValue.Kind} and the name it maps to:
  * <ul>
- * <li>a canonical gauge ({@code oper_up speed_bps queue_depth_bytes ...}): a gauge, any finite number; the
- *     strings of oper-status ("UP" → 1, anything else → 0) and of port speeds ("SPEED_400GB", "100G");</li>
- * <li>anything else is a counter if it is an integer: an unsigned 64-bit value, multiplied by the scale (the
- *     product wraps like the counter). A negative integer rejects the unit (NEGATIVE_COUNTER), NaN or an
- *     infinity rejects it (NOT_FINITE). A canonical counter must be an integer: a fraction or text rejects the
- *     unit (NON_NUMERIC);</li>
- * <li>a number with a fraction under a name that is not canonical is kept as a gauge under that name (it is
- *     an instant value such as a rate or a temperature, not a counter);</li>
- * <li>text and booleans under a name that is not canonical are state (names, descriptions, admin status,
- *     dates) and are ignored.</li>
+ * <li>integers: counters (unsigned 64-bit, times the mapping's scale, wrapping like the counter), or gauges when
+ *     the name is a canonical gauge ({@code oper_up speed_bps queue_depth_bytes ...}); a negative integer under
+ *     any other name rejects the unit (NEGATIVE_COUNTER);</li>
+ * <li>floats: a gauge under a canonical gauge name; under a canonical counter name only a whole, non-negative
+ *     float is accepted (a fraction is NON_NUMERIC: a counter cannot count half a packet); under any other name
+ *     a float is an instant value (a rate, a temperature) and is kept as a gauge under that name;</li>
+ * <li>NaN and infinities reject the unit (NOT_FINITE); text that is no value of its format rejects it
+ *     (NON_NUMERIC);</li>
+ * <li>strings and booleans: state (names, descriptions, admin status, dates), ignored, except under
+ *     {@code oper_up} ("UP"/true → 1, else 0) and {@code speed_bps} ("SPEED_400GB", "100G"). A string under a
+ *     canonical name is read again as a number in the format's own syntax (RFC 7951 carries 64-bit integers as
+ *     strings); one that is no number is NON_NUMERIC under a canonical counter or gauge name.</li>
  * </ul>
- * A mapping whose canonical name ends in {@code ?} is a fallback: it is used only if no other leaf of the same
- * sample maps to that name (unicast packets stand in for total packets only when the device sends no totals).
- * When two leaves map to the same canonical name, the first keeps it and the other stays under its source
- * name, so nothing is lost.
+ * Canonical counter names are those a sample carries ({@link Canonical#isSampleCounter}): a bare
+ * {@code rx_pfc_pause} is not one.
+ *
+ * <p>This class interprets the mapping-file marker {@code ?}: a canonical name ending in {@code ?} is a fallback,
+ * used only if no other value of the same sample maps to that name (unicast packets stand in for total packets
+ * only when the device sends no totals). When two values map to the same name, the first keeps it and the other
+ * stays under its source name, unscaled, unless that name is taken too. The markers {@code !} and {@code +} are
+ * {@link CounterAccumulator}'s and are not read here (see {@link CounterMapping}).
  */
-final class CanonicalValues {
+public final class SampleValues {
 
-    static final Set<String> GAUGES = Set.of(CounterNames.OPER_UP, CounterNames.SPEED_BPS, CounterNames.QUEUE_DEPTH_BYTES,
-        CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US, CounterNames.LATENCY_P99_US);
-    private static final Set<String> COUNTERS = Set.of(CounterNames.TX_BYTES, CounterNames.RX_BYTES, CounterNames.TX_PACKETS,
-        CounterNames.RX_PACKETS, CounterNames.ECN_MARKED, CounterNames.CNP_SENT, CounterNames.CNP_HANDLED, CounterNames.RX_DROPS,
-        CounterNames.TX_DROPS, CounterNames.FCS_ERRORS, CounterNames.FEC_CORRECTED, CounterNames.FEC_UNCORRECTABLE);
-    private static final Pattern PER_PRIORITY = Pattern.compile("(tx_pfc_pause|rx_pfc_pause|rx_pause_duration_us)\\.\\d+");
     private static final Pattern SPEED = Pattern.compile("(?i)(?:SPEED_)?(\\d+(?:\\.\\d+)?)\\s*([KMGT])(?:B|BPS|BIT/S)?");
     private static final double TWO_POW_64 = 18446744073709551616.0;
 
     private record Deferred(String name, String source, long value, long raw, boolean gauge, double gaugeValue) {
     }
 
+    private final CounterMapping mapping;
+    private final String noun;
+    private final Function<String, InputValue> numberInString;
     private final Map<String, Long> counters = new LinkedHashMap<>();
     private final Map<String, Double> gauges = new LinkedHashMap<>();
     private final List<Deferred> fallbacks = new ArrayList<>();
 
-    static boolean isCanonicalCounter(final String name) {
-        return COUNTERS.contains(name) || PER_PRIORITY.matcher(name).matches();
+    /**
+     * @param mapping        the format's counter mapping
+     * @param noun           how messages name a value that is not (yet) a counter or gauge, e.g. {@code "field "};
+     *                       empty when the source name says enough (a gNMI path)
+     * @param numberInString reads a string under a canonical name as the format writes numbers; returns a
+     *                       {@link InputValue.Kind#STRING} when the text is no number
+     */
+    public SampleValues(final CounterMapping mapping, final String noun, final Function<String, InputValue> numberInString) {
+        this.mapping = mapping;
+        this.noun = noun;
+        this.numberInString = numberInString;
     }
 
-    /** Adds one leaf under its source name (module prefixes stripped, queue qualifier included). */
-    void put(final CounterMapping mapping, final String source, final LeafValue value) throws SampleFormatException {
+    /** Adds one value under its source name (as the format names it: a field key, a qualified leaf name). */
+    public void put(final String source, final InputValue value) throws SampleFormatException {
         final CounterMapping.Mapped mapped = mapping.map(source);
         if (mapped.name() == null) {
             return; // dropped on purpose by the mapping file
@@ -68,19 +83,17 @@ final class CanonicalValues {
         final boolean fallback = mapped.name().endsWith("?");
         final String name = fallback ? mapped.name().substring(0, mapped.name().length() - 1) : mapped.name();
         final long scale = mapped.scale();
-        final boolean gauge = GAUGES.contains(name);
-        final boolean canonicalCounter = isCanonicalCounter(name);
-        LeafValue v = value;
-        if (v.kind() == LeafValue.Kind.STRING && (gauge || canonicalCounter)) {
-            v = LeafValue.ofText(v.text()); // a typed string value that reads as a number
-        }
+        final boolean gauge = Canonical.isGauge(name);
+        final boolean canonicalCounter = Canonical.isSampleCounter(name);
+        final InputValue v = value.kind() == InputValue.Kind.STRING && (gauge || canonicalCounter)
+            ? numberInString.apply(value.text()) : value;
         switch (v.kind()) {
             case UNSIGNED -> {
                 final long raw = SampleJson.parseUnsigned(v.text(), source);
                 if (gauge) {
                     gauge(name, source, unsignedToDouble(raw) * scale, fallback);
                 } else {
-                    counter(name, source, raw * scale, raw, fallback);
+                    counter(name, source, CounterValues.scale(raw, scale), raw, fallback);
                 }
             }
             case NEGATIVE -> {
@@ -91,16 +104,16 @@ final class CanonicalValues {
             }
             case FLOAT -> {
                 final double d = v.number();
-                if (gauge) {
-                    gauge(name, source, d * scale, fallback);
-                } else if (canonicalCounter) {
+                if (canonicalCounter) {
                     final long raw = integral(d, source);
-                    counter(name, source, raw * scale, raw, fallback);
+                    counter(name, source, CounterValues.scale(raw, scale), raw, fallback);
                 } else {
                     gauge(name, source, d * scale, fallback);
                 }
             }
-            case NON_FINITE -> throw new SampleFormatException(RejectReason.NOT_FINITE, source + " is not finite: " + v.text());
+            case NON_FINITE -> throw new SampleFormatException(RejectReason.NOT_FINITE, noun + source + " is not finite: " + v.text());
+            case INVALID -> throw new SampleFormatException(RejectReason.NON_NUMERIC, noun + source + " is not a number: '"
+                + CounterValues.clip(v.text()) + "'");
             case BOOL -> {
                 if (gauge) {
                     gauge(name, source, v.number(), fallback);
@@ -118,10 +131,9 @@ final class CanonicalValues {
                     }
                 } else if (gauge || canonicalCounter) {
                     throw new SampleFormatException(RejectReason.NON_NUMERIC, (gauge ? "gauge " : "counter ") + source
-                        + " is not a number: '" + abbreviate(v.text()) + "'");
+                        + " is not a number: '" + CounterValues.clip(v.text()) + "'");
                 }
             }
-            default -> throw new IllegalStateException(v.kind().toString());
         }
     }
 
@@ -160,7 +172,7 @@ final class CanonicalValues {
     }
 
     /** Resolves fallbacks; call once, after the last {@link #put}. */
-    void finish() {
+    public void finish() {
         for (final Deferred d : fallbacks) {
             final boolean taken = counters.containsKey(d.name()) || gauges.containsKey(d.name());
             if (d.gauge()) {
@@ -174,15 +186,15 @@ final class CanonicalValues {
         fallbacks.clear();
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return counters.isEmpty() && gauges.isEmpty() && fallbacks.isEmpty();
     }
 
-    Map<String, Long> counters() {
+    public Map<String, Long> counters() {
         return counters;
     }
 
-    Map<String, Double> gauges() {
+    public Map<String, Double> gauges() {
         return gauges;
     }
 
@@ -191,14 +203,14 @@ final class CanonicalValues {
     }
 
     /** "UP", "up", "openconfig-interfaces:UP", "true" → up; DOWN, LOWER_LAYER_DOWN, NOT_PRESENT, ... → down. */
-    static boolean isUp(final String state) {
-        final String s = GnmiPath.stripModule(state.strip()).toLowerCase(Locale.ROOT);
+    private static boolean isUp(final String state) {
+        final String s = withoutModule(state).toLowerCase(Locale.ROOT);
         return s.equals("up") || s.equals("true");
     }
 
     /** "SPEED_400GB" (OpenConfig), "100G" (SR Linux), "25Gbps" → bit/s; null when it names no speed. */
-    static Double speed(final String text) {
-        final Matcher m = SPEED.matcher(GnmiPath.stripModule(text.strip()));
+    private static Double speed(final String text) {
+        final Matcher m = SPEED.matcher(withoutModule(text));
         if (!m.matches()) {
             return null;
         }
@@ -211,7 +223,9 @@ final class CanonicalValues {
         return Double.parseDouble(m.group(1)) * unit;
     }
 
-    private static String abbreviate(final String s) {
-        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    /** Identities may carry a YANG module prefix ({@code openconfig-if-ethernet:SPEED_100GB}). */
+    private static String withoutModule(final String text) {
+        final String s = text.strip();
+        return s.substring(s.lastIndexOf(':') + 1);
     }
 }
