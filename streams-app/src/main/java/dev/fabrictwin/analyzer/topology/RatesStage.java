@@ -20,6 +20,7 @@ import org.apache.kafka.streams.state.Stores;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -45,11 +46,17 @@ public final class RatesStage {
     /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs) {
+        return build(builder, topics, nominalIntervalMs, AnalyzerListener.NONE);
+    }
+
+    /** As {@link #build(StreamsBuilder, Topics, long)}, reporting each dead-lettered record to {@code listener}. */
+    public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
+                                                      final long nominalIntervalMs, final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), Serdes.ByteArray()));
         final KStream<String, Object> outcomes = builder
             .stream(topics.samples(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("samples-source"))
-            .process(() -> new PortRatesProcessor(nominalIntervalMs), Named.as("port-rates"), LAST_SAMPLE_STORE);
+            .process(() -> new PortRatesProcessor(nominalIntervalMs, listener), Named.as("port-rates"), LAST_SAMPLE_STORE);
         final Map<String, KStream<String, Object>> branches = outcomes.split(Named.as("rates-"))
             .branch((k, v) -> v instanceof byte[], Branched.as("dead"))
             .defaultBranch(Branched.as("intervals"));
@@ -71,11 +78,13 @@ public final class RatesStage {
     static final class PortRatesProcessor implements Processor<String, byte[], String, Object> {
 
         private final long nominalIntervalMs;
+        private final AnalyzerListener listener;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, byte[]> last;
 
-        PortRatesProcessor(final long nominalIntervalMs) {
+        PortRatesProcessor(final long nominalIntervalMs, final AnalyzerListener listener) {
             this.nominalIntervalMs = nominalIntervalMs;
+            this.listener = listener;
         }
 
         @Override
@@ -94,6 +103,7 @@ public final class RatesStage {
                 sample = SampleJson.read(record.value());
             } catch (SampleFormatException e) {
                 deadLetter(record, e.describe());
+                listener.rejected(e.reason().name().toLowerCase(java.util.Locale.ROOT));
                 return;
             }
             final String portKey = sample.device() + "/" + sample.port();

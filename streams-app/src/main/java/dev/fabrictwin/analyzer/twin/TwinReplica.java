@@ -12,6 +12,7 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.sim.CounterIntegrator;
@@ -87,6 +88,31 @@ public final class TwinReplica {
         }
         fabric.linkAt(new PortRef(interval.device(), interval.port())).map(Link::index)
             .ifPresent(link -> simulation.setLinkUp(link, operUp != 0, Math.max(seconds(interval.t1()), simulation.now())));
+    }
+
+    /** The twin's state of a directed link at epoch ms (evaluated history only; the replica is not advanced). */
+    public LinkState linkState(final int directedLink, final long epochMillis) {
+        return simulation.timeline().at(directedLink, seconds(epochMillis));
+    }
+
+    /** The twin's duration of the job's last comm phase (ms), NaN before its first one ends. */
+    public double lastCommMs(final String jobId) {
+        return simulation.lastCommSeconds(jobId) * 1000;
+    }
+
+    /** When the twin starts the job's next comm phase (epoch ms), NaN while one is running. */
+    public double nextCommStartMs(final String jobId) {
+        return epochMs + simulation.nextCommStart(jobId) * 1000;
+    }
+
+    /** Phase lock: the twin's next comm phase of the job starts at {@code epochMillis} instead; false if in comm. */
+    public boolean retimeNextComm(final String jobId, final double epochMillis) {
+        return simulation.retimeNextComm(jobId, (epochMillis - epochMs) / 1000.0);
+    }
+
+    /** Drops twin history before epoch ms {@code epochMillis}. */
+    public void forgetBefore(final long epochMillis) {
+        simulation.forgetBefore(seconds(epochMillis));
     }
 
     private double seconds(final long epochMillis) {

@@ -91,8 +91,10 @@ public final class CounterIntegrator {
             add(c, CounterNames.RX_PACKETS, packets);
             add(c, txPause, st.pausedFraction() * CongestionModel.pauseFramesPerSecond(nominal) * dt);
             add(c, CounterNames.FCS_ERRORS, st.crcPerPacket() * packets);
-            add(c, CounterNames.FEC_CORRECTED, st.fecPerBit() * delivered);
-            add(c, CounterNames.FEC_UNCORRECTABLE, st.fecPerBit() * delivered * FEC_UNCORRECTABLE_RATIO);
+            // The PHY encodes idle symbols too: FEC codewords run at the line rate whether or not frames flow.
+            final double lineBits = st.up() ? nominal * dt : 0;
+            add(c, CounterNames.FEC_CORRECTED, st.fecPerBit() * lineBits);
+            add(c, CounterNames.FEC_UNCORRECTABLE, st.fecPerBit() * lineBits * FEC_UNCORRECTABLE_RATIO);
             add(c, CounterNames.RX_DROPS, 0);
             if (!switchPort) {
                 add(c, CounterNames.CNP_SENT, st.cnpPerSec() * dt);

@@ -154,6 +154,40 @@ public final class FluidSimulation {
         solveAndRecord();
     }
 
+    /**
+     * The analyzer's phase lock: moves the job's next comm phase to {@code at} (never before now), so the twin
+     * follows the iterations its NICs show rather than its own schedule. Returns false, changing nothing, while
+     * the job is in a comm phase (or is background traffic): a comm phase in progress is not moved.
+     */
+    public boolean retimeNextComm(final String jobId, final double at) {
+        final JobState j = job(jobId);
+        final int ref = jobs.indexOf(j);
+        if (!started || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
+            return false;
+        }
+        events.removeIf(e -> e.kind == EventKind.COMM_START && e.ref == ref);
+        schedule(Math.max(at, now), EventKind.COMM_START, ref);
+        return true;
+    }
+
+    /** When the job's pending comm phase starts (seconds), or NaN while it is in one or has none pending. */
+    public double nextCommStart(final String jobId) {
+        final int ref = jobs.indexOf(job(jobId));
+        return events.stream().filter(e -> e.kind == EventKind.COMM_START && e.ref == ref)
+            .mapToDouble(Event::time).min().orElse(Double.NaN);
+    }
+
+    /** Forgets history before {@code t} (seconds): link states and iteration records. For long runs. */
+    public void forgetBefore(final double t) {
+        timeline.forgetBefore(t);
+        iterations.removeIf(r -> r.commEnd() < t);
+    }
+
+    /** Duration of the job's last completed comm phase (seconds), or NaN before the first one ends. */
+    public double lastCommSeconds(final String jobId) {
+        return job(jobId).lastCommSeconds;
+    }
+
     /** Advances simulated time to {@code until}, processing every event on the way. */
     public void runUntil(final double until) {
         if (!started) {
@@ -254,6 +288,7 @@ public final class FluidSimulation {
     private void endComm(final JobState j) {
         j.inComm = false;
         iterations.add(new IterationRecord(j.job.id(), j.iteration++, j.computeStart, j.commStart, now));
+        j.lastCommSeconds = now - j.commStart;
         j.computeStart = now;
         final double drift = computeJitter > 0 ? Math.max(-0.5, computeJitter * gaussian(j.random)) : 0;
         schedule(now + j.job.spec().computeSeconds() * (1 + drift), EventKind.COMM_START, jobs.indexOf(j));
@@ -605,6 +640,7 @@ public final class FluidSimulation {
         int iteration;
         int active;
         double minRate;
+        double lastCommSeconds = Double.NaN;
 
         JobState(final PlacedJob job, final SplittableRandom random) {
             this.job = job;

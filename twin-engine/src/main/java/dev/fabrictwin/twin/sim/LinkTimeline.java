@@ -41,22 +41,15 @@ public final class LinkTimeline {
     /** The state in force at time t (the first state if t precedes it). */
     public LinkState at(final int directedLink, final double t) {
         final List<LinkState> list = states.get(directedLink);
-        int lo = 0;
-        int hi = list.size() - 1;
-        while (lo < hi) {
-            final int mid = (lo + hi + 1) >>> 1;
-            if (list.get(mid).start() <= t) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return list.get(lo);
+        return list.get(indexIn(list, t));
     }
 
     /** Index of the state in force at t. */
     int indexAt(final int directedLink, final double t) {
-        final List<LinkState> list = states.get(directedLink);
+        return indexIn(states.get(directedLink), t);
+    }
+
+    private static int indexIn(final List<LinkState> list, final double t) {
         int lo = 0;
         int hi = list.size() - 1;
         while (lo < hi) {
@@ -68,6 +61,19 @@ public final class LinkTimeline {
             }
         }
         return lo;
+    }
+
+    /**
+     * Drops states that ended before {@code t} (the one in force at t is kept), so a twin running in step
+     * with telemetry for days holds only the recent past. Intervals before t can no longer be evaluated.
+     */
+    public void forgetBefore(final double t) {
+        for (final List<LinkState> list : states) {
+            final int keepFrom = list.isEmpty() ? 0 : indexIn(list, t);
+            if (keepFrom > 0) {
+                list.subList(0, keepFrom).clear();
+            }
+        }
     }
 
     public int linkCount() {

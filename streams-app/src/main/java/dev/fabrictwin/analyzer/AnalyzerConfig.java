@@ -1,0 +1,29 @@
+package dev.fabrictwin.analyzer;
+
+/**
+ * The analyzer's knobs, each with a default that suits 1 s telemetry from a RoCE/IB training fabric.
+ *
+ * @param tickMs             analysis tick: the nominal sample interval
+ * @param graceMs            how long past a tick's end to wait for skewed and jittered devices
+ * @param openAfterTicks     k: consecutive ticks with a finding before an alert opens
+ * @param updateEveryTicks   m: an open alert is re-published at most this often
+ * @param resolveAfterTicks  r: clean ticks before an open alert resolves
+ * @param latencySloUs       P99 latency objective per port (µs): the only static threshold, an SLO input
+ * @param maxClockSkewMs     clock skew between devices the link-conservation check must tolerate
+ * @param historyMinutes     how much twin history the replica keeps (older intervals cannot be evaluated)
+ */
+public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
+                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes) {
+
+    public AnalyzerConfig {
+        if (tickMs <= 0 || graceMs < 0 || openAfterTicks < 1 || updateEveryTicks < 1 || resolveAfterTicks < 1
+            || latencySloUs <= 0 || maxClockSkewMs < 0 || historyMinutes < 1) {
+            throw new IllegalArgumentException("invalid analyzer settings: " + toString());
+        }
+    }
+
+    /** Defaults for a nominal sample interval. */
+    public static AnalyzerConfig defaults(final long sampleIntervalMs) {
+        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, 10);
+    }
+}

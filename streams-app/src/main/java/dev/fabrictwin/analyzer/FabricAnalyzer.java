@@ -1,0 +1,146 @@
+package dev.fabrictwin.analyzer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertLifecycle;
+import dev.fabrictwin.analyzer.alert.Correlated;
+import dev.fabrictwin.analyzer.alert.Correlator;
+import dev.fabrictwin.analyzer.detect.Detector;
+import dev.fabrictwin.analyzer.detect.EcmpSpreadDetector;
+import dev.fabrictwin.analyzer.detect.EcnMisconfigDetector;
+import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.JobFootprint;
+import dev.fabrictwin.analyzer.detect.LatencySloDetector;
+import dev.fabrictwin.analyzer.detect.LinkConservationDetector;
+import dev.fabrictwin.analyzer.detect.LinkDownDetector;
+import dev.fabrictwin.analyzer.detect.LinkErrorDetector;
+import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
+import dev.fabrictwin.analyzer.detect.StragglerDetector;
+import dev.fabrictwin.analyzer.detect.TickContext;
+import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
+import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.analyzer.job.JobHealthTracker;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.analyzer.tick.TickAssembler;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.sim.PortCounters;
+
+/**
+ * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
+ * out. Each interval is compared with the twin replica over exactly its span and grouped into ticks; each
+ * closed tick runs the phase lock (which steers the twin), every detector, the correlator and the alert
+ * lifecycle. The Streams topology and {@code replay} both drive this one class.
+ */
+public final class FabricAnalyzer {
+
+    /** What one step produced. */
+    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks) {
+        static final Output EMPTY = new Output(List.of(), List.of(), List.of());
+    }
+
+    private final TwinReplica twin;
+    private final AnalyzerConfig config;
+    private final TickAssembler ticks;
+    private final List<Detector> detectors;
+    private final JobHealthTracker jobs;
+    private final Correlator correlator;
+    private final AlertLifecycle lifecycle;
+    private long intervals;
+    private long lastForgetMs;
+    private double lastSolveMs;
+
+    public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
+        this.twin = twin;
+        this.config = config;
+        this.ticks = new TickAssembler(config.tickMs(), config.graceMs());
+        this.detectors = List.of(new LinkDownDetector(), new LinkErrorDetector(), new PfcOriginDetector(),
+            new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
+            new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
+        this.jobs = new JobHealthTracker(twin);
+        this.correlator = new Correlator(twin.fabric(), new JobFootprint(twin.fabric(), twin.jobs()));
+        this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
+    }
+
+    /** Takes one port interval; returns what the ticks it closed produced. */
+    public Output accept(final PortInterval interval) {
+        intervals++;
+        twin.observe(interval);
+        jobs.observe(interval);
+        final long start = System.nanoTime();
+        final PortCounters expected = twin.expected(interval);
+        lastSolveMs = (System.nanoTime() - start) / 1e6;
+        final List<Tick> closed = ticks.add(interval, expected);
+        return closed.isEmpty() ? Output.EMPTY : analyze(closed);
+    }
+
+    /** End of input: closes the remaining ticks. Open alerts stay open (the capture ended, not the faults). */
+    public Output flush() {
+        return analyze(ticks.flush());
+    }
+
+    private Output analyze(final List<Tick> closed) {
+        final List<Alert> alerts = new ArrayList<>();
+        final List<JobHealth> health = new ArrayList<>();
+        for (final Tick tick : closed) {
+            final TickContext context = new TickContext(tick, twin, config);
+            final List<Finding> findings = new ArrayList<>();
+            for (final Detector d : detectors) {
+                d.detect(context, findings);
+            }
+            final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
+            final List<Correlated> correlated = correlator.correlate(findings, lifecycle.openRoots());
+            alerts.addAll(lifecycle.onTick(tick.index(), tick.startMs(), tick.endMs(), correlated));
+            for (final JobHealth h : jobHealth) {
+                health.add(explain(h, correlated));
+            }
+            if (tick.endMs() - lastForgetMs > 60_000) {
+                twin.forgetBefore(tick.startMs() - config.historyMinutes() * 60_000L);
+                lastForgetMs = tick.endMs();
+            }
+        }
+        return new Output(alerts, health, closed);
+    }
+
+    /** Names the root-cause alert (and its link) holding a slowed job back. */
+    private static JobHealth explain(final JobHealth h, final List<Correlated> correlated) {
+        for (final Correlated c : correlated) {
+            if (c.finding().type() == FaultType.JOB_BOTTLENECK && h.job().equals(c.finding().entity().job())) {
+                final String cause = c.rootCause() ? c.id() : c.causedBy();
+                final String link = correlated.stream().filter(r -> r.id().equals(cause)).findFirst()
+                    .map(r -> r.finding().entity().key()).orElse(null);
+                return h.withCause(link, cause);
+            }
+        }
+        return h;
+    }
+
+    /** Takes back alerts that were open before a restart. */
+    public void restore(final List<Alert> open) {
+        open.forEach(a -> lifecycle.restore(a, 0));
+    }
+
+    public List<Alert> openAlerts() {
+        return lifecycle.openAlerts();
+    }
+
+    public long intervals() {
+        return intervals;
+    }
+
+    public long lateIntervals() {
+        return ticks.lateIntervals();
+    }
+
+    /** Time the last twin evaluation took (ms): solving happens inside as the replica advances. */
+    public double lastTwinMs() {
+        return lastSolveMs;
+    }
+
+    public TwinReplica twin() {
+        return twin;
+    }
+}

@@ -1,0 +1,9 @@
+package dev.fabrictwin.analyzer.alert;
+
+import java.util.List;
+
+import dev.fabrictwin.analyzer.detect.Finding;
+
+/** A finding after correlation: whether it is a root cause and, if not, the root-cause alert it follows from. */
+public record Correlated(String id, Finding finding, boolean rootCause, String causedBy, List<String> affectedJobs) {
+}

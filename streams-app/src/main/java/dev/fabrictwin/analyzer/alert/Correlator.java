@@ -1,0 +1,132 @@
+package dev.fabrictwin.analyzer.alert;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.JobFootprint;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+
+/**
+ * One fault, one root-cause alert. Each tick:
+ * <ol>
+ * <li>root candidates are taken in order of how directly their signature shows a fault ({@link #PRECEDENCE}:
+ *     a link reported down explains more than the imbalance its siblings show); a candidate whose entity
+ *     shares a device with a stronger accepted root (this tick's, or an open alert's) is that root's victim;</li>
+ * <li>a symptom is linked to the root-cause alert whose entity covers its cause (the same port or link, a port
+ *     or device at either end of that link); a symptom nothing explains yet is held back, not raised;</li>
+ * <li>a job slowed by the network follows the strongest root cause among those affecting it.</li>
+ * </ol>
+ */
+public final class Correlator {
+
+    static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
+        FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.ECN_MISCONFIG, FaultType.UNEXPECTED_TRAFFIC,
+        FaultType.STRAGGLER, FaultType.JOB_BOTTLENECK, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO);
+
+    private final Fabric fabric;
+    private final JobFootprint footprint;
+
+    public Correlator(final Fabric fabric, final JobFootprint footprint) {
+        this.fabric = fabric;
+        this.footprint = footprint;
+    }
+
+    /** Correlates a tick's findings, given the root-cause alerts already open (id → finding). */
+    public List<Correlated> correlate(final List<Finding> findings, final Map<String, Finding> openRoots) {
+        final Map<String, Correlated> out = new LinkedHashMap<>();
+        final Map<String, Finding> roots = new LinkedHashMap<>(openRoots);
+        final List<Finding> candidates = new ArrayList<>(findings.stream().filter(Finding::rootCandidate).toList());
+        candidates.sort(Comparator.comparingInt(f -> PRECEDENCE.indexOf(f.type())));
+        for (final Finding f : candidates) {
+            final String id = Alert.id(f.type().name(), f.entity());
+            final String stronger = roots.containsKey(id) ? null : strongerOverlapping(f, roots);
+            if (stronger != null) {
+                out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
+            } else {
+                roots.put(id, f);
+                out.putIfAbsent(id, new Correlated(id, f, true, null, footprint.affected(f.entity())));
+            }
+        }
+        for (final Finding f : findings) {
+            if (f.rootCandidate()) {
+                continue;
+            }
+            final String id = Alert.id(f.type().name(), f.entity());
+            final String cause = f.type() == FaultType.JOB_BOTTLENECK
+                ? strongestAffecting(f.entity().job(), roots) : covering(f.cause(), roots);
+            if (cause != null && !out.containsKey(id)) {
+                out.put(id, new Correlated(id, f, false, cause, footprint.affected(f.entity())));
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private String strongerOverlapping(final Finding f, final Map<String, Finding> roots) {
+        final int rank = PRECEDENCE.indexOf(f.type());
+        for (final var e : roots.entrySet()) {
+            final Finding r = e.getValue();
+            if (PRECEDENCE.indexOf(r.type()) < rank && sharesDevice(r.entity(), f.entity())) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    private boolean sharesDevice(final Entity a, final Entity b) {
+        if ("job".equals(a.kind()) || "job".equals(b.kind())) {
+            final Entity job = "job".equals(a.kind()) ? a : b;
+            final Entity other = job == a ? b : a;
+            return "job".equals(other.kind()) ? job.job().equals(other.job()) : footprint.affected(other).contains(job.job());
+        }
+        return b.touches(a.device()) || a.peer() != null && b.touches(a.peer());
+    }
+
+    private String strongestAffecting(final String job, final Map<String, Finding> roots) {
+        return roots.entrySet().stream()
+            .filter(e -> footprint.affected(e.getValue().entity()).contains(job))
+            .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
+            .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** The root whose entity covers a symptom's cause entity. */
+    private String covering(final Entity cause, final Map<String, Finding> roots) {
+        if (cause == null) {
+            return null;
+        }
+        for (final var e : roots.entrySet()) {
+            if (covers(e.getValue().entity(), cause)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    private boolean covers(final Entity root, final Entity cause) {
+        if (root.key().equals(cause.key())) {
+            return true;
+        }
+        final Set<String> causeDevices = "link".equals(cause.kind()) ? Set.of(cause.device(), cause.peer())
+            : "port".equals(cause.kind()) ? portLinkDevices(cause) : Set.of();
+        return switch (root.kind()) {
+            case "link" -> causeDevices.contains(root.device()) && causeDevices.contains(root.peer());
+            case "port" -> "link".equals(cause.kind()) && portLinkDevices(root).equals(causeDevices)
+                || "port".equals(cause.kind()) && portLinkDevices(root).equals(causeDevices);
+            case "device", "ecmp-group" -> causeDevices.contains(root.device());
+            default -> false;
+        };
+    }
+
+    /** The two devices of a port's link (just the device if the topology does not know the port). */
+    private Set<String> portLinkDevices(final Entity port) {
+        return fabric.linkAt(new PortRef(port.device(), port.port()))
+            .map(l -> Set.of(l.lower().device(), l.upper().device())).orElse(Set.of(port.device()));
+    }
+}

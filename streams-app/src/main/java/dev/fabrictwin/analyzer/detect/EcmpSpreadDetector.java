@@ -1,0 +1,143 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.twin.fabric.Link;
+import dev.fabrictwin.twin.fabric.Node;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.LinkState;
+
+/**
+ * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any
+ * spread that hashing the twin's flows could give. The switch's hash is unknown (DESIGN §4), so the twin
+ * predicts the spread statistically: it knows how many flows cross the group and how big each is, and a
+ * Monte Carlo of {@value #TRIALS} uniform hash assignments gives how often the busiest member would carry at
+ * least the observed share. Below {@value #P_VALUE} — over a window of {@value #WINDOW} ticks — the group is
+ * imbalanced beyond bad luck (a polarized or skewed hash).
+ */
+public final class EcmpSpreadDetector implements Detector {
+
+    static final int WINDOW = 5;
+    static final int TRIALS = 2000;
+    static final double P_VALUE = 1e-3;
+
+    private final Map<String, List<Rolling>> windows = new HashMap<>();
+    /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
+    private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
+
+    @Override
+    public void detect(final TickContext context, final List<Finding> out) {
+        for (final Node node : context.fabric().nodes()) {
+            if (node.isHost()) {
+                continue;
+            }
+            final List<Link> group = new ArrayList<>();
+            for (final Link l : context.uplinks(node)) {
+                final PortTick t = context.port(l.portOf(node.index()));
+                if (t != null && !TickContext.down(t) && !t.unreliable()) {
+                    group.add(l);
+                }
+            }
+            if (group.size() < 2 || group.size() != context.uplinks(node).size()) {
+                windows.remove(node.name()); // a member is down or silent: the twin re-routes; start over
+                flowSnapshots.remove(node.name());
+                continue;
+            }
+            final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
+                final List<Rolling> list = new ArrayList<>();
+                group.forEach(l -> list.add(new Rolling(WINDOW)));
+                return list;
+            });
+            double total = 0;
+            for (int i = 0; i < group.size(); i++) {
+                final double bytes = context.port(group.get(i).portOf(node.index())).observed(CounterNames.TX_BYTES);
+                w.get(i).add(bytes);
+                total += bytes;
+            }
+            final java.util.ArrayDeque<double[]> snapshots =
+                flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+            snapshots.addLast(flowWeights(context, node, group));
+            if (snapshots.size() > WINDOW) {
+                snapshots.removeFirst();
+            }
+            if (!w.get(0).full() || total <= 0) {
+                continue;
+            }
+            double windowTotal = 0;
+            double busiest = 0;
+            int busiestIndex = 0;
+            for (int i = 0; i < w.size(); i++) {
+                windowTotal += w.get(i).sum();
+                if (w.get(i).sum() > busiest) {
+                    busiest = w.get(i).sum();
+                    busiestIndex = i;
+                }
+            }
+            final double share = busiest / windowTotal;
+            final double[] weights = snapshots.stream().max(java.util.Comparator.comparingDouble(f -> sum(f)))
+                .orElse(new double[0]);
+            if (weights.length < 2 || share <= 1.0 / group.size() + 0.1) {
+                continue;
+            }
+            final double p = chanceOfShare(weights, group.size(), share, node.name().hashCode());
+            if (p < P_VALUE) {
+                final Link member = group.get(busiestIndex);
+                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(node.name()), "busiest_member_share",
+                    share, 1.0 / group.size(), Finding.Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
+                        + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
+                        + "with p < %.0e", node.name(), member.upper().device(), 100 * share, group.size(),
+                        weights.length, Math.max(p, 1.0 / TRIALS))));
+            }
+        }
+    }
+
+    /** Each flow the twin routes over the group now, weighted by its rate. */
+    private static double[] flowWeights(final TickContext context, final Node node, final List<Link> group) {
+        final List<Double> weights = new ArrayList<>();
+        for (final Link l : group) {
+            final LinkState s = context.twinTx(l.portOf(node.index()), context.tick().endMs() - 1);
+            for (int f = 0; f < s.flows(); f++) {
+                weights.add(s.rateBps() / s.flows());
+            }
+        }
+        return weights.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Probability that hashing these flows uniformly onto {@code members} puts ≥ share on the busiest. */
+    static double chanceOfShare(final double[] weights, final int members, final double share, final long seed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final double total = sum(weights);
+        if (total <= 0) {
+            return 1;
+        }
+        int hits = 0;
+        final double[] load = new double[members];
+        for (int trial = 0; trial < TRIALS; trial++) {
+            java.util.Arrays.fill(load, 0);
+            double max = 0;
+            for (final double w : weights) {
+                final int m = random.nextInt(members);
+                load[m] += w;
+                max = Math.max(max, load[m]);
+            }
+            if (max / total >= share - 1e-9) {
+                hits++;
+            }
+        }
+        return (double) hits / TRIALS;
+    }
+
+    private static double sum(final double[] values) {
+        double s = 0;
+        for (final double v : values) {
+            s += v;
+        }
+        return s;
+    }
+}

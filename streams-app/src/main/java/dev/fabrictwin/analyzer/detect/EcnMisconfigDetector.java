@@ -1,0 +1,66 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/**
+ * {@code ECN_MISCONFIG}: a switch whose egress queues build (or which pauses its upstream) yet marks almost
+ * nothing, over a window of {@value #WINDOW} ticks. With ECN working, DCQCN marks long before PFC; a device
+ * that congests without marking — while the twin expects marks on it, or while its queues and pauses show
+ * congestion the twin's marking curve would mark — has marking disabled or misconfigured.
+ */
+public final class EcnMisconfigDetector implements Detector {
+
+    static final int WINDOW = 10;
+    /** Observed marks below this share of the marks congestion calls for mean marking is off. */
+    static final double MARKED_SHARE = 0.05;
+    /** Packets sent from congested egresses in the window before the device is judged. */
+    static final double MIN_CONGESTED_PACKETS = 1e5;
+
+    private final Map<String, Rolling> congestedPackets = new HashMap<>();
+    private final Map<String, Rolling> marks = new HashMap<>();
+    private final Map<String, Rolling> expectedMarks = new HashMap<>();
+
+    @Override
+    public void detect(final TickContext context, final List<Finding> out) {
+        final Map<String, double[]> perDevice = new HashMap<>();
+        for (final PortTick t : context.ports().values()) {
+            final String device = t.port().device();
+            if (context.isHost(device)) {
+                continue;
+            }
+            final double[] acc = perDevice.computeIfAbsent(device, d -> new double[3]);
+            final boolean queued = t.gauge(CounterNames.QUEUE_DEPTH_BYTES)
+                - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES;
+            if (queued) {
+                acc[0] += t.observed(CounterNames.TX_PACKETS);
+            }
+            acc[1] += t.observed(CounterNames.ECN_MARKED);
+            acc[2] += t.expected(CounterNames.ECN_MARKED);
+        }
+        for (final var e : perDevice.entrySet()) {
+            final String device = e.getKey();
+            final double[] acc = e.getValue();
+            final Rolling congested = congestedPackets.computeIfAbsent(device, d -> new Rolling(WINDOW));
+            final Rolling marked = marks.computeIfAbsent(device, d -> new Rolling(WINDOW));
+            final Rolling twin = expectedMarks.computeIfAbsent(device, d -> new Rolling(WINDOW));
+            congested.add(acc[0]);
+            marked.add(acc[1]);
+            twin.add(acc[2]);
+            // congestion calls for at least the twin's marks, and for a few percent of congested packets
+            final double calledFor = Math.max(twin.sum(), 0.01 * congested.sum());
+            if (!congested.full() || congested.sum() < MIN_CONGESTED_PACKETS || marked.sum() > MARKED_SHARE * calledFor) {
+                continue;
+            }
+            out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", marked.sum(), calledFor,
+                Finding.Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in %d ticks "
+                    + "but marked %.3g with ECN (%.3g expected): ECN marking looks disabled", device, congested.sum(),
+                    WINDOW, marked.sum(), calledFor)));
+        }
+    }
+}

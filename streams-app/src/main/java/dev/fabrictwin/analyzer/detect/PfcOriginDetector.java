@@ -1,0 +1,116 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/**
+ * {@code PFC_STORM}, culprit vs victim (DESIGN §4). Pauses flow against the traffic: a port that is paused
+ * stops sending, its switch's queue fills and the switch pauses its own upstream ingress ports. Each tick
+ * this builds the graph of pause senders (ports whose {@code tx_pfc_pause} is well above the twin's) and
+ * walks each sender back to where the pausing started:
+ * <ul>
+ * <li>a host NIC sending pauses is an origin: a healthy NIC drains what it receives (the twin says when an
+ *     incast legitimately backs it up);</li>
+ * <li>a switch port pauses because its device cannot drain: if one of the device's own ports is being paused,
+ *     the walk continues at the peer pausing it; else if one of its egress ports is congested (ECN marks or a
+ *     queue the twin does not expect), the pauses are a symptom of that link's congestion, whatever causes it
+ *     (the correlator looks for its alert); else the switch port itself is the origin.</li>
+ * </ul>
+ * An origin opens the root-cause alert on its port; every other sender whose walk ends there is a victim.
+ */
+public final class PfcOriginDetector implements Detector {
+
+    /** A port pausing its peer for more than this share of the time (beyond the twin) sends pauses. */
+    static final double PAUSED_SHARE = 0.02;
+    /** An egress whose queue exceeds the twin's by this much (bytes) is congested. */
+    static final double QUEUE_EXCESS_BYTES = 50_000;
+
+    @Override
+    public void detect(final TickContext context, final List<Finding> out) {
+        final Map<PortRef, Double> senders = new HashMap<>();
+        for (final PortTick t : context.ports().values()) {
+            final double excess = pausingShare(context, t, true);
+            if (excess > PAUSED_SHARE) {
+                senders.put(t.port(), excess);
+            }
+        }
+        for (final var e : senders.entrySet()) {
+            final Cause cause = walk(context, e.getKey(), new HashSet<>());
+            final PortRef sender = e.getKey();
+            final String share = String.format("%.0f%%", 100 * e.getValue());
+            if (cause.origin != null && cause.origin.equals(sender)) {
+                out.add(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", e.getValue(),
+                    0, Finding.Severity.CRITICAL, String.format(
+                        "%s %s is storming PFC: it holds its peer paused %s of the time with no congestion to explain it",
+                        sender.device(), sender.port(), share)));
+            } else if (cause.origin != null) {
+                out.add(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), Entity.port(cause.origin),
+                    "pfc_paused_share", e.getValue(), 0, String.format("%s %s pauses its peer %s of the time, "
+                        + "passing on pauses that start at %s %s", sender.device(), sender.port(), share,
+                        cause.origin.device(), cause.origin.port())));
+            } else if (cause.congested != null) {
+                out.add(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), cause.congested, "pfc_paused_share",
+                    e.getValue(), 0, String.format("%s %s pauses its peer %s of the time because %s is congested",
+                        sender.device(), sender.port(), share, cause.congested)));
+            }
+        }
+    }
+
+    private record Cause(PortRef origin, Entity congested) {
+    }
+
+    private Cause walk(final TickContext context, final PortRef sender, final Set<String> visited) {
+        if (context.isHost(sender.device()) || !visited.add(sender.device())) {
+            return new Cause(sender, null);
+        }
+        PortRef pausedBy = null;
+        double most = PAUSED_SHARE;
+        Entity congested = null;
+        for (final PortRef own : context.portsOf(sender.device())) {
+            final PortTick t = context.port(own);
+            if (t == null || own.equals(sender)) {
+                continue;
+            }
+            final double paused = pausingShare(context, t, false);
+            if (paused > most) {
+                most = paused;
+                pausedBy = context.peer(own);
+            }
+            if (congested == null && congested(context, t)) {
+                congested = context.fabric().linkAt(own).map(Entity::link).orElse(null);
+            }
+        }
+        if (pausedBy != null) {
+            return walk(context, pausedBy, visited);
+        }
+        return congested != null ? new Cause(null, congested) : new Cause(sender, null);
+    }
+
+    /** Share of the tick this port held its peer paused (tx) or was held paused (rx), beyond the twin's. */
+    static double pausingShare(final TickContext context, final PortTick t, final boolean sent) {
+        final double perSecond = context.pauseFramesPerSecond(t.port());
+        if (perSecond <= 0 || t.seconds() <= 0) {
+            return 0;
+        }
+        final String prefix = sent ? CounterNames.TX_PFC_PAUSE : CounterNames.RX_PFC_PAUSE;
+        final double excess = TickContext.pfc(t, prefix, true) - TickContext.pfc(t, prefix, false);
+        return excess / (perSecond * t.seconds());
+    }
+
+    /** An egress marking ECN or queueing beyond the twin: it cannot drain what it is offered. */
+    static boolean congested(final TickContext context, final PortTick t) {
+        final double marks = t.observed(CounterNames.ECN_MARKED) - t.expected(CounterNames.ECN_MARKED) * 2;
+        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
+        return packets > 0 && marks > 0.001 * packets
+            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Link;
+import dev.fabrictwin.twin.fabric.Node;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.CongestionModel;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.LinkState;
+
+/** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
+public final class TickContext {
+
+    private final Tick tick;
+    private final TwinReplica twin;
+    private final AnalyzerConfig config;
+
+    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config) {
+        this.tick = tick;
+        this.twin = twin;
+        this.config = config;
+    }
+
+    public Tick tick() {
+        return tick;
+    }
+
+    public Map<PortRef, PortTick> ports() {
+        return tick.ports();
+    }
+
+    public PortTick port(final PortRef ref) {
+        return tick.port(ref);
+    }
+
+    public Fabric fabric() {
+        return twin.fabric();
+    }
+
+    public TwinReplica twin() {
+        return twin;
+    }
+
+    public AnalyzerConfig config() {
+        return config;
+    }
+
+    public boolean isHost(final String device) {
+        return fabric().node(device).map(Node::isHost).orElse(false);
+    }
+
+    /** The port at the other end of this port's link, if the topology knows it. */
+    public PortRef peer(final PortRef port) {
+        return fabric().linkAt(port).map(l -> l.lower().equals(port) ? l.upper() : l.lower()).orElse(null);
+    }
+
+    /** Every port of a device. */
+    public List<PortRef> portsOf(final String device) {
+        final Node node = fabric().requireNode(device);
+        final List<PortRef> out = new ArrayList<>();
+        for (final int li : fabric().linksOf(node.index())) {
+            out.add(fabric().link(li).portOf(node.index()));
+        }
+        return out;
+    }
+
+    /** Links from a switch to the tier above: its ECMP group. */
+    public List<Link> uplinks(final Node node) {
+        final List<Link> out = new ArrayList<>();
+        for (final int li : fabric().linksOf(node.index())) {
+            final Link l = fabric().link(li);
+            if (l.lowerNode() == node.index()) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /** The twin's state of the directed link this port transmits on, at time {@code ms}. */
+    public LinkState twinTx(final PortRef port, final long ms) {
+        return twin.linkState(fabric().txLink(port), ms);
+    }
+
+    /** Sum of per-priority PFC counters ({@code tx_pfc_pause} or {@code rx_pfc_pause}) observed on a port. */
+    public static double pfc(final PortTick t, final String prefix, final boolean observed) {
+        double sum = 0;
+        for (int prio = 0; prio < 8; prio++) {
+            final String name = CounterNames.perPriority(prefix, prio);
+            sum += observed ? t.observed(name) : t.expected(name);
+        }
+        return sum;
+    }
+
+    /** Pause frames per second a port receiving/sending continuous pause would count: the unit for PFC rates. */
+    public double pauseFramesPerSecond(final PortRef port) {
+        return fabric().linkAt(port).map(l -> CongestionModel.pauseFramesPerSecond(l.capacityBps())).orElse(0.0);
+    }
+
+    public double capacityBps(final PortRef port) {
+        return fabric().linkAt(port).map(Link::capacityBps).orElse(0.0);
+    }
+
+    /** Whether a port reported itself down in this tick. */
+    public static boolean down(final PortTick t) {
+        return t.gauge(CounterNames.OPER_UP) == 0;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/**
+ * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
+ * {@value #WINDOW} ticks (several iterations, so a phase error of the twin averages out) a NIC receiving more
+ * than the twin expects by {@value #EXCESS_SHARE} of its line rate is where the traffic lands — the root
+ * cause; NICs sending unexplained traffic are its sources, symptoms of the same alert.
+ */
+public final class UnexpectedTrafficDetector implements Detector {
+
+    static final int WINDOW = 5;
+    static final double EXCESS_SHARE = 0.2;
+    /** Observed must also exceed the twin by this factor (a busy job's own noise is not unexpected). */
+    static final double EXCESS_FACTOR = 1.5;
+
+    private final Map<PortRef, Rolling[]> windows = new HashMap<>();
+
+    @Override
+    public void detect(final TickContext context, final List<Finding> out) {
+        final Map<PortRef, Double> rxExcess = new HashMap<>();
+        final Map<PortRef, Double> txExcess = new HashMap<>();
+        for (final PortTick t : context.ports().values()) {
+            if (!context.isHost(t.port().device())) {
+                continue;
+            }
+            final Rolling[] w = windows.computeIfAbsent(t.port(), p -> new Rolling[] {
+                new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW)});
+            if (t.unreliable()) {
+                for (final Rolling r : w) {
+                    r.clear();
+                }
+                continue;
+            }
+            w[0].add(t.observed(CounterNames.RX_BYTES));
+            w[1].add(t.expected(CounterNames.RX_BYTES));
+            w[2].add(t.observed(CounterNames.TX_BYTES));
+            w[3].add(t.expected(CounterNames.TX_BYTES));
+            w[4].add(t.seconds());
+            if (!w[0].full()) {
+                continue;
+            }
+            final double lineBytes = context.capacityBps(t.port()) / 8 * w[4].sum();
+            excess(w[0].sum(), w[1].sum(), lineBytes).ifPresent(x -> rxExcess.put(t.port(), x));
+            excess(w[2].sum(), w[3].sum(), lineBytes).ifPresent(x -> txExcess.put(t.port(), x));
+        }
+        PortRef sink = null;
+        for (final var e : rxExcess.entrySet()) {
+            if (sink == null || e.getValue() > rxExcess.get(sink)) {
+                sink = e.getKey();
+            }
+            out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "rx_excess_share", e.getValue(),
+                0, Finding.Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared "
+                    + "jobs explain", e.getKey().device(), e.getKey().port(), 100 * e.getValue())));
+        }
+        for (final var e : txExcess.entrySet()) {
+            final String summary = String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
+                e.getKey().device(), e.getKey().port(), 100 * e.getValue());
+            out.add(sink == null
+                ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "tx_excess_share", e.getValue(), 0,
+                    Finding.Severity.WARNING, summary)
+                : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), Entity.port(sink),
+                    "tx_excess_share", e.getValue(), 0, summary + ", towards " + sink.device()));
+        }
+    }
+
+    private static java.util.Optional<Double> excess(final double observed, final double expected, final double line) {
+        if (line <= 0 || observed - expected < EXCESS_SHARE * line || observed < EXCESS_FACTOR * expected) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of((observed - expected) / line);
+    }
+}

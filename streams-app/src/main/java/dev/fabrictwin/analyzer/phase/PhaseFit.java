@@ -1,0 +1,14 @@
+package dev.fabrictwin.analyzer.phase;
+
+/**
+ * A job's iterations as its NICs show them: comm phases start at {@code lastCommStartMs} + n·{@code periodMs}
+ * and last {@code commMs}. {@code quality} is the fit's R² (1 = the pulse train explains every byte).
+ */
+public record PhaseFit(double lastCommStartMs, double commMs, double periodMs, double quality) {
+
+    /** The first comm start after {@code tMs}. */
+    public double nextCommStartAfter(final double tMs) {
+        final double n = Math.floor((tMs - lastCommStartMs) / periodMs) + 1;
+        return lastCommStartMs + n * periodMs;
+    }
+}

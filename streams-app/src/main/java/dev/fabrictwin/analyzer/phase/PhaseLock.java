@@ -1,0 +1,122 @@
+package dev.fabrictwin.analyzer.phase;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+/**
+ * Locks a bulk-synchronous job's phase to what its NICs show (DESIGN §4 "Phase lock"). The observations are
+ * each NIC's tx bytes over its own sample intervals (clocks skewed, boundaries unaligned: each is used as it
+ * is). The model is a pulse train: comm phases of length D every P = compute + D, compute being the declared
+ * {@code (1 − commFraction) × period} (a slower network stretches comm, never compute). A grid search over
+ * D (from half to four times the twin's own comm time) and the offset, with the pulse height solved by least
+ * squares for each, picks the train that explains the bytes best. Sample intervals longer than the period
+ * still constrain D through the average rate; the offset is then weakly determined and {@code quality} says so.
+ *
+ * <p>Cost per fit: {@value #DURATIONS} × {@value #OFFSETS} × observations; callers keep the observation count
+ * bounded (a few NICs per job over {@value #WINDOW_PERIODS} periods).
+ */
+public final class PhaseLock {
+
+    static final int DURATIONS = 36;
+    static final int OFFSETS = 96;
+    static final int WINDOW_PERIODS = 4;
+    private static final double MIN_D_FACTOR = 0.5;
+    private static final double MAX_D_FACTOR = 4.0;
+
+    private record Observation(long t0, long t1, double bytes) {
+    }
+
+    private final double computeMs;
+    private final Deque<Observation> window = new ArrayDeque<>();
+    private long latestMs = Long.MIN_VALUE;
+
+    public PhaseLock(final double computeMs) {
+        if (!(computeMs > 0)) {
+            throw new IllegalArgumentException("compute phase must be positive, was " + computeMs);
+        }
+        this.computeMs = computeMs;
+    }
+
+    /** Adds one NIC's tx bytes over [t0, t1] (epoch ms). */
+    public void observe(final long t0, final long t1, final double txBytes) {
+        window.addLast(new Observation(t0, t1, txBytes));
+        latestMs = Math.max(latestMs, t1);
+    }
+
+    /**
+     * The best pulse train for the recent observations, given the twin's comm time {@code twinCommMs}; empty
+     * until the observations span two periods.
+     */
+    public Optional<PhaseFit> fit(final double twinCommMs) {
+        final double horizon = WINDOW_PERIODS * (computeMs + MAX_D_FACTOR * twinCommMs);
+        while (!window.isEmpty() && window.peekFirst().t1 < latestMs - horizon) {
+            window.removeFirst();
+        }
+        if (window.isEmpty() || latestMs - window.peekFirst().t0 < 2 * (computeMs + twinCommMs)) {
+            return Optional.empty();
+        }
+        final int n = window.size();
+        final double origin = window.peekFirst().t0;
+        final double[] t0 = new double[n];
+        final double[] t1 = new double[n];
+        final double[] rate = new double[n];
+        int i = 0;
+        double sum = 0;
+        double sumSq = 0;
+        for (final Observation o : window) {
+            t0[i] = o.t0 - origin;
+            t1[i] = o.t1 - origin;
+            rate[i] = o.bytes / (o.t1 - o.t0);
+            sum += rate[i];
+            sumSq += rate[i] * rate[i];
+            i++;
+        }
+        final double variance = sumSq - sum * sum / n;
+        if (!(variance > 0)) {
+            return Optional.empty(); // flat: nothing moves, or it never stops
+        }
+        double bestSse = Double.POSITIVE_INFINITY;
+        double bestD = twinCommMs;
+        double bestOffset = 0;
+        for (int di = 0; di < DURATIONS; di++) {
+            final double d = twinCommMs * MIN_D_FACTOR * Math.pow(MAX_D_FACTOR / MIN_D_FACTOR, di / (DURATIONS - 1.0));
+            final double period = computeMs + d;
+            for (int oi = 0; oi < OFFSETS; oi++) {
+                final double offset = period * oi / OFFSETS;
+                double rx = 0;
+                double xx = 0;
+                for (int k = 0; k < n; k++) {
+                    final double x = overlap(t0[k], t1[k], offset, d, period) / (t1[k] - t0[k]);
+                    rx += rate[k] * x;
+                    xx += x * x;
+                }
+                if (xx == 0 || rx <= 0) {
+                    continue;
+                }
+                final double sse = sumSq - rx * rx / xx;
+                if (sse < bestSse - 1e-12 * sumSq) {
+                    bestSse = sse;
+                    bestD = d;
+                    bestOffset = offset;
+                }
+            }
+        }
+        if (bestSse == Double.POSITIVE_INFINITY) {
+            return Optional.empty();
+        }
+        final double period = computeMs + bestD;
+        final double last = origin + bestOffset + Math.floor((latestMs - origin - bestOffset) / period) * period;
+        return Optional.of(new PhaseFit(last, bestD, period, 1 - bestSse / variance));
+    }
+
+    /** Time inside [a, b] covered by the pulses [offset + n·period, offset + n·period + d]. */
+    static double overlap(final double a, final double b, final double offset, final double d, final double period) {
+        double covered = 0;
+        for (double n = Math.floor((a - offset - d) / period); offset + n * period < b; n++) {
+            final double s = offset + n * period;
+            covered += Math.max(0, Math.min(b, s + d) - Math.max(a, s));
+        }
+        return covered;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.fabrictwin.analyzer.tick;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.sim.PortCounters;
+
+/**
+ * Groups port intervals into ticks of the nominal sample interval by the time each interval ends, and
+ * closes a tick once event time (the latest interval end seen) is {@code graceMs} past it — long enough for
+ * devices' skewed and jittered clocks to report. An interval ending in a tick already closed (a late device)
+ * joins the oldest open tick: its bytes are never lost, only counted a tick later.
+ */
+public final class TickAssembler {
+
+    private final long tickMs;
+    private final long graceMs;
+    private final TreeMap<Long, Map<PortRef, PortTick>> open = new TreeMap<>();
+    private long lastClosed = Long.MIN_VALUE;
+    private long watermark = Long.MIN_VALUE;
+    private long lateIntervals;
+
+    public TickAssembler(final long tickMs, final long graceMs) {
+        if (tickMs <= 0 || graceMs < 0) {
+            throw new IllegalArgumentException("tick must be > 0 and grace >= 0 ms");
+        }
+        this.tickMs = tickMs;
+        this.graceMs = graceMs;
+    }
+
+    /** Adds an interval with the twin's expectation for it; returns the ticks this closes, oldest first. */
+    public List<Tick> add(final PortInterval interval, final PortCounters expected) {
+        long index = Math.floorDiv(interval.t1(), tickMs);
+        if (lastClosed != Long.MIN_VALUE && index <= lastClosed) {
+            lateIntervals++;
+            index = lastClosed + 1;
+        }
+        final PortRef ref = new PortRef(interval.device(), interval.port());
+        open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new).add(interval, expected);
+        watermark = Math.max(watermark, interval.t1());
+        return closeUpTo(watermark - graceMs);
+    }
+
+    /** Closes every open tick (end of input). */
+    public List<Tick> flush() {
+        return closeUpTo(Long.MAX_VALUE);
+    }
+
+    /** Intervals that arrived after their tick had closed. */
+    public long lateIntervals() {
+        return lateIntervals;
+    }
+
+    public long tickMs() {
+        return tickMs;
+    }
+
+    private List<Tick> closeUpTo(final long eventTime) {
+        final List<Tick> closed = new ArrayList<>();
+        while (!open.isEmpty()) {
+            final long index = open.firstKey();
+            final long end = (index + 1) * tickMs;
+            if (eventTime != Long.MAX_VALUE && end > eventTime) {
+                break;
+            }
+            closed.add(new Tick(index, index * tickMs, end, Map.copyOf(open.pollFirstEntry().getValue())));
+            lastClosed = index;
+        }
+        return closed;
+    }
+}

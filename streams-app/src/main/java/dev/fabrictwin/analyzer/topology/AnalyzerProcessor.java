@@ -1,0 +1,128 @@
+package dev.fabrictwin.analyzer.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+
+/**
+ * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
+ * the global topology and jobs stores when the first interval arrives, and rebuilt when the declared jobs
+ * change. Open alerts are kept in the {@value AnalyzerTopology#OPEN_ALERTS_STORE} store (changelogged, so with
+ * exactly-once a restarted instance neither re-opens nor forgets them). Forwards {@link Alert}s and
+ * {@link JobHealth}s.
+ */
+final class AnalyzerProcessor implements Processor<String, PortInterval, String, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AnalyzerProcessor.class);
+    /** How often (event time) the declared jobs are checked for changes. */
+    private static final long DOCUMENT_CHECK_MS = 5_000;
+
+    private final AnalyzerSettings settings;
+    private final AnalyzerListener listener;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, byte[]> openAlerts;
+    private ReadOnlyKeyValueStore<String, byte[]> topologies;
+    private ReadOnlyKeyValueStore<String, byte[]> jobs;
+    private FabricAnalyzer analyzer;
+    private int documentsVersion;
+    private long lastCheckMs = Long.MIN_VALUE;
+    private long waitingForTopology;
+
+    AnalyzerProcessor(final AnalyzerSettings settings, final AnalyzerListener listener) {
+        this.settings = settings;
+        this.listener = listener;
+    }
+
+    @Override
+    public void init(final ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.openAlerts = context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
+        this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
+        this.jobs = context.getStateStore(AnalyzerTopology.JOBS_STORE);
+    }
+
+    @Override
+    public void process(final Record<String, PortInterval> record) {
+        final PortInterval interval = record.value();
+        if (interval == null) {
+            return;
+        }
+        if (analyzer == null || interval.t1() - lastCheckMs >= DOCUMENT_CHECK_MS) {
+            lastCheckMs = interval.t1();
+            refreshTwin(interval);
+            if (analyzer == null) {
+                return;
+            }
+        }
+        final FabricAnalyzer.Output out = analyzer.accept(interval);
+        listener.intervals(1);
+        publish(out);
+    }
+
+    private void refreshTwin(final PortInterval first) {
+        final FabricDocuments docs = FabricDocuments.read(topologies, jobs);
+        if (docs.topology() == null) {
+            if (waitingForTopology++ % 100_000 == 0) {
+                LOG.warn("no fabric topology yet on the topology topic: intervals are not analyzed until one arrives");
+            }
+            listener.rejected("no_topology");
+            return;
+        }
+        if (analyzer != null && docs.version() == documentsVersion) {
+            return;
+        }
+        if (analyzer != null) {
+            LOG.info("declared jobs or topology changed: rebuilding the twin replica");
+        }
+        final long epoch = Math.floorDiv(first.t0(), settings.tickMs()) * settings.tickMs();
+        final AnalyzerConfig config = settings.analyzerConfig();
+        analyzer = new FabricAnalyzer(TwinReplica.from(docs.topology(), docs.jobs(), epoch), config);
+        documentsVersion = docs.version();
+        final List<Alert> restored = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = openAlerts.all()) {
+            it.forEachRemaining(kv -> restored.add(AlertJson.read(kv.value)));
+        }
+        analyzer.restore(restored);
+    }
+
+    private void publish(final FabricAnalyzer.Output out) {
+        final long now = System.currentTimeMillis();
+        for (final Alert a : out.alerts()) {
+            if (a.state() == Alert.State.RESOLVED) {
+                openAlerts.delete(a.id());
+            } else {
+                openAlerts.put(a.id(), AlertJson.write(a));
+            }
+            listener.alert(a, now);
+            context.forward(new Record<>(a.id(), a, a.lastSeen()));
+        }
+        for (final JobHealth h : out.jobHealth()) {
+            listener.jobHealth(h);
+            context.forward(new Record<>(h.job(), h, h.ts()));
+        }
+        if (!out.ticks().isEmpty()) {
+            final List<Alert> open = analyzer.openAlerts();
+            for (final Tick t : out.ticks()) {
+                listener.tick(analyzer, t, open, now);
+            }
+        }
+    }
+}

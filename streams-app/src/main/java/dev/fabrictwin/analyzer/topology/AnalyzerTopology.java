@@ -1,0 +1,115 @@
+package dev.fabrictwin.analyzer.topology;
+
+import java.util.Map;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.analyzer.job.JobHealth;
+
+/**
+ * The whole analyzer as a pure function of a {@link StreamsBuilder}:
+ * <pre>
+ * telemetry.samples ─ port-rates (store port-last-sample, per device partition) ─┬─ bad → telemetry.deadletter
+ *                                                                                 └─ intervals
+ *   → repartition by fabric (topic …-analyzer-intervals-repartition, 1 partition: cross-port checks need every port)
+ *   → analyzer (store open-alerts; global stores fabric-topology, fabric-jobs) ─┬─ alerts → fabric.alerts
+ *                                                                               └─ job health → fabric.job-health
+ * </pre>
+ * Rates, wrap and reset handling scale out with the samples' partitions; the correlation stage sees the whole
+ * fabric, so it runs as one task per fabric (a standby replica takes over on failure).
+ */
+public final class AnalyzerTopology {
+
+    public static final String OPEN_ALERTS_STORE = "open-alerts";
+    public static final String TOPOLOGY_STORE = "fabric-topology";
+    public static final String JOBS_STORE = "fabric-jobs";
+    /** Key of the single analysis partition (one fabric per topic set). */
+    static final String FABRIC_KEY = "fabric";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private AnalyzerTopology() {
+    }
+
+    public static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener) {
+        final StreamsBuilder builder = new StreamsBuilder();
+        final var topics = settings.topics();
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TOPOLOGY_STORE),
+                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(), topics.topology(),
+            Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("topology-source"),
+            () -> new GlobalDocumentStore(TOPOLOGY_STORE));
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS_STORE),
+                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(), topics.jobs(),
+            Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("jobs-source"),
+            () -> new GlobalDocumentStore(JOBS_STORE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
+            Serdes.String(), Serdes.ByteArray()));
+
+        final KStream<String, Object> outputs = RatesStage.build(builder, topics, settings.tickMs(), listener)
+            .selectKey((device, interval) -> FABRIC_KEY, Named.as("key-by-fabric"))
+            .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.serde())
+                .withName("analyzer-intervals").withNumberOfPartitions(1))
+            .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
+        final Map<String, KStream<String, Object>> branches = outputs.split(Named.as("out-"))
+            .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))
+            .defaultBranch(Branched.as("health"));
+        branches.get("out-alerts").mapValues(v -> AlertJson.write((Alert) v), Named.as("alert-json"))
+            .to(topics.alerts(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("alerts-sink"));
+        branches.get("out-health").mapValues(v -> json((JobHealth) v), Named.as("job-health-json"))
+            .to(topics.jobHealth(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("job-health-sink"));
+        return builder.build();
+    }
+
+    static byte[] json(final JobHealth health) {
+        try {
+            return JSON.writeValueAsBytes(health);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Keeps the latest document per key in a global store; a tombstone removes it (a job ended). */
+    private static final class GlobalDocumentStore implements Processor<String, byte[], Void, Void> {
+        private final String storeName;
+        private KeyValueStore<String, byte[]> store;
+
+        GlobalDocumentStore(final String storeName) {
+            this.storeName = storeName;
+        }
+
+        @Override
+        public void init(final ProcessorContext<Void, Void> context) {
+            store = context.getStateStore(storeName);
+        }
+
+        @Override
+        public void process(final Record<String, byte[]> record) {
+            if (record.key() == null) {
+                return;
+            }
+            if (record.value() == null) {
+                store.delete(record.key());
+            } else {
+                store.put(record.key(), record.value());
+            }
+        }
+    }
+}
