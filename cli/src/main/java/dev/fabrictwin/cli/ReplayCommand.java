@@ -51,6 +51,10 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the alerts (JSON lines; '-' for stdout).")
     private String out;
 
+    @Option(names = "--job-health", paramLabel = "FILE",
+        description = "Also write each job's health per tick (fabric.job-health records) here as JSON lines.")
+    private Path jobHealth;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(scenario)) {
@@ -67,10 +71,15 @@ final class ReplayCommand implements Callable<Integer> {
         try (BufferedWriter writer = "-".equals(out)
             ? new BufferedWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8))
             : Files.newBufferedWriter(prepare(Path.of(out)), StandardCharsets.UTF_8)) {
+            final BufferedWriter health = jobHealth == null ? null : Files.newBufferedWriter(prepare(jobHealth));
             result = Replay.run(s, samples, alert -> {
-                write(writer, alert);
+                write(writer, AlertJson.writeString(alert));
                 if (alert.state() == Alert.State.OPEN && alert.rootCause()) {
                     opened.merge(alert.type(), 1, Integer::sum);
+                }
+            }, json -> {
+                if (health != null) {
+                    write(health, new String(json, StandardCharsets.UTF_8));
                 }
             }, n -> {
                 if (n % 100_000 == 0) {
@@ -78,6 +87,9 @@ final class ReplayCommand implements Callable<Integer> {
                     err.flush();
                 }
             });
+            if (health != null) {
+                health.close();
+            }
         }
         err.printf(Locale.ROOT, "replay: %s, %d samples, %d alert records (root causes opened: %s), %d dead-lettered -> %s (%.1f s)%n",
             s.name(), result.samples(), result.alerts(), opened.isEmpty() ? "none" : opened, result.deadLettered(), out,
@@ -93,9 +105,9 @@ final class ReplayCommand implements Callable<Integer> {
         return file;
     }
 
-    private static void write(final BufferedWriter writer, final Alert alert) {
+    private static void write(final BufferedWriter writer, final String line) {
         try {
-            writer.write(AlertJson.writeString(alert));
+            writer.write(line);
             writer.newLine();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -86,12 +86,12 @@ public final class FabricAnalyzer {
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         for (final Tick tick : closed) {
-            final TickContext context = new TickContext(tick, twin, config);
             final List<Finding> findings = new ArrayList<>();
+            final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
+            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown);
             for (final Detector d : detectors) {
                 d.detect(context, findings);
             }
-            final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
             final List<Correlated> correlated = correlator.correlate(findings, lifecycle.openRoots());
             alerts.addAll(lifecycle.onTick(tick.index(), tick.startMs(), tick.endMs(), correlated));
             for (final JobHealth h : jobHealth) {

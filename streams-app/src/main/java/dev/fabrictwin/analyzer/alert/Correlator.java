@@ -22,17 +22,22 @@ import dev.fabrictwin.twin.fault.FaultType;
  *     shares a device with a stronger accepted root (this tick's, or an open alert's) is that root's victim;</li>
  * <li>a symptom is linked to the root-cause alert whose entity covers its cause (the same port or link, a port
  *     or device at either end of that link); a symptom nothing explains yet is held back, not raised;</li>
- * <li>a job slowed by the network follows the strongest root cause among those affecting it.</li>
+ * <li>a job slowed by the network follows the strongest root cause among those affecting it; a slowdown that
+ *     nothing explains for {@value #UNEXPLAINED_TICKS} ticks becomes a root cause of its own
+ *     ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
  * </ol>
  */
 public final class Correlator {
 
     static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
-        FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.ECN_MISCONFIG, FaultType.UNEXPECTED_TRAFFIC,
-        FaultType.STRAGGLER, FaultType.JOB_BOTTLENECK, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO);
+        FaultType.ECN_MISCONFIG, FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.UNEXPECTED_TRAFFIC,
+        FaultType.STRAGGLER, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO, FaultType.JOB_BOTTLENECK);
+
+    static final int UNEXPLAINED_TICKS = 15;
 
     private final Fabric fabric;
     private final JobFootprint footprint;
+    private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
 
     public Correlator(final Fabric fabric, final JobFootprint footprint) {
         this.fabric = fabric;
@@ -56,16 +61,34 @@ public final class Correlator {
             }
         }
         for (final Finding f : findings) {
-            if (f.rootCandidate()) {
-                continue;
-            }
-            final String id = Alert.id(f.type().name(), f.entity());
-            final String cause = f.type() == FaultType.JOB_BOTTLENECK
-                ? strongestAffecting(f.entity().job(), roots) : covering(f.cause(), roots);
-            if (cause != null && !out.containsKey(id)) {
-                out.put(id, new Correlated(id, f, false, cause, footprint.affected(f.entity())));
+            if (!f.rootCandidate() && f.type() != FaultType.JOB_BOTTLENECK) {
+                final String id = Alert.id(f.type().name(), f.entity());
+                final String cause = covering(f.cause(), roots);
+                if (cause != null && !out.containsKey(id)) {
+                    out.put(id, new Correlated(id, f, false, cause, footprint.affected(f.entity())));
+                }
             }
         }
+        final java.util.Set<String> slowJobs = new java.util.HashSet<>();
+        for (final Finding f : findings) {
+            if (f.rootCandidate() || f.type() != FaultType.JOB_BOTTLENECK) {
+                continue;
+            }
+            final String job = f.entity().job();
+            final String id = Alert.id(f.type().name(), f.entity());
+            slowJobs.add(job);
+            String cause = strongestAffecting(job, roots);
+            if (cause == null) {
+                cause = victimAffecting(job, out.values()); // e.g. a rogue sender sharing the job's NIC
+            }
+            if (cause != null) {
+                unexplainedSlowdown.remove(job);
+                out.putIfAbsent(id, new Correlated(id, f, false, cause, List.of(job)));
+            } else if (unexplainedSlowdown.merge(job, 1, Integer::sum) >= UNEXPLAINED_TICKS || roots.containsKey(id)) {
+                out.putIfAbsent(id, new Correlated(id, f, true, null, List.of(job)));
+            }
+        }
+        unexplainedSlowdown.keySet().retainAll(slowJobs);
         return new ArrayList<>(out.values());
     }
 
@@ -89,11 +112,20 @@ public final class Correlator {
         return b.touches(a.device()) || a.peer() != null && b.touches(a.peer());
     }
 
+    /** The strongest root affecting the job, other than the job's own unexplained-slowdown alert. */
     private String strongestAffecting(final String job, final Map<String, Finding> roots) {
         return roots.entrySet().stream()
+            .filter(e -> !(e.getValue().type() == FaultType.JOB_BOTTLENECK && job.equals(e.getValue().entity().job())))
             .filter(e -> footprint.affected(e.getValue().entity()).contains(job))
             .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
             .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** The root-cause alert behind a victim that affects the job. */
+    private String victimAffecting(final String job, final java.util.Collection<Correlated> correlated) {
+        return correlated.stream().filter(c -> !c.rootCause() && c.causedBy() != null)
+            .filter(c -> footprint.affected(c.finding().entity()).contains(job))
+            .map(Correlated::causedBy).findFirst().orElse(null);
     }
 
     /** The root whose entity covers a symptom's cause entity. */

@@ -26,6 +26,8 @@ public final class EcmpSpreadDetector implements Detector {
     static final int WINDOW = 5;
     static final int TRIALS = 2000;
     static final double P_VALUE = 1e-3;
+    /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
+    static final int SNAPSHOTS = 20;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
@@ -37,17 +39,21 @@ public final class EcmpSpreadDetector implements Detector {
             if (node.isHost()) {
                 continue;
             }
-            final List<Link> group = new ArrayList<>();
-            for (final Link l : context.uplinks(node)) {
+            final List<Link> group = context.uplinks(node);
+            boolean memberDown = false;
+            boolean allReported = true;
+            for (final Link l : group) {
                 final PortTick t = context.port(l.portOf(node.index()));
-                if (t != null && !TickContext.down(t) && !t.unreliable()) {
-                    group.add(l);
-                }
+                memberDown |= t != null && TickContext.down(t);
+                allReported &= t != null && !t.unreliable();
             }
-            if (group.size() < 2 || group.size() != context.uplinks(node).size()) {
-                windows.remove(node.name()); // a member is down or silent: the twin re-routes; start over
+            if (group.size() < 2 || memberDown) {
+                windows.remove(node.name()); // the twin re-routes around a down member: start over
                 flowSnapshots.remove(node.name());
                 continue;
+            }
+            if (!allReported) {
+                continue; // a lost sample: its bytes arrive with the member's next one; skip this tick
             }
             final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
                 final List<Rolling> list = new ArrayList<>();
@@ -63,7 +69,7 @@ public final class EcmpSpreadDetector implements Detector {
             final java.util.ArrayDeque<double[]> snapshots =
                 flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             snapshots.addLast(flowWeights(context, node, group));
-            if (snapshots.size() > WINDOW) {
+            if (snapshots.size() > SNAPSHOTS) {
                 snapshots.removeFirst();
             }
             if (!w.get(0).full() || total <= 0) {
@@ -97,11 +103,12 @@ public final class EcmpSpreadDetector implements Detector {
         }
     }
 
-    /** Each flow the twin routes over the group now, weighted by its rate. */
+    /** Each flow the twin routes over the group in its busiest moment of the tick, weighted by its rate. */
     private static double[] flowWeights(final TickContext context, final Node node, final List<Link> group) {
         final List<Double> weights = new ArrayList<>();
         for (final Link l : group) {
-            final LinkState s = context.twinTx(l.portOf(node.index()), context.tick().endMs() - 1);
+            final LinkState s = context.twin().busiestState(context.fabric().txLink(l.portOf(node.index())),
+                context.tick().startMs(), context.tick().endMs());
             for (int f = 0; f < s.flows(); f++) {
                 weights.add(s.rateBps() / s.flows());
             }

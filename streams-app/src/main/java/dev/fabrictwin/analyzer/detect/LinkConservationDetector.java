@@ -3,7 +3,6 @@ package dev.fabrictwin.analyzer.detect;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -17,21 +16,22 @@ import dev.fabrictwin.twin.model.CounterNames;
  * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter
  * to show for it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) −
  * Σ rx_packets(receiver). The two devices' clocks are skewed, so d also holds whatever was in flight between
- * their sampling instants — a bounded term that comes and goes with the traffic — while lost packets make d
- * grow. Comparing the mean of d over the newest {@value #GROUP} ticks with its mean over the oldest of a
- * {@value #SPAN}-tick window, a growth beyond {@value #SIGMAS} standard errors of d's own tick-to-tick spread
- * (learned per link, so the skew of each device pair sets its own tolerance) and beyond {@value #MIN_LOSS} of
- * the packets sent is loss. A reset or gap on either end restarts the direction's accounting.
+ * their sampling instants — a term proportional to the traffic's rate (the pair's clock offset times the rate),
+ * while lost packets make d grow with what was sent. Over a {@value #SPAN}-tick window the detector fits
+ * d = share·sent + offset·rate + c by least squares; a share above {@value #MIN_LOSS} and {@value #SIGMAS}
+ * standard errors (the fit's own residual spread: each device pair's skew and jitter set their own tolerance)
+ * is loss. A reset or gap on either end restarts the direction's accounting.
  */
 public final class LinkConservationDetector implements Detector {
 
-    static final int GROUP = 5;
-    static final int SPAN = 20;
-    static final double SIGMAS = 6;
+    static final int SPAN = 30;
+    static final double SIGMAS = 8;
+    /** Ticks in the window that must carry traffic: one burst says nothing about a loss rate. */
+    static final int MIN_ACTIVE_TICKS = SPAN / 3;
     static final double MIN_LOSS = 0.001;
     static final double MIN_PACKETS = 1e5;
 
-    private record Point(double sent, double difference) {
+    private record Point(double sent, double difference, double rate) {
     }
 
     /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
@@ -84,23 +84,25 @@ public final class LinkConservationDetector implements Detector {
             if (sender.unreliable() || context.port(peer).unreliable()) {
                 continue;
             }
-            points.addLast(new Point(a.tx, a.tx - b.rx));
+            points.addLast(new Point(a.tx, a.tx - b.rx, sender.observedRate(CounterNames.TX_PACKETS)));
             if (points.size() > SPAN) {
                 points.removeFirst();
             }
             if (points.size() < SPAN) {
                 continue;
             }
-            final double[] early = stats(points.iterator());
-            final double[] late = stats(points.descendingIterator());
-            final double lost = late[1] - early[1];
-            final double sent = late[0] - early[0];
-            final double standardError = Math.sqrt((early[2] + late[2]) / GROUP);
-            if (sent < MIN_PACKETS || lost < MIN_LOSS * sent || lost < SIGMAS * standardError) {
+            if (points.stream().filter(p -> p.rate > 0).count() < MIN_ACTIVE_TICKS) {
                 continue;
             }
+            final Loss loss = Loss.fit(points);
+            if (loss == null || loss.share < MIN_LOSS || loss.share < SIGMAS * loss.standardError
+                || loss.sent < MIN_PACKETS) {
+                continue;
+            }
+            final double share = loss.share;
+            final double lost = share * loss.sent;
+            final double sent = loss.sent;
             final Link link = context.fabric().link(directed / 2);
-            final double share = lost / sent;
             perLink.merge(link.index(), Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share",
                 share, 0, Finding.Severity.CRITICAL, String.format("link %s—%s silently loses %.2f%% of packets from "
                     + "%s to %s (%.3g of %.3g over %d ticks) with no error counter rising", link.lower().device(),
@@ -110,18 +112,66 @@ public final class LinkConservationDetector implements Detector {
         out.addAll(perLink.values());
     }
 
-    /** Mean sent, mean difference and the difference's variance over the first {@value #GROUP} points. */
-    private static double[] stats(final Iterator<Point> it) {
-        double sent = 0;
-        double sum = 0;
-        double sumSq = 0;
-        for (int i = 0; i < GROUP; i++) {
-            final Point p = it.next();
-            sent += p.sent;
-            sum += p.difference;
-            sumSq += p.difference * p.difference;
+    /**
+     * Least squares d = share·sent + skew·rate + c over the window: lost packets grow with what was sent, while
+     * the in-flight term between two skewed sampling instants follows the traffic's rate (so a step in load is
+     * not mistaken for loss). Returns the loss share, its standard error and the packets sent in the window.
+     */
+    private record Loss(double share, double standardError, double sent) {
+        static Loss fit(final Deque<Point> points) {
+            final int n = points.size();
+            double mx = 0;
+            double mr = 0;
+            double md = 0;
+            for (final Point p : points) {
+                mx += p.sent;
+                mr += p.rate;
+                md += p.difference;
+            }
+            mx /= n;
+            mr /= n;
+            md /= n;
+            double sxx = 0;
+            double srr = 0;
+            double sxr = 0;
+            double sxd = 0;
+            double srd = 0;
+            for (final Point p : points) {
+                final double x = p.sent - mx;
+                final double r = p.rate - mr;
+                final double d = p.difference - md;
+                sxx += x * x;
+                srr += r * r;
+                sxr += x * r;
+                sxd += x * d;
+                srd += r * d;
+            }
+            final double det = sxx * srr - sxr * sxr;
+            if (!(sxx > 0) || !(det > 1e-12 * sxx * Math.max(srr, 1))) {
+                return sxx > 0 ? simple(points, mx, md, sxx, sxd) : null;
+            }
+            final double share = (sxd * srr - srd * sxr) / det;
+            final double skew = (srd * sxx - sxd * sxr) / det;
+            double sse = 0;
+            for (final Point p : points) {
+                final double e = p.difference - md - share * (p.sent - mx) - skew * (p.rate - mr);
+                sse += e * e;
+            }
+            final double variance = sse / Math.max(1, n - 3);
+            return new Loss(share, Math.sqrt(variance * srr / det), points.peekLast().sent - points.peekFirst().sent);
         }
-        final double mean = sum / GROUP;
-        return new double[] {sent / GROUP, mean, Math.max(0, sumSq / GROUP - mean * mean)};
+
+        /** Constant rate in the window: the rate term is the intercept, fit d = share·sent + c. */
+        private static Loss simple(final Deque<Point> points, final double mx, final double md, final double sxx,
+                                   final double sxd) {
+            final double share = sxd / sxx;
+            double sse = 0;
+            for (final Point p : points) {
+                final double e = p.difference - md - share * (p.sent - mx);
+                sse += e * e;
+            }
+            final double variance = sse / Math.max(1, points.size() - 2);
+            return new Loss(share, Math.sqrt(variance / sxx), points.peekLast().sent - points.peekFirst().sent);
+        }
     }
 }

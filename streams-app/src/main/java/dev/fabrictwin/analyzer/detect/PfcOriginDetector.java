@@ -30,6 +30,8 @@ public final class PfcOriginDetector implements Detector {
 
     /** A port pausing its peer for more than this share of the time (beyond the twin) sends pauses. */
     static final double PAUSED_SHARE = 0.02;
+    /** A switch port is named the origin of a storm only above this share (switches pause for many reasons). */
+    static final double SWITCH_ORIGIN_SHARE = 0.05;
     /** An egress whose queue exceeds the twin's by this much (bytes) is congested. */
     static final double QUEUE_EXCESS_BYTES = 50_000;
 
@@ -46,6 +48,10 @@ public final class PfcOriginDetector implements Detector {
             final Cause cause = walk(context, e.getKey(), new HashSet<>());
             final PortRef sender = e.getKey();
             final String share = String.format("%.0f%%", 100 * e.getValue());
+            final boolean hostOrigin = context.isHost(sender.device());
+            if (cause.origin != null && cause.origin.equals(sender) && !hostOrigin && e.getValue() < SWITCH_ORIGIN_SHARE) {
+                continue;
+            }
             if (cause.origin != null && cause.origin.equals(sender)) {
                 out.add(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", e.getValue(),
                     0, Finding.Severity.CRITICAL, String.format(

@@ -14,7 +14,6 @@ import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.CounterNames;
-import dev.fabrictwin.twin.model.LinkState;
 
 /** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
 public final class TickContext {
@@ -22,11 +21,19 @@ public final class TickContext {
     private final Tick tick;
     private final TwinReplica twin;
     private final AnalyzerConfig config;
+    private final java.util.function.ToDoubleFunction<String> slowdowns;
 
-    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config) {
+    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
+                       final java.util.function.ToDoubleFunction<String> slowdowns) {
         this.tick = tick;
         this.twin = twin;
         this.config = config;
+        this.slowdowns = slowdowns;
+    }
+
+    /** How many times longer the job's comm phases run than the twin's (phase lock; 1 when unknown). */
+    public double slowdown(final String job) {
+        return slowdowns.applyAsDouble(job);
     }
 
     public Tick tick() {
@@ -82,11 +89,6 @@ public final class TickContext {
             }
         }
         return out;
-    }
-
-    /** The twin's state of the directed link this port transmits on, at time {@code ms}. */
-    public LinkState twinTx(final PortRef port, final long ms) {
-        return twin.linkState(fabric().txLink(port), ms);
     }
 
     /** Sum of per-priority PFC counters ({@code tx_pfc_pause} or {@code rx_pfc_pause}) observed on a port. */

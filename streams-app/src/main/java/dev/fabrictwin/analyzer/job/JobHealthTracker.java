@@ -31,8 +31,10 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  */
 public final class JobHealthTracker {
 
-    /** Comm slower than the twin's by this factor is a bottleneck. */
+    /** Comm slower than the twin's by this factor is a bottleneck... */
     public static final double SLOWDOWN = 1.3;
+    /** ...until it is back under this one (hysteresis: a slowdown hovering at the threshold is one episode). */
+    static final double RECOVERED = 1.15;
     /** Fits explaining less of the NICs' bytes than this (R²) neither steer the twin nor judge the job. */
     static final double MIN_QUALITY = 0.5;
     /** NICs per job fed to the phase lock: lock-step ranks move together, a few suffice and bound the cost. */
@@ -41,7 +43,15 @@ public final class JobHealthTracker {
     static final double RETIME_MS = 20;
 
     private final TwinReplica twin;
+    /** Fits judged per job: a bottleneck needs the median of the last few, so one odd fit neither opens nor clears it. */
+    static final int SMOOTHING = 5;
+    /** Consecutive failed fits after which a job's slowdown is no longer known. */
+    static final int STALE_FITS = 10;
+
     private final Map<String, PhaseLock> locks = new HashMap<>();
+    private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
+    private final Set<String> bottlenecked = new HashSet<>();
+    private final Map<String, Integer> failedFits = new HashMap<>();
     private final Map<PortRef, String> lockedNics = new HashMap<>();
     private final Map<String, Set<PortRef>> ranks = new HashMap<>();
 
@@ -81,31 +91,61 @@ public final class JobHealthTracker {
                 }
             }
             final double perSec = seconds > 0 ? 1 / seconds : 0;
-            final PhaseLock lock = locks.get(j.id());
             final double twinComm = twin.lastCommMs(j.id());
-            if (lock == null || Double.isNaN(twinComm)) {
-                out.add(new JobHealth(j.id(), tick.endMs(), Double.NaN, Double.NaN, Double.NaN, expected * perSec,
-                    observed * perSec, Double.NaN, null, null));
-                continue;
-            }
-            final Optional<PhaseFit> fit = lock.fit(twinComm);
-            if (fit.isEmpty() || fit.get().quality() < MIN_QUALITY) {
-                out.add(new JobHealth(j.id(), tick.endMs(), twinComm, Double.NaN, Double.NaN, expected * perSec,
-                    observed * perSec, fit.map(PhaseFit::quality).orElse(Double.NaN), null, null));
-                continue;
-            }
-            final PhaseFit f = fit.get();
-            steer(j.id(), f);
-            final double slowdown = f.commMs() / twinComm;
-            out.add(new JobHealth(j.id(), tick.endMs(), twinComm, f.commMs(), slowdown, expected * perSec,
-                observed * perSec, f.quality(), null, null));
-            if (slowdown > SLOWDOWN) {
-                findings.add(Finding.symptom(FaultType.JOB_BOTTLENECK, Entity.job(j.id()), null, "comm_ms",
-                    f.commMs(), twinComm, String.format("job %s's comm phases take %.0f ms, %.1f× the twin's %.0f ms",
-                        j.id(), f.commMs(), slowdown, twinComm)));
-            }
+            final PhaseFit fit = lock(j.id(), twinComm);
+            out.add(new JobHealth(j.id(), tick.endMs(), twinComm, fit == null ? Double.NaN : fit.commMs(),
+                fit == null ? Double.NaN : fit.commMs() / twinComm, expected * perSec, observed * perSec,
+                fit == null ? Double.NaN : fit.quality(), null, null));
+            judge(j.id(), twinComm, findings);
         }
         return out;
+    }
+
+    /** Fits the job's phase, steers the twin and records the slowdown; null when there is no good fit now. */
+    private PhaseFit lock(final String job, final double twinComm) {
+        final PhaseLock lock = locks.get(job);
+        if (lock == null || Double.isNaN(twinComm)) {
+            return null;
+        }
+        final Optional<PhaseFit> fit = lock.fit(twinComm);
+        if (fit.isEmpty() || fit.get().quality() < MIN_QUALITY) {
+            // no lock this tick: the last judgement stands a while (coarse samples lock only now and then)
+            if (failedFits.merge(job, 1, Integer::sum) > STALE_FITS) {
+                recentSlowdowns.remove(job);
+            }
+            return null;
+        }
+        failedFits.remove(job);
+        steer(job, fit.get());
+        final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new java.util.ArrayDeque<>());
+        recent.addLast(fit.get().commMs() / twinComm);
+        if (recent.size() > SMOOTHING) {
+            recent.removeFirst();
+        }
+        return fit.get();
+    }
+
+    /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
+    private void judge(final String job, final double twinComm, final List<Finding> findings) {
+        final double slowdown = slowdown(job);
+        if (slowdown > (bottlenecked.contains(job) ? RECOVERED : SLOWDOWN)) {
+            bottlenecked.add(job);
+            findings.add(Finding.symptom(FaultType.JOB_BOTTLENECK, Entity.job(job), null, "comm_ms",
+                slowdown * twinComm, twinComm, String.format("job %s's comm phases take %.0f ms, %.1f× the twin's %.0f ms",
+                    job, slowdown * twinComm, slowdown, twinComm)));
+        } else {
+            bottlenecked.remove(job);
+        }
+    }
+
+    /** The job's comm time over the twin's: the median of its last {@value #SMOOTHING} good fits (1 if none). */
+    public double slowdown(final String job) {
+        final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
+        if (recent == null || recent.isEmpty()) {
+            return 1;
+        }
+        final double[] sorted = recent.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return sorted[sorted.length / 2];
     }
 
     private void steer(final String job, final PhaseFit fit) {

@@ -54,6 +54,12 @@ public final class Replay {
 
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final LongConsumer progress) throws IOException {
+        return run(scenario, samples, sink, health -> { }, progress);
+    }
+
+    /** As above, also handing each {@code fabric.job-health} record (JSON) to {@code healthSink}. */
+    public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
+                             final Consumer<byte[]> healthSink, final LongConsumer progress) throws IOException {
         final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis());
         final Topics topics = settings.topics();
         final Properties props = new Properties();
@@ -95,14 +101,14 @@ public final class Replay {
                     if (++count % 10_000 == 0) {
                         alerts += drain(alertTopic, sink);
                         dead += deadTopic.readRecordsToList().size();
-                        health += healthTopic.readRecordsToList().size();
+                        health += drainHealth(healthTopic, healthSink);
                         progress.accept(count);
                     }
                 }
             }
             alerts += drain(alertTopic, sink);
             dead += deadTopic.readRecordsToList().size();
-            health += healthTopic.readRecordsToList().size();
+            health += drainHealth(healthTopic, healthSink);
         } finally {
             deleteTree(state);
         }
@@ -114,6 +120,12 @@ public final class Replay {
         final List<byte[]> values = new ArrayList<>();
         topic.readValuesToList().forEach(values::add);
         values.forEach(v -> sink.accept(AlertJson.read(v)));
+        return values.size();
+    }
+
+    private static long drainHealth(final TestOutputTopic<String, byte[]> topic, final Consumer<byte[]> sink) {
+        final List<byte[]> values = topic.readValuesToList();
+        values.forEach(sink);
         return values.size();
     }
 

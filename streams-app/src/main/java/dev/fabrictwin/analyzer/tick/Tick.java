@@ -4,7 +4,10 @@ import java.util.Map;
 
 import dev.fabrictwin.twin.fabric.PortRef;
 
-/** A closed analysis tick: [startMs, endMs) of event time and every port that reported in it. */
+/**
+ * A closed analysis tick: the sampling round at {@code endMs} (nominally covering [startMs, endMs)) and every
+ * port that reported in it.
+ */
 public record Tick(long index, long startMs, long endMs, Map<PortRef, PortTick> ports) {
 
     public PortTick port(final PortRef ref) {

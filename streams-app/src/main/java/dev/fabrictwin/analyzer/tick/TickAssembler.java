@@ -11,9 +11,11 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.sim.PortCounters;
 
 /**
- * Groups port intervals into ticks of the nominal sample interval by the time each interval ends, and
- * closes a tick once event time (the latest interval end seen) is {@code graceMs} past it — long enough for
- * devices' skewed and jittered clocks to report. An interval ending in a tick already closed (a late device)
+ * Groups port intervals into ticks of the nominal sample interval by the sampling instant nearest to each
+ * interval's end: tick k holds the intervals ending within half an interval of k × tick, so one sampling round
+ * stays together even when device clocks straddle the boundary (a device 50 ms fast and one 50 ms slow sample
+ * "the same" instant; flooring would put them a whole tick apart). A tick closes once event time (the latest
+ * interval end seen) is {@code graceMs} past its upper edge — long enough for skewed and jittered devices. An interval ending in a tick already closed (a late device)
  * joins the oldest open tick: its bytes are never lost, only counted a tick later.
  */
 public final class TickAssembler {
@@ -35,7 +37,7 @@ public final class TickAssembler {
 
     /** Adds an interval with the twin's expectation for it; returns the ticks this closes, oldest first. */
     public List<Tick> add(final PortInterval interval, final PortCounters expected) {
-        long index = Math.floorDiv(interval.t1(), tickMs);
+        long index = Math.floorDiv(interval.t1() + tickMs / 2, tickMs);
         if (lastClosed != Long.MIN_VALUE && index <= lastClosed) {
             lateIntervals++;
             index = lastClosed + 1;
@@ -64,11 +66,11 @@ public final class TickAssembler {
         final List<Tick> closed = new ArrayList<>();
         while (!open.isEmpty()) {
             final long index = open.firstKey();
-            final long end = (index + 1) * tickMs;
-            if (eventTime != Long.MAX_VALUE && end > eventTime) {
+            final long upperEdge = index * tickMs + tickMs / 2;
+            if (eventTime != Long.MAX_VALUE && upperEdge > eventTime) {
                 break;
             }
-            closed.add(new Tick(index, index * tickMs, end, Map.copyOf(open.pollFirstEntry().getValue())));
+            closed.add(new Tick(index, (index - 1) * tickMs, index * tickMs, Map.copyOf(open.pollFirstEntry().getValue())));
             lastClosed = index;
         }
         return closed;

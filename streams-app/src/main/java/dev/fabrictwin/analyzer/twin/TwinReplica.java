@@ -90,9 +90,9 @@ public final class TwinReplica {
             .ifPresent(link -> simulation.setLinkUp(link, operUp != 0, Math.max(seconds(interval.t1()), simulation.now())));
     }
 
-    /** The twin's state of a directed link at epoch ms (evaluated history only; the replica is not advanced). */
-    public LinkState linkState(final int directedLink, final long epochMillis) {
-        return simulation.timeline().at(directedLink, seconds(epochMillis));
+    /** The twin's state of a directed link with the most flows during [t0, t1] (epoch ms). */
+    public LinkState busiestState(final int directedLink, final long t0, final long t1) {
+        return simulation.timeline().busiest(directedLink, seconds(t0), seconds(t1));
     }
 
     /** The twin's duration of the job's last comm phase (ms), NaN before its first one ends. */

@@ -44,6 +44,18 @@ public final class LinkTimeline {
         return list.get(indexIn(list, t));
     }
 
+    /** Of the states in force during [t0, t1], the one with the most flows (the first if several tie). */
+    public LinkState busiest(final int directedLink, final double t0, final double t1) {
+        final List<LinkState> list = states.get(directedLink);
+        LinkState best = list.get(indexIn(list, t0));
+        for (int i = indexIn(list, t0) + 1; i < list.size() && list.get(i).start() < t1; i++) {
+            if (list.get(i).flows() > best.flows()) {
+                best = list.get(i);
+            }
+        }
+        return best;
+    }
+
     /** Index of the state in force at t. */
     int indexAt(final int directedLink, final double t) {
         return indexIn(states.get(directedLink), t);
