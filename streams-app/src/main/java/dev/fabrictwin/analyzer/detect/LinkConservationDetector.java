@@ -46,6 +46,8 @@ public final class LinkConservationDetector implements Detector {
         final Deque<Point> points = new ArrayDeque<>();
         int senderEpoch = -1;
         int receiverEpoch = -1;
+        /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
+        boolean losing;
     }
 
     private final Map<PortRef, Running> running = new HashMap<>();
@@ -78,6 +80,7 @@ public final class LinkConservationDetector implements Detector {
             final Deque<Point> points = direction.points;
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 points.clear();
+                direction.losing = false;
                 direction.senderEpoch = a.epoch;
                 direction.receiverEpoch = b.epoch;
             }
@@ -95,8 +98,10 @@ public final class LinkConservationDetector implements Detector {
                 continue;
             }
             final Loss loss = Loss.fit(points);
-            if (loss == null || loss.share < MIN_LOSS || loss.share < SIGMAS * loss.standardError
-                || loss.sent < MIN_PACKETS) {
+            final double strength = direction.losing ? 0.5 : 1;
+            direction.losing = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
+                && loss.share >= strength * SIGMAS * loss.standardError;
+            if (!direction.losing) {
                 continue;
             }
             final double share = loss.share;

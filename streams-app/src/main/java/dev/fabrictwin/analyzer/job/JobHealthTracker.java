@@ -26,7 +26,10 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run
  * than the twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the
  * twin's next comm phase to where the NICs say it starts (the twin stays in step as iterations drift or
- * stretch); report {@link JobHealth}; and when comm runs {@value #SLOWDOWN}× slower than the twin's, a
+ * stretch); report {@link JobHealth}. Where a sample spans most of an iteration (period under
+ * {@value #COARSE_PERIODS} ticks) phase cannot be seen: comm time then comes from the window's average rate —
+ * iterations run at B / (compute + comm), so comm = (compute + twin comm) × expected / observed − compute —
+ * and the twin keeps its own schedule. And when comm runs {@value #SLOWDOWN}× slower than the twin's, a
  * {@code JOB_BOTTLENECK} impact finding that the correlator attaches to the root cause holding the job back.
  */
 public final class JobHealthTracker {
@@ -47,11 +50,22 @@ public final class JobHealthTracker {
     static final int SMOOTHING = 5;
     /** Consecutive failed fits after which a job's slowdown is no longer known. */
     static final int STALE_FITS = 10;
+    /** Good fits before a job's healthy slowdown is learned (the first iterations warm up). */
+    static final int BASELINE_AFTER = 10;
+    /** Weight of each new fit in the learned healthy slowdown. */
+    static final double BASELINE_LEARNING = 0.05;
+    /** Jobs whose period is under this many ticks are judged by average rate, not by phase. */
+    static final double COARSE_PERIODS = 2.5;
+    /** Ticks of the average-rate window (coarse mode). */
+    static final int COARSE_WINDOW = 10;
 
     private final Map<String, PhaseLock> locks = new HashMap<>();
     private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
     private final Set<String> bottlenecked = new HashSet<>();
     private final Map<String, Integer> failedFits = new HashMap<>();
+    private final Map<String, double[]> coarseWindows = new HashMap<>();
+    private final Map<String, Double> baselines = new HashMap<>();
+    private final Map<String, Integer> fitsSeen = new HashMap<>();
     private final Map<PortRef, String> lockedNics = new HashMap<>();
     private final Map<String, Set<PortRef>> ranks = new HashMap<>();
 
@@ -92,7 +106,8 @@ public final class JobHealthTracker {
             }
             final double perSec = seconds > 0 ? 1 / seconds : 0;
             final double twinComm = twin.lastCommMs(j.id());
-            final PhaseFit fit = lock(j.id(), twinComm);
+            final boolean coarse = j.spec().periodSeconds() * 1000 < COARSE_PERIODS * (tick.endMs() - tick.startMs());
+            final PhaseFit fit = coarse ? average(j, twinComm, expected, observed) : lock(j.id(), twinComm);
             out.add(new JobHealth(j.id(), tick.endMs(), twinComm, fit == null ? Double.NaN : fit.commMs(),
                 fit == null ? Double.NaN : fit.commMs() / twinComm, expected * perSec, observed * perSec,
                 fit == null ? Double.NaN : fit.quality(), null, null));
@@ -122,7 +137,43 @@ public final class JobHealthTracker {
         if (recent.size() > SMOOTHING) {
             recent.removeFirst();
         }
+        learnBaseline(job);
         return fit.get();
+    }
+
+    /**
+     * Coarse samples: comm time from the average rate over the last {@value #COARSE_WINDOW} ticks (quality NaN,
+     * the twin is not steered).
+     */
+    private PhaseFit average(final PlacedJob job, final double twinComm, final double expected, final double observed) {
+        if (Double.isNaN(twinComm) || job.spec().pattern() == Pattern.BACKGROUND) {
+            return null;
+        }
+        final double[] w = coarseWindows.computeIfAbsent(job.id(), k -> new double[2 * COARSE_WINDOW + 1]);
+        final int slot = (int) (w[2 * COARSE_WINDOW]++ % COARSE_WINDOW);
+        w[slot] = expected;
+        w[COARSE_WINDOW + slot] = observed;
+        if (w[2 * COARSE_WINDOW] < COARSE_WINDOW) {
+            return null;
+        }
+        double exp = 0;
+        double obs = 0;
+        for (int i = 0; i < COARSE_WINDOW; i++) {
+            exp += w[i];
+            obs += w[COARSE_WINDOW + i];
+        }
+        if (obs <= 0 || exp <= 0) {
+            return null;
+        }
+        final double computeMs = job.spec().computeSeconds() * 1000;
+        final double comm = Math.max(0, (computeMs + twinComm) * exp / obs - computeMs);
+        final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job.id(), k -> new java.util.ArrayDeque<>());
+        recent.addLast(comm / twinComm);
+        if (recent.size() > SMOOTHING) {
+            recent.removeFirst();
+        }
+        learnBaseline(job.id());
+        return new PhaseFit(Double.NaN, comm, computeMs + comm, Double.NaN);
     }
 
     /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
@@ -131,15 +182,37 @@ public final class JobHealthTracker {
         if (slowdown > (bottlenecked.contains(job) ? RECOVERED : SLOWDOWN)) {
             bottlenecked.add(job);
             findings.add(Finding.symptom(FaultType.JOB_BOTTLENECK, Entity.job(job), null, "comm_ms",
-                slowdown * twinComm, twinComm, String.format("job %s's comm phases take %.0f ms, %.1f× the twin's %.0f ms",
-                    job, slowdown * twinComm, slowdown, twinComm)));
+                rawSlowdown(job) * twinComm, twinComm, String.format("job %s's comm phases take %.0f ms, %.1f× the twin's "
+                    + "%.0f ms (%.1f× its usual)", job, rawSlowdown(job) * twinComm, rawSlowdown(job), twinComm, slowdown)));
         } else {
             bottlenecked.remove(job);
         }
     }
 
-    /** The job's comm time over the twin's: the median of its last {@value #SMOOTHING} good fits (1 if none). */
+    /**
+     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed
+     * while healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower
+     * (or faster) than the twin's ideal; that steady ratio is learned ({@value #BASELINE_LEARNING} per good fit,
+     * only while the job is not bottlenecked, from {@value #BASELINE_AFTER} fits on) and judged against.
+     */
     public double slowdown(final String job) {
+        final Double baseline = baselines.get(job);
+        return baseline == null ? 1 : rawSlowdown(job) / Math.max(1.0, baseline); // warming up: not judged yet
+    }
+
+    private void learnBaseline(final String job) {
+        if (bottlenecked.contains(job)) {
+            return;
+        }
+        final int fits = fitsSeen.merge(job, 1, Integer::sum);
+        if (fits >= BASELINE_AFTER) {
+            final double raw = rawSlowdown(job);
+            baselines.merge(job, raw, (old, x) -> old + BASELINE_LEARNING * (x - old));
+        }
+    }
+
+    /** The job's comm time over the twin's: the median of its last {@value #SMOOTHING} good fits (1 if none). */
+    double rawSlowdown(final String job) {
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
         if (recent == null || recent.isEmpty()) {
             return 1;
