@@ -1,0 +1,242 @@
+package dev.fabrictwin.analyzer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.BiConsumer;
+
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.FabricJson;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.telemetry.Topics;
+
+/**
+ * The whole topology through {@link TopologyTestDriver} on hand-built samples: a 2-spine, 2-leaf, 4-host
+ * fabric with no declared job, so the twin expects every port idle; each test writes one fault's signature
+ * into the counters by hand and checks the alert, and the idle fabric alone checks that nothing fires.
+ */
+class AnalyzerTopologyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long T0 = 1_735_689_600_000L;
+    private static final double LINE_BYTES_PER_S = 100e9 / 8;
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> samples;
+    private TestOutputTopic<String, byte[]> alerts;
+    private TestOutputTopic<String, byte[]> dead;
+    private Fabric fabric;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        final Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props);
+        final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
+            name: tiny
+            duration: 60s
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
+            jobs: []
+            """), Path.of(".")), ModelParams.defaults());
+        fabric = twin.fabric();
+        driver.createInputTopic(Topics.DEFAULT.topology(), new StringSerializer(), new ByteArraySerializer())
+            .pipeInput("tiny", JSON.writeValueAsBytes(FabricJson.toJson(fabric, JSON)));
+        samples = driver.createInputTopic(Topics.DEFAULT.samples(), new StringSerializer(), new ByteArraySerializer());
+        alerts = driver.createOutputTopic(Topics.DEFAULT.alerts(), new StringDeserializer(), new ByteArrayDeserializer());
+        dead = driver.createOutputTopic(Topics.DEFAULT.deadLetter(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    /** Every port of the fabric sampled each second for {@code seconds}; {@code fault} edits a port's sample at t (s). */
+    private void run(final int seconds, final Fault fault) {
+        final Map<PortRef, Map<String, Long>> counters = new HashMap<>();
+        for (int t = 0; t <= seconds; t++) {
+            for (final PortRef p : fabric.ports()) {
+                final Map<String, Long> c = counters.computeIfAbsent(p, k -> new HashMap<>(Map.of(
+                    "tx_bytes", 0L, "rx_bytes", 0L, "tx_packets", 0L, "rx_packets", 0L, "fec_corrected", 0L,
+                    "tx_pfc_pause.3", 0L, "rx_pfc_pause.3", 0L, "ecn_marked", 0L)));
+                final Map<String, Double> gauges = new HashMap<>(Map.of("oper_up", 1.0, "speed_bps", 100e9,
+                    "latency_p99_us", 1.5, "queue_depth_bytes", 0.0));
+                fault.apply(t, p, c, gauges);
+                final ObjectNode s = JSON.createObjectNode().put("ts", T0 + t * 1000L).put("device", p.device())
+                    .put("port", p.port()).put("source", "test");
+                c.forEach(s.putObject("counters")::put);
+                gauges.forEach(s.putObject("gauges")::put);
+                samples.pipeInput(p.device(), s.toString().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Fault {
+        void apply(int t, PortRef port, Map<String, Long> counters, Map<String, Double> gauges);
+    }
+
+    private List<Alert> alerts() {
+        final List<Alert> out = new ArrayList<>();
+        alerts.readValuesToList().forEach(v -> out.add(AlertJson.read(v)));
+        return out;
+    }
+
+    private List<Alert> opened() {
+        return alerts().stream().filter(a -> a.state() == Alert.State.OPEN).toList();
+    }
+
+    private static BiConsumer<Map<String, Long>, String> add(final long amount) {
+        return (c, name) -> c.merge(name, amount, Long::sum);
+    }
+
+    @Test
+    void anIdleFabricAsTheTwinExpectsOpensNothing() {
+        run(60, (t, p, c, g) -> { });
+        assertThat(alerts()).isEmpty();
+        assertThat(dead.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aPortReportedDownOpensOneLinkDownThatResolvesWhenItComesBack() {
+        run(40, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 10 && t < 20) {
+                g.put("oper_up", 0.0);
+            }
+        });
+        final List<Alert> out = alerts();
+        assertThat(out).extracting(Alert::state).containsExactly(Alert.State.OPEN, Alert.State.RESOLVED);
+        assertThat(out.get(0).type()).isEqualTo("LINK_DOWN");
+        assertThat(out.get(0).entity().key()).isEqualTo("link:leaf-0~spine-0");
+        assertThat(out.get(0).rootCause()).isTrue();
+        assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
+        assertThat(out.get(1).lastSeen()).isBetween(T0 + 19_000, T0 + 22_000);
+    }
+
+    @Test
+    void fecErrorsOnAnIdleLinkOpenLinkDegradedNamingTheLink() {
+        run(40, (t, p, c, g) -> {
+            if (p.equals(new PortRef("spine-1", "eth0")) && t >= 10) {
+                add(40_000).accept(c, "fec_corrected"); // 4e-7 per line bit at 100G
+            }
+        });
+        final List<Alert> out = opened();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).type()).isEqualTo("LINK_DEGRADED");
+        assertThat(out.get(0).entity().key()).isEqualTo("link:leaf-0~spine-1");
+        assertThat(out.get(0).observed()).isGreaterThan(30_000);
+        assertThat(out.get(0).expected()).isZero();
+    }
+
+    @Test
+    void aNicPausingItsLeafIsTheStormsOriginAndTheLeafsUpstreamPausesAreItsVictims() {
+        final long frames = Math.round(0.9 * 2 * 100e9 / (65_535.0 * 512)); // 90 % of continuous pause per second
+        run(40, (t, p, c, g) -> {
+            if (t < 10) {
+                return;
+            }
+            if (p.equals(new PortRef("host-1", "nic0"))) {
+                add(frames).accept(c, "tx_pfc_pause.3");
+            } else if (p.equals(new PortRef("leaf-0", "eth1"))) {
+                add(frames).accept(c, "rx_pfc_pause.3");
+            } else if (p.equals(new PortRef("leaf-0", "eth2"))) {
+                add(frames / 2).accept(c, "tx_pfc_pause.3"); // the leaf, paused, pauses spine-0
+            } else if (p.equals(new PortRef("spine-0", "eth0"))) {
+                add(frames / 2).accept(c, "rx_pfc_pause.3");
+            }
+        });
+        final List<Alert> opened = opened();
+        assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
+            assertThat(a.type()).isEqualTo("PFC_STORM");
+            assertThat(a.entity().key()).isEqualTo("port:host-1/nic0");
+            assertThat(a.observed()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.05));
+        });
+        assertThat(opened).filteredOn(a -> !a.rootCause()).singleElement().satisfies(a -> {
+            assertThat(a.entity().key()).isEqualTo("port:leaf-0/eth2");
+            assertThat(a.causedBy()).isEqualTo("PFC_STORM:port:host-1/nic0");
+        });
+    }
+
+    @Test
+    void latencyOverTheSloAndTheTwinOpensLatencySlo() {
+        run(30, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-1", "eth0")) && t >= 10) {
+                g.put("latency_p99_us", 80.0);
+            }
+        });
+        final List<Alert> out = opened();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).type()).isEqualTo("LATENCY_SLO");
+        assertThat(out.get(0).entity().key()).isEqualTo("port:leaf-1/eth0");
+        assertThat(out.get(0).observed()).isEqualTo(80.0);
+    }
+
+    @Test
+    void trafficNoJobExplainsOpensUnexpectedTrafficWhereItLands() {
+        final long bytes = (long) (0.8 * LINE_BYTES_PER_S);
+        run(30, (t, p, c, g) -> {
+            if (t < 10) {
+                return;
+            }
+            if (p.equals(new PortRef("host-0", "nic0"))) {
+                add(bytes).accept(c, "tx_bytes");
+            } else if (p.equals(new PortRef("host-3", "nic0"))) {
+                add(bytes).accept(c, "rx_bytes");
+            }
+        });
+        final List<Alert> opened = opened();
+        assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
+            assertThat(a.type()).isEqualTo("UNEXPECTED_TRAFFIC");
+            assertThat(a.entity().key()).isEqualTo("port:host-3/nic0");
+        });
+        assertThat(opened).filteredOn(a -> !a.rootCause()).singleElement()
+            .satisfies(a -> assertThat(a.entity().key()).isEqualTo("port:host-0/nic0"));
+    }
+
+    @Test
+    void aBadRecordGoesToTheDeadLetterTopicAndAnalysisGoesOn() {
+        samples.pipeInput("leaf-0", "{not json".getBytes(StandardCharsets.UTF_8));
+        run(30, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 10) {
+                g.put("oper_up", 0.0);
+            }
+        });
+        assertThat(dead.readRecordsToList()).singleElement()
+            .satisfies(r -> assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
+                .isNotBlank());
+        assertThat(opened()).extracting(Alert::type).containsExactly("LINK_DOWN");
+    }
+}
