@@ -1,0 +1,140 @@
+package dev.fabrictwin.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.streams.StreamsConfig;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.metrics.MetricsServer;
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
+import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.ingest.kafka.TopicSetup;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabric-twin analyze}: the Kafka Streams analyzer against a broker, with /metrics for Prometheus. */
+@Command(
+    name = "analyze",
+    mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
+    description = {
+        "Run the analyzer: read telemetry.samples, fabric.topology and fabric.jobs; write fabric.alerts "
+            + "(OPEN/UPDATE/RESOLVED, keyed by alert id), fabric.job-health and, for bad records, telemetry.deadletter.",
+        "Exactly-once processing; instances with the same --application-id share the work. Prometheus metrics are "
+            + "served at http://HOST:PORT/metrics. Stops cleanly on Ctrl-C / SIGTERM (or after --duration).",
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  fabric-twin analyze --bootstrap 127.0.0.1:9092",
+        "  fabric-twin analyze --config kafka-sasl.properties --metrics-port 9405 --standby-replicas 1",
+    })
+final class AnalyzeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT[,...]", description = "Kafka bootstrap servers.")
+    private String bootstrap;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "Kafka client and Streams properties (security.protocol, sasl.*, ssl.*, num.stream.threads, ...).")
+    private Path config;
+
+    @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "", description = "Topic name prefix.")
+    private String topicPrefix;
+
+    @Option(names = "--metrics-port", defaultValue = "9404", paramLabel = "PORT",
+        description = "Port of the Prometheus endpoint; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int metricsPort;
+
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+        description = "Address the endpoint binds; 0.0.0.0 to be scraped from elsewhere (default: ${DEFAULT-VALUE}).")
+    private String metricsHost;
+
+    @Option(names = "--sample-interval", defaultValue = "1s", converter = DurationConverter.class, paramLabel = "TIME",
+        description = "Nominal interval of the telemetry: the analysis tick (default: ${DEFAULT-VALUE}).")
+    private Duration sampleInterval;
+
+    @Option(names = "--latency-slo-us", defaultValue = "30", paramLabel = "US",
+        description = "P99 latency objective per port, µs (default: ${DEFAULT-VALUE}).")
+    private double latencySloUs;
+
+    @Option(names = "--application-id", defaultValue = AnalyzerApp.DEFAULT_APPLICATION_ID, paramLabel = "ID",
+        description = "Kafka Streams application id (default: ${DEFAULT-VALUE}).")
+    private String applicationId;
+
+    @Option(names = "--standby-replicas", defaultValue = "0", paramLabel = "N",
+        description = "Warm standby copies of each task's state on other instances (default: ${DEFAULT-VALUE}).")
+    private int standbyReplicas;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where Kafka Streams keeps local state.")
+    private Path stateDir;
+
+    @Option(names = "--top-ports", defaultValue = "20", paramLabel = "N",
+        description = "Ports with the largest residual exported per tick, besides ports with an open alert (default: ${DEFAULT-VALUE}).")
+    private int topPorts;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "Stop after this long instead of waiting for Ctrl-C.")
+    private Duration duration;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (metricsPort < 0 || metricsPort > 65_535 || standbyReplicas < 0 || topPorts < 0) {
+            throw new UsageException("--metrics-port must be 0..65535, --standby-replicas and --top-ports >= 0");
+        }
+        final KafkaOptions kafka = new KafkaOptions();
+        kafka.bootstrap = bootstrap;
+        kafka.config = config;
+        kafka.topicPrefix = topicPrefix;
+        final Properties client = kafka.clientConfig();
+        final AnalyzerConfig defaults = AnalyzerConfig.defaults(sampleInterval.toMillis());
+        final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(), new AnalyzerConfig(defaults.tickMs(),
+            defaults.graceMs(), defaults.openAfterTicks(), defaults.updateEveryTicks(), defaults.resolveAfterTicks(),
+            latencySloUs, defaults.maxClockSkewMs(), defaults.historyMinutes()));
+        final Properties streams = new Properties();
+        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
+        if (stateDir != null) {
+            streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        }
+        streams.putAll(client);
+
+        final PrintWriter err = spec.commandLine().getErr();
+        TopicSetup.ensure(client, settings.topics());
+        final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        final CountDownLatch stopped = new CountDownLatch(1);
+        try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
+             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, topPorts)) {
+            final Thread onSignal = new Thread(() -> {
+                app.close();
+                stopped.countDown();
+            }, "fabric-twin-analyze-shutdown");
+            Runtime.getRuntime().addShutdownHook(onSignal);
+            err.printf(Locale.ROOT, "analyze: %s at %s, metrics at http://%s:%d/metrics%s%n", applicationId,
+                client.get("bootstrap.servers"), metricsHost, metrics.port(),
+                duration == null ? "; Ctrl-C to stop" : "; stopping after " + duration.toSeconds() + " s");
+            err.flush();
+            if (duration == null) {
+                stopped.await();
+            } else if (!stopped.await(duration.toMillis(), TimeUnit.MILLISECONDS)) {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            }
+        }
+        err.println("analyze: stopped");
+        err.flush();
+        return FabricTwin.EXIT_OK;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.fabrictwin.analyzer.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.ingest.kafka.KafkaSimulationPublisher;
+import dev.fabrictwin.ingest.sim.SyntheticCluster;
+import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.telemetry.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * simulate → Kafka → analyze → fabric.alerts on the real in-JVM KRaft broker, exactly-once: the DESIGN §3
+ * example (a PFC storm and a degraded uplink) opens exactly one root-cause alert of each type naming the
+ * injected entity, victims name the storm, both resolve after their faults end; and 30 simulated minutes of a
+ * healthy cluster open no root-cause alert.
+ */
+class AnalyzerBrokerEndToEndTest {
+
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.singleBroker();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void stormAndDegradedLinkOpenOneRootCauseEachAndResolveAfterTheirFaults() throws Exception {
+        final Scenario scenario = ScenarioParser.parse(Path.of("..", "scenarios", "pfc-storm-small.yaml"));
+        final Topics topics = new Topics(KAFKA.uniqueTopic("e2e") + ".");
+        final long epoch = scenario.epoch().toEpochMilli();
+        final List<Alert> alerts = analyze(scenario, topics, "e2e-faults",
+            all -> all.stream().filter(a -> a.rootCause() && a.state() == Alert.State.RESOLVED).count() >= 2);
+
+        final List<Alert> rootOpens = alerts.stream().filter(a -> a.rootCause() && a.state() == Alert.State.OPEN).toList();
+        assertThat(rootOpens).extracting(Alert::type).containsExactlyInAnyOrder("PFC_STORM", "LINK_DEGRADED");
+        final Alert storm = rootOpens.stream().filter(a -> a.type().equals("PFC_STORM")).findFirst().orElseThrow();
+        assertThat(storm.entity().key()).isEqualTo("port:host-5/nic0");
+        assertThat(storm.firstSeen()).isBetween(epoch + 119_000, epoch + 125_000);
+        final Alert degraded = rootOpens.stream().filter(a -> a.type().equals("LINK_DEGRADED")).findFirst().orElseThrow();
+        assertThat(degraded.entity().key()).isEqualTo("link:leaf-2~spine-1");
+        assertThat(degraded.firstSeen()).isBetween(epoch + 59_000, epoch + 65_000);
+
+        assertThat(alerts).filteredOn(a -> !a.rootCause()).isNotEmpty()
+            .allSatisfy(v -> assertThat(v.causedBy()).isIn(storm.id(), degraded.id()));
+        assertThat(alerts).filteredOn(a -> a.id().equals(storm.id()) && a.state() == Alert.State.RESOLVED).singleElement()
+            .satisfies(r -> assertThat(r.lastSeen()).isBetween(epoch + 200_000, epoch + 210_000));
+        assertThat(alerts).filteredOn(a -> a.id().equals(degraded.id()) && a.state() == Alert.State.RESOLVED).singleElement()
+            .satisfies(r -> assertThat(r.lastSeen()).isBetween(epoch + 240_000, epoch + 250_000));
+    }
+
+    @Test
+    void halfAnHourOfAHealthyClusterOpensNoRootCause() throws Exception {
+        final var tree = ScenarioParser.tree(Path.of("..", "scenarios", "healthy-baseline.yaml"));
+        tree.put("duration", "30m");
+        final Scenario scenario = ScenarioParser.parse(tree, Path.of("..", "scenarios"));
+        final Topics topics = new Topics(KAFKA.uniqueTopic("healthy") + ".");
+        final long end = scenario.epoch().toEpochMilli() + scenario.duration().toMillis();
+        final List<Alert> alerts = analyze(scenario, topics, "e2e-healthy", all -> false, end - 5_000);
+        assertThat(alerts).filteredOn(Alert::rootCause).isEmpty();
+    }
+
+    private List<Alert> analyze(final Scenario scenario, final Topics topics, final String app,
+                                final Predicate<List<Alert>> done) throws Exception {
+        return analyze(scenario, topics, app, done, Long.MAX_VALUE);
+    }
+
+    /** Publishes the scenario, runs the analyzer until {@code done} or job health reaches {@code untilEventMs}. */
+    private List<Alert> analyze(final Scenario scenario, final Topics topics, final String app,
+                                final Predicate<List<Alert>> done, final long untilEventMs) throws Exception {
+        final Properties client = new Properties();
+        client.put("bootstrap.servers", KAFKA.bootstrapServers());
+        KafkaSimulationPublisher.publish(new SyntheticCluster(scenario, scenario.telemetry()), client, topics, false, n -> { });
+        final Properties streams = new Properties();
+        streams.putAll(client);
+        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, KAFKA.uniqueTopic(app));
+        streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        streams.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        final AnalyzerSettings settings = new AnalyzerSettings(topics,
+            AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
+        final List<Alert> alerts = new ArrayList<>();
+        try (AnalyzerApp analyzer = AnalyzerApp.start(streams, settings, new SimpleMeterRegistry(), 10);
+             KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KAFKA.consumerConfig(),
+                 new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topics.alerts(), topics.jobHealth()));
+            long latestHealth = Long.MIN_VALUE;
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+            while (!done.test(alerts) && latestHealth < untilEventMs && System.nanoTime() < deadline) {
+                for (final var r : consumer.poll(Duration.ofMillis(250))) {
+                    if (r.topic().equals(topics.alerts())) {
+                        alerts.add(AlertJson.read(r.value()));
+                    } else {
+                        final JsonNode health = JSON.readTree(r.value());
+                        latestHealth = Math.max(latestHealth, health.get("ts").asLong());
+                    }
+                }
+            }
+            assertThat(done.test(alerts) || latestHealth >= untilEventMs)
+                .as("the analyzer got through the capture within 240 s (alerts so far: %s)", alerts).isTrue();
+        }
+        return alerts;
+    }
+}
