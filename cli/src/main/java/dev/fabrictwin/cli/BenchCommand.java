@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class, BenchCommand.Streams.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -33,6 +33,7 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         final Map<String, Double> all = new LinkedHashMap<>(runTwin(spec.commandLine().getErr()));
         all.putAll(runIngest(spec.commandLine().getErr()));
+        all.putAll(runStreams(spec.commandLine().getErr()));
         print(spec.commandLine().getOut(), all, json);
         return FabricTwin.EXIT_OK;
     }
@@ -53,6 +54,23 @@ final class BenchCommand implements Callable<Integer> {
             progress.println("  " + line);
             progress.flush();
         });
+    }
+
+    static Map<String, Double> runStreams(final PrintWriter progress) {
+        progress.println("bench streams: a 768-port capture through a plain consumer and the analyzer, then alert "
+            + "latency at 10x real time, on an embedded broker (takes ~2 min) ...");
+        progress.flush();
+        try {
+            return dev.fabrictwin.cli.bench.StreamsBench.run(line -> {
+                progress.println("  " + line);
+                progress.flush();
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("bench streams failed: " + e.getMessage(), e);
+        }
     }
 
     static void print(final PrintWriter out, final Map<String, Double> figures, final boolean json) {
@@ -79,6 +97,27 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             print(spec.commandLine().getOut(), runTwin(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench streams}: analyzer throughput against a plain consumer, and alert latency. */
+    @Command(name = "streams", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Samples/s through the full analyzer topology (exactly-once) on an embedded broker against a "
+            + "plain consumer reading the same topic in the same run, and the p99 from the sample that closes a tick "
+            + "to its alert record being readable. Targets: >= 100k port-samples/s; p99 <= 1 s beyond the commit "
+            + "interval (200 ms). JSON keys: samplesPerSec, ratioVsPlainConsumer, p99SampleToAlertMs."})
+    static final class Streams implements Callable<Integer> {
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

@@ -41,7 +41,7 @@ public final class JobHealthTracker {
     /** Fits explaining less of the NICs' bytes than this (R²) neither steer the twin nor judge the job. */
     static final double MIN_QUALITY = 0.5;
     /** NICs per job fed to the phase lock: lock-step ranks move together, a few suffice and bound the cost. */
-    static final int NICS_PER_JOB = 8;
+    static final int NICS_PER_JOB = 4;
     /** The twin's next comm start is moved when it is off by more than this (ms). */
     static final double RETIME_MS = 20;
 

@@ -71,6 +71,9 @@ public final class AnalyzerMetrics implements AnalyzerListener {
             .register(registry);
         Gauge.builder("fabric.twin.eval.seconds", twinNanos, n -> n.get() / 1e9)
             .description("Time of the last twin evaluation (advancing and solving the replica)").register(registry);
+        Gauge.builder("fabric.records.dead.lettered.by.handlers", dev.fabrictwin.analyzer.topology.DeadLetterHandlers::handled)
+            .description("Records the processing/deserialization exception handlers sent to the dead letter topic")
+            .register(registry);
         Gauge.builder("fabric.intervals.late", lateIntervals, AtomicLong::get)
             .description("Intervals that arrived after their tick closed").register(registry);
     }

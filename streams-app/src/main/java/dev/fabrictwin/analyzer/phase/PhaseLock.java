@@ -9,17 +9,18 @@ import java.util.Optional;
  * each NIC's tx bytes over its own sample intervals (clocks skewed, boundaries unaligned: each is used as it
  * is). The model is a pulse train: comm phases of length D every P = compute + D, compute being the declared
  * {@code (1 − commFraction) × period} (a slower network stretches comm, never compute). A grid search over
- * D (from half to four times the twin's own comm time) and the offset, with the pulse height solved by least
- * squares for each, picks the train that explains the bytes best. Sample intervals longer than the period
+ * D (from half to four times the twin's own comm time, log-spaced) and the offset, with the pulse height solved
+ * by least squares for each, then two rounds of local refinement at a third of the step, pick the train that
+ * explains the bytes best. Sample intervals longer than the period
  * still constrain D through the average rate; the offset is then weakly determined and {@code quality} says so.
  *
- * <p>Cost per fit: {@value #DURATIONS} × {@value #OFFSETS} × observations; callers keep the observation count
- * bounded (a few NICs per job over {@value #WINDOW_PERIODS} periods).
+ * <p>Cost per fit: ({@value #DURATIONS} × {@value #OFFSETS} + 98) × observations; callers keep the observation
+ * count bounded (a few NICs per job over {@value #WINDOW_PERIODS} periods).
  */
 public final class PhaseLock {
 
-    static final int DURATIONS = 36;
-    static final int OFFSETS = 96;
+    static final int DURATIONS = 16;
+    static final int OFFSETS = 40;
     static final int WINDOW_PERIODS = 4;
     private static final double MIN_D_FACTOR = 0.5;
     private static final double MAX_D_FACTOR = 4.0;
@@ -76,38 +77,67 @@ public final class PhaseLock {
         if (!(variance > 0)) {
             return Optional.empty(); // flat: nothing moves, or it never stops
         }
+        // coarse grid, then two rounds of local refinement around the best cell at a third of the step
         double bestSse = Double.POSITIVE_INFINITY;
-        double bestD = twinCommMs;
-        double bestOffset = 0;
+        double bestLogD = 0;
+        double bestPhase = 0;
+        final double logSpan = Math.log(MAX_D_FACTOR / MIN_D_FACTOR);
         for (int di = 0; di < DURATIONS; di++) {
-            final double d = twinCommMs * MIN_D_FACTOR * Math.pow(MAX_D_FACTOR / MIN_D_FACTOR, di / (DURATIONS - 1.0));
-            final double period = computeMs + d;
             for (int oi = 0; oi < OFFSETS; oi++) {
-                final double offset = period * oi / OFFSETS;
-                double rx = 0;
-                double xx = 0;
-                for (int k = 0; k < n; k++) {
-                    final double x = overlap(t0[k], t1[k], offset, d, period) / (t1[k] - t0[k]);
-                    rx += rate[k] * x;
-                    xx += x * x;
-                }
-                if (xx == 0 || rx <= 0) {
-                    continue;
-                }
-                final double sse = sumSq - rx * rx / xx;
-                if (sse < bestSse - 1e-12 * sumSq) {
+                final double logD = logSpan * di / (DURATIONS - 1.0);
+                final double phase = (double) oi / OFFSETS;
+                final double sse = sse(t0, t1, rate, sumSq, twinCommMs, logD, phase);
+                if (sse < bestSse) {
                     bestSse = sse;
-                    bestD = d;
-                    bestOffset = offset;
+                    bestLogD = logD;
+                    bestPhase = phase;
+                }
+            }
+        }
+        double stepD = logSpan / (DURATIONS - 1.0);
+        double stepPhase = 1.0 / OFFSETS;
+        for (int round = 0; round < 2; round++) {
+            stepD /= 3;
+            stepPhase /= 3;
+            final double centreD = bestLogD;
+            final double centrePhase = bestPhase;
+            for (int di = -3; di <= 3; di++) {
+                for (int oi = -3; oi <= 3; oi++) {
+                    final double logD = Math.max(0, Math.min(logSpan, centreD + di * stepD));
+                    final double phase = centrePhase + oi * stepPhase - Math.floor(centrePhase + oi * stepPhase);
+                    final double sse = sse(t0, t1, rate, sumSq, twinCommMs, logD, phase);
+                    if (sse < bestSse) {
+                        bestSse = sse;
+                        bestLogD = logD;
+                        bestPhase = phase;
+                    }
                 }
             }
         }
         if (bestSse == Double.POSITIVE_INFINITY) {
             return Optional.empty();
         }
+        final double bestD = twinCommMs * MIN_D_FACTOR * Math.exp(bestLogD);
+        final double bestOffset = bestPhase * (computeMs + bestD);
         final double period = computeMs + bestD;
         final double last = origin + bestOffset + Math.floor((latestMs - origin - bestOffset) / period) * period;
         return Optional.of(new PhaseFit(last, bestD, period, 1 - bestSse / variance));
+    }
+
+    /** Residual of the best pulse height for comm duration twin·MIN·e^logD at offset phase·period (∞ if no overlap). */
+    private double sse(final double[] t0, final double[] t1, final double[] rate, final double sumSq,
+                       final double twinCommMs, final double logD, final double phase) {
+        final double d = twinCommMs * MIN_D_FACTOR * Math.exp(logD);
+        final double period = computeMs + d;
+        final double offset = phase * period;
+        double rx = 0;
+        double xx = 0;
+        for (int k = 0; k < t0.length; k++) {
+            final double x = overlap(t0[k], t1[k], offset, d, period) / (t1[k] - t0[k]);
+            rx += rate[k] * x;
+            xx += x * x;
+        }
+        return xx == 0 || rx <= 0 ? Double.POSITIVE_INFINITY : sumSq - rx * rx / xx;
     }
 
     /** Time inside [a, b] covered by the pulses [offset + n·period, offset + n·period + d]. */

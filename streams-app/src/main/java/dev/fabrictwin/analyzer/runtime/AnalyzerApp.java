@@ -42,6 +42,9 @@ public final class AnalyzerApp implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
+        // rates (per device partition) and the fabric-wide analysis are separate sub-topologies: two threads let
+        // them run side by side
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class.getName());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class.getName());
         p.put(DeadLetterHandlers.TOPIC_CONFIG, settings.topics().deadLetter());

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.serialization.Deserializer;
@@ -22,7 +23,23 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
  */
 public final class PortIntervalSerde {
 
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
+    /** Names written as one byte (their index + 1); 0 means a UTF string follows. Append only: the wire format. */
+    private static final List<String> NAMES = List.of("tx_bytes", "rx_bytes", "tx_packets", "rx_packets",
+        "ecn_marked", "cnp_sent", "cnp_handled", "rx_drops", "tx_drops", "fcs_errors", "fec_corrected",
+        "fec_uncorrectable", "oper_up", "speed_bps", "queue_depth_bytes", "buffer_watermark_bytes", "latency_p50_us",
+        "latency_p99_us", "tx_pfc_pause.0", "tx_pfc_pause.1", "tx_pfc_pause.2", "tx_pfc_pause.3", "tx_pfc_pause.4",
+        "tx_pfc_pause.5", "tx_pfc_pause.6", "tx_pfc_pause.7", "rx_pfc_pause.0", "rx_pfc_pause.1", "rx_pfc_pause.2",
+        "rx_pfc_pause.3", "rx_pfc_pause.4", "rx_pfc_pause.5", "rx_pfc_pause.6", "rx_pfc_pause.7",
+        "rx_pause_duration_us.0", "rx_pause_duration_us.1", "rx_pause_duration_us.2", "rx_pause_duration_us.3",
+        "rx_pause_duration_us.4", "rx_pause_duration_us.5", "rx_pause_duration_us.6", "rx_pause_duration_us.7");
+    private static final Map<String, Integer> CODES = new HashMap<>();
+
+    static {
+        for (int i = 0; i < NAMES.size(); i++) {
+            CODES.put(NAMES.get(i), i + 1);
+        }
+    }
 
     private PortIntervalSerde() {
     }
@@ -48,18 +65,31 @@ public final class PortIntervalSerde {
             out.writeInt(v.wraps());
             out.writeShort(v.increases().size());
             for (final var e : v.increases().entrySet()) {
-                out.writeUTF(e.getKey());
+                writeName(out, e.getKey());
                 out.writeLong(e.getValue());
             }
             out.writeShort(v.gauges().size());
             for (final var e : v.gauges().entrySet()) {
-                out.writeUTF(e.getKey());
+                writeName(out, e.getKey());
                 out.writeDouble(e.getValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    private static void writeName(final DataOutputStream out, final String name) throws IOException {
+        final Integer code = CODES.get(name);
+        out.writeByte(code == null ? 0 : code);
+        if (code == null) {
+            out.writeUTF(name);
+        }
+    }
+
+    private static String readName(final DataInputStream in) throws IOException {
+        final int code = in.readUnsignedByte();
+        return code == 0 ? in.readUTF() : NAMES.get(code - 1);
     }
 
     static PortInterval read(final byte[] bytes) {
@@ -80,11 +110,11 @@ public final class PortIntervalSerde {
             final int wraps = in.readInt();
             final Map<String, Long> increases = new HashMap<>();
             for (int i = in.readShort(); i > 0; i--) {
-                increases.put(in.readUTF(), in.readLong());
+                increases.put(readName(in), in.readLong());
             }
             final Map<String, Double> gauges = new HashMap<>();
             for (int i = in.readShort(); i > 0; i--) {
-                gauges.put(in.readUTF(), in.readDouble());
+                gauges.put(readName(in), in.readDouble());
             }
             return new PortInterval(device, port, t0, t1, increases, gauges, reset, wraps, gap);
         } catch (IOException e) {

@@ -52,7 +52,7 @@ public final class RatesStage {
     /** As {@link #build(StreamsBuilder, Topics, long)}, reporting each dead-lettered record to {@code listener}. */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs, final AnalyzerListener listener) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), Serdes.ByteArray()));
         final KStream<String, Object> outcomes = builder
             .stream(topics.samples(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("samples-source"))
@@ -81,6 +81,8 @@ public final class RatesStage {
         private final AnalyzerListener listener;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, byte[]> last;
+        /** The store's values already parsed: the store stays the truth (restored after a restart), this saves a parse. */
+        private final Map<String, Sample> parsed = new java.util.HashMap<>();
 
         PortRatesProcessor(final long nominalIntervalMs, final AnalyzerListener listener) {
             this.nominalIntervalMs = nominalIntervalMs;
@@ -107,8 +109,8 @@ public final class RatesStage {
                 return;
             }
             final String portKey = sample.device() + "/" + sample.port();
-            final byte[] previousBytes = last.get(portKey);
-            Sample previous = null;
+            Sample previous = parsed.get(portKey);
+            final byte[] previousBytes = previous == null ? last.get(portKey) : null;
             if (previousBytes != null) {
                 try {
                     previous = SampleJson.read(previousBytes);
@@ -121,6 +123,7 @@ public final class RatesStage {
                 return; // its interval is covered by the samples around it
             }
             last.put(portKey, record.value());
+            parsed.put(portKey, sample);
             step.interval().ifPresent(i -> context.forward(record.withKey(sample.device()).withValue(i)
                 .withTimestamp(sample.ts())));
         }

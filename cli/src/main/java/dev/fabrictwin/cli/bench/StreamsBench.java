@@ -1,0 +1,227 @@
+package dev.fabrictwin.cli.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
+import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.ingest.kafka.KafkaSimulationPublisher;
+import dev.fabrictwin.ingest.kafka.ProducerSettings;
+import dev.fabrictwin.ingest.kafka.TopicSetup;
+import dev.fabrictwin.ingest.sim.SimulationFiles;
+import dev.fabrictwin.ingest.sim.SyntheticCluster;
+import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleJson;
+import dev.fabrictwin.twin.telemetry.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * {@code bench streams}, on an embedded broker:
+ * <ul>
+ * <li>throughput — a 768-port fabric's capture in {@code telemetry.samples}, read once by a plain consumer and
+ *     once by the full analyzer topology (exactly-once); samples/s of each, counted from the first record
+ *     processed to the last, and their ratio;</li>
+ * <li>latency — a faulty scenario produced in accelerated real time ({@value #SPEED}× simulated time); for each
+ *     alert record, the wall time it was read (read_committed) minus the wall time the sample that closed its
+ *     tick was produced; the p99.</li>
+ * </ul>
+ */
+public final class StreamsBench {
+
+    static final double SPEED = 10;
+    private static final String THROUGHPUT_SCENARIO = """
+        name: bench-streams
+        seed: 3
+        duration: 600s
+        sampleInterval: 1s
+        fabric: {kind: spine-leaf, spines: 8, leaves: 16, hostsPerLeaf: 16, nicsPerHost: 1, linkSpeed: 400G}
+        jobs:
+          - {id: a, hosts: 128, pattern: ring-allreduce, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.35}
+          - {id: b, hosts: 96, pattern: hierarchical-allreduce, bytesPerIteration: 4GB, iterationPeriod: 3s, commFraction: 0.3}
+          - {id: c, hosts: 32, pattern: background, bytesPerIteration: 1GB, iterationPeriod: 2s}
+        faults:
+          - {type: LINK_DEGRADED, target: {device: leaf-3, peer: spine-2}, start: 200s, end: 400s}
+        """;
+
+    private StreamsBench() {
+    }
+
+    public static Map<String, Double> run(final Consumer<String> progress) throws Exception {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.startSingleBroker()) {
+            final Properties client = new Properties();
+            client.put("bootstrap.servers", kafka.bootstrapServers());
+            final Scenario big = ScenarioParser.parse(ScenarioParser.tree(THROUGHPUT_SCENARIO), Path.of("."));
+            final Topics topics = new Topics("bench.");
+            final long samples = KafkaSimulationPublisher.publish(new SyntheticCluster(big, big.telemetry()), client,
+                topics, false, n -> { });
+            progress.accept(String.format(Locale.ROOT, "throughput input: %d samples of %d ports", samples,
+                new SyntheticCluster(big, big.telemetry()).fabric().ports().size()));
+            final double consumer = plainConsumerPerSec(client, topics.samples(), samples);
+            progress.accept(String.format(Locale.ROOT, "plain consumer: %.0f samples/s", consumer));
+            final double analyzer = analyzerPerSec(client, topics, big, samples);
+            progress.accept(String.format(Locale.ROOT, "analyzer: %.0f samples/s", analyzer));
+            out.put("samplesPerSec", analyzer);
+            out.put("ratioVsPlainConsumer", analyzer / consumer);
+            out.put("p99SampleToAlertMs", p99LatencyMs(client, progress));
+        }
+        return out;
+    }
+
+    private static double plainConsumerPerSec(final Properties client, final String topic, final long expected) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-plain");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long count = 0;
+            long first = 0;
+            long last = 0;
+            long checksum = 0;
+            final long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (count < expected && System.nanoTime() < deadline) {
+                for (final var r : consumer.poll(Duration.ofMillis(200))) {
+                    if (count++ == 0) {
+                        first = System.nanoTime();
+                    }
+                    checksum += r.value().length; // touch every record, as a real reader would
+                }
+                last = System.nanoTime();
+            }
+            return checksum > 0 && last > first ? (count - 1) / ((last - first) / 1e9) : 0;
+        }
+    }
+
+    private static double analyzerPerSec(final Properties client, final Topics topics, final Scenario scenario,
+                                         final long samples) throws Exception {
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        final Properties streams = new Properties();
+        streams.putAll(client);
+        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-analyzer");
+        streams.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-streams").toString());
+        final AnalyzerSettings settings = new AnalyzerSettings(topics,
+            AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
+        try (AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, 20)) {
+            long first = 0;
+            long last = 0;
+            double seen = 0;
+            double firstCount = 0;
+            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            long quietSince = System.nanoTime();
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(50); // sampling a meter, not waiting for Kafka
+                final double now = registry.counter("fabric.samples.processed").count();
+                if (now > seen) {
+                    if (seen == 0) {
+                        first = System.nanoTime();
+                        firstCount = now;
+                    }
+                    seen = now;
+                    last = System.nanoTime();
+                    quietSince = last;
+                } else if (seen > 0.9 * samples && System.nanoTime() - quietSince > 3e9) {
+                    break;
+                }
+            }
+            return last > first ? (seen - firstCount) / ((last - first) / 1e9) : 0;
+        }
+    }
+
+    /** Alert latency with the faulty example scenario produced at {@value #SPEED}× real time. */
+    private static double p99LatencyMs(final Properties client, final Consumer<String> progress) throws Exception {
+        final Scenario scenario = ScenarioParser.parse(Path.of("scenarios", "pfc-storm-small.yaml"));
+        final Topics topics = new Topics("bench-live.");
+        TopicSetup.ensure(client, topics);
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        final List<Sample> samples = new ArrayList<>();
+        cluster.run(samples::add, n -> { });
+        final Properties streams = new Properties();
+        streams.putAll(client);
+        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-live");
+        streams.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-live").toString());
+        final AnalyzerConfig config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
+        final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>();
+        final long epoch = scenario.epoch().toEpochMilli();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(client));
+             AnalyzerApp app = AnalyzerApp.start(streams, new AnalyzerSettings(topics, config), new SimpleMeterRegistry(), 20)) {
+            producer.send(new ProducerRecord<>(topics.topology(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            for (final var job : new com.fasterxml.jackson.databind.ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
+                producer.send(new ProducerRecord<>(topics.jobs(), job.get("id").asText(), job.toString().getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+            final Thread reader = new Thread(() -> readAlerts(client, topics, seen), "bench-alert-reader");
+            reader.setDaemon(true);
+            reader.start();
+            final long wall0 = System.currentTimeMillis() + 2_000;
+            for (final Sample s : samples) {
+                final long due = wall0 + (long) ((s.ts() - epoch) / SPEED);
+                final long wait = due - System.currentTimeMillis();
+                if (wait > 0) {
+                    Thread.sleep(wait); // pacing the producer to accelerated real time
+                }
+                producer.send(new ProducerRecord<>(topics.samples(), s.device(), SampleJson.writeBytes(s)));
+            }
+            producer.flush();
+            Thread.sleep(3_000); // let the last ticks close and commit
+            reader.interrupt();
+            final List<Double> latencies = new ArrayList<>();
+            for (final long[] a : seen) {
+                // the tick ending at lastSeen closed when event time passed lastSeen + tick/2 + grace
+                final double closingEvent = a[0] + config.tickMs() / 2.0 + config.graceMs();
+                final double produced = wall0 + (closingEvent - epoch) / SPEED;
+                latencies.add(Math.max(0, a[1] - produced));
+            }
+            latencies.sort(null);
+            progress.accept(String.format(Locale.ROOT, "latency: %d alert records at %.0fx real time", latencies.size(), SPEED));
+            return latencies.isEmpty() ? Double.NaN : latencies.get((int) Math.ceil(0.99 * latencies.size()) - 1);
+        }
+    }
+
+    private static void readAlerts(final Properties client, final Topics topics, final ConcurrentLinkedQueue<long[]> out) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-alerts");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topics.alerts()));
+            while (!Thread.currentThread().isInterrupted()) {
+                for (final var r : consumer.poll(Duration.ofMillis(50))) {
+                    final Alert a = AlertJson.read(r.value());
+                    out.add(new long[] {a.lastSeen(), System.currentTimeMillis()});
+                }
+            }
+        } catch (org.apache.kafka.common.errors.InterruptException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
