@@ -34,10 +34,16 @@ public final class Correlator {
         FaultType.STRAGGLER, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO, FaultType.JOB_BOTTLENECK);
 
     static final int UNEXPLAINED_TICKS = 15;
+    /**
+     * Ticks a job's slowdown stays attributed to a root cause after that cause was last seen: the phase lock
+     * judges comm time over several iterations, so a job shows slow for a while after its fault ends.
+     */
+    static final int RECOVERY_TICKS = 30;
 
     private final Fabric fabric;
     private final JobFootprint footprint;
     private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
+    private final Map<String, Integer> recovering = new java.util.HashMap<>();
 
     public Correlator(final Fabric fabric, final JobFootprint footprint) {
         this.fabric = fabric;
@@ -83,12 +89,17 @@ public final class Correlator {
             }
             if (cause != null) {
                 unexplainedSlowdown.remove(job);
+                recovering.put(job, RECOVERY_TICKS);
                 out.putIfAbsent(id, new Correlated(id, f, false, cause, List.of(job)));
+            } else if (recovering.containsKey(job) && !roots.containsKey(id)) {
+                continue; // still recovering from a fault that was explained: neither a victim nor a new cause
             } else if (unexplainedSlowdown.merge(job, 1, Integer::sum) >= UNEXPLAINED_TICKS || roots.containsKey(id)) {
                 out.putIfAbsent(id, new Correlated(id, f, true, null, List.of(job)));
             }
         }
         unexplainedSlowdown.keySet().retainAll(slowJobs);
+        recovering.replaceAll((job, left) -> left - 1);
+        recovering.values().removeIf(left -> left <= 0);
         return new ArrayList<>(out.values());
     }
 

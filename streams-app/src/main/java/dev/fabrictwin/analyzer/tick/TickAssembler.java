@@ -14,8 +14,11 @@ import dev.fabrictwin.twin.sim.PortCounters;
  * Groups port intervals into ticks of the nominal sample interval by the sampling instant nearest to each
  * interval's end: tick k holds the intervals ending within half an interval of k × tick, so one sampling round
  * stays together even when device clocks straddle the boundary (a device 50 ms fast and one 50 ms slow sample
- * "the same" instant; flooring would put them a whole tick apart). A tick closes once event time (the latest
- * interval end seen) is {@code graceMs} past its upper edge — long enough for skewed and jittered devices. An interval ending in a tick already closed (a late device)
+ * "the same" instant; flooring would put them a whole tick apart). A tick closes once event time is
+ * {@code graceMs} past its upper edge — long enough for skewed and jittered devices. Event time is the
+ * <em>slowest</em> device's latest interval end (devices arrive through different partitions and stream threads,
+ * so one may run far ahead of another while a backlog drains), ignoring devices more than {@value #STALE_TICKS}
+ * ticks behind the newest (a device that stopped reporting must not hold every tick open). An interval ending in a tick already closed (a late device)
  * joins the oldest open tick: its bytes are never lost, only counted a tick later.
  */
 public final class TickAssembler {
@@ -26,6 +29,10 @@ public final class TickAssembler {
     private long lastClosed = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long lateIntervals;
+    /** Each device's latest interval end, and those values as a multiset: the slowest live device is its floor. */
+    private final java.util.Map<String, Long> latestByDevice = new java.util.HashMap<>();
+    private final TreeMap<Long, Integer> latestCounts = new TreeMap<>();
+    static final int STALE_TICKS = 60;
 
     public TickAssembler(final long tickMs, final long graceMs) {
         if (tickMs <= 0 || graceMs < 0) {
@@ -45,7 +52,21 @@ public final class TickAssembler {
         final PortRef ref = new PortRef(interval.device(), interval.port());
         open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new).add(interval, expected);
         watermark = Math.max(watermark, interval.t1());
-        return closeUpTo(watermark - graceMs);
+        advance(interval.device(), interval.t1());
+        final Long slowest = latestCounts.ceilingKey(watermark - STALE_TICKS * tickMs);
+        return closeUpTo((slowest == null ? watermark : slowest) - graceMs);
+    }
+
+    private void advance(final String device, final long t1) {
+        final Long before = latestByDevice.get(device);
+        if (before != null && before >= t1) {
+            return;
+        }
+        latestByDevice.put(device, t1);
+        if (before != null) {
+            latestCounts.computeIfPresent(before, (k, n) -> n == 1 ? null : n - 1);
+        }
+        latestCounts.merge(t1, 1, Integer::sum);
     }
 
     /** Closes every open tick (end of input). */
