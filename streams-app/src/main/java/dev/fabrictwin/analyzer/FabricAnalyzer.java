@@ -27,7 +27,7 @@ import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.sim.PortCounters;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
@@ -49,6 +49,9 @@ public final class FabricAnalyzer {
     private final JobHealthTracker jobs;
     private final Correlator correlator;
     private final AlertLifecycle lifecycle;
+    private final double[] expectedCounters = new double[CounterIndex.size()];
+    private final double[] expectedGauges = new double[CounterIndex.size()];
+    private final boolean[] present = new boolean[CounterIndex.size()];
     private long intervals;
     private long lastForgetMs;
     private double lastSolveMs;
@@ -71,9 +74,9 @@ public final class FabricAnalyzer {
         twin.observe(interval);
         jobs.observe(interval);
         final long start = System.nanoTime();
-        final PortCounters expected = twin.expected(interval);
+        twin.expectedInto(interval, expectedCounters, expectedGauges, present);
         lastSolveMs = (System.nanoTime() - start) / 1e6;
-        final List<Tick> closed = ticks.add(interval, expected);
+        final List<Tick> closed = ticks.add(interval, expectedCounters, expectedGauges);
         return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
 

@@ -13,6 +13,7 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CongestionModel;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
@@ -93,10 +94,10 @@ public final class TickContext {
 
     /** Sum of per-priority PFC counters ({@code tx_pfc_pause} or {@code rx_pfc_pause}) observed on a port. */
     public static double pfc(final PortTick t, final String prefix, final boolean observed) {
+        final int[] slots = CounterNames.TX_PFC_PAUSE.equals(prefix) ? CounterIndex.TX_PFC : CounterIndex.RX_PFC;
         double sum = 0;
-        for (int prio = 0; prio < 8; prio++) {
-            final String name = CounterNames.perPriority(prefix, prio);
-            sum += observed ? t.observed(name) : t.expected(name);
+        for (final int slot : slots) {
+            sum += observed ? t.observed(slot) : t.expected(slot);
         }
         return sum;
     }

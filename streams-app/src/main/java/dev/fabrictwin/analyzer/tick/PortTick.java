@@ -5,20 +5,23 @@ import java.util.Map;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.sim.PortCounters;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * One port over one analysis tick: what it reported (the sum of its intervals ending in the tick) beside what
  * the twin expected over exactly those intervals. Gauges are the latest observed and the time-weighted
- * expected mean. Built by {@link TickAssembler}; read by detectors.
+ * expected mean. Canonical names live in arrays ({@link CounterIndex}): every sample passes through here.
+ * Built by {@link TickAssembler}; read by detectors.
  */
 public final class PortTick {
 
     private final PortRef port;
-    private final Map<String, Double> observed = new HashMap<>();
-    private final Map<String, Double> expected = new HashMap<>();
-    private final Map<String, Double> gauges = new HashMap<>();
-    private final Map<String, Double> expectedGauges = new HashMap<>();
+    private final double[] observed = new double[CounterIndex.size()];
+    private final boolean[] reported = new boolean[CounterIndex.size()];
+    private final double[] expected = new double[CounterIndex.size()];
+    private final double[] expectedGaugeArea = new double[CounterIndex.size()];
+    private Map<String, Double> otherCounters;
+    private Map<String, Double> gauges = Map.of();
     private double seconds;
     private long t0 = Long.MAX_VALUE;
     private long t1 = Long.MIN_VALUE;
@@ -29,13 +32,26 @@ public final class PortTick {
         this.port = port;
     }
 
-    void add(final PortInterval interval, final PortCounters twin) {
+    void add(final PortInterval interval, final double[] twinCounters, final double[] twinGauges) {
         final double dt = interval.seconds();
-        interval.increases().forEach((k, v) -> observed.merge(k, (double) v, Double::sum));
-        twin.counters().forEach((k, v) -> expected.merge(k, v, Double::sum));
-        twin.gauges().forEach((k, v) -> expectedGauges.merge(k, v * dt, Double::sum));
+        for (final var e : interval.increases().entrySet()) {
+            final int slot = CounterIndex.of(e.getKey());
+            if (slot >= 0) {
+                observed[slot] += e.getValue();
+                reported[slot] = true;
+            } else {
+                if (otherCounters == null) {
+                    otherCounters = new HashMap<>();
+                }
+                otherCounters.merge(e.getKey(), (double) e.getValue(), Double::sum);
+            }
+        }
+        for (int i = 0; i < expected.length; i++) {
+            expected[i] += twinCounters[i];
+            expectedGaugeArea[i] += twinGauges[i] * dt;
+        }
         if (interval.t1() >= t1) {
-            gauges.putAll(interval.gauges());
+            gauges = interval.gauges();
         }
         seconds += dt;
         t0 = Math.min(t0, interval.t0());
@@ -50,16 +66,32 @@ public final class PortTick {
 
     /** Observed increase of a counter (0 when not reported). */
     public double observed(final String counter) {
-        return observed.getOrDefault(counter, 0.0);
+        final int slot = CounterIndex.of(counter);
+        if (slot >= 0) {
+            return observed[slot];
+        }
+        return otherCounters == null ? 0 : otherCounters.getOrDefault(counter, 0.0);
+    }
+
+    /** Observed increase by {@link CounterIndex} slot. */
+    public double observed(final int slot) {
+        return observed[slot];
     }
 
     /** Whether the port reports this counter at all (a missing counter is not a zero). */
     public boolean reports(final String counter) {
-        return observed.containsKey(counter);
+        final int slot = CounterIndex.of(counter);
+        return slot >= 0 ? reported[slot] : otherCounters != null && otherCounters.containsKey(counter);
     }
 
     public double expected(final String counter) {
-        return expected.getOrDefault(counter, 0.0);
+        final int slot = CounterIndex.of(counter);
+        return slot >= 0 ? expected[slot] : 0;
+    }
+
+    /** Expected increase by {@link CounterIndex} slot. */
+    public double expected(final int slot) {
+        return expected[slot];
     }
 
     public double observedRate(final String counter) {
@@ -76,7 +108,8 @@ public final class PortTick {
     }
 
     public double expectedGauge(final String name) {
-        return seconds > 0 ? expectedGauges.getOrDefault(name, 0.0) / seconds : 0;
+        final int slot = CounterIndex.of(name);
+        return seconds > 0 && slot >= 0 ? expectedGaugeArea[slot] / seconds : 0;
     }
 
     public double seconds() {

@@ -8,7 +8,6 @@ import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.sim.PortCounters;
 
 /**
  * Groups port intervals into ticks of the nominal sample interval by the sampling instant nearest to each
@@ -42,15 +41,19 @@ public final class TickAssembler {
         this.graceMs = graceMs;
     }
 
-    /** Adds an interval with the twin's expectation for it; returns the ticks this closes, oldest first. */
-    public List<Tick> add(final PortInterval interval, final PortCounters expected) {
+    /**
+     * Adds an interval with the twin's expectation for it (counters and gauges by {@code CounterIndex} slot);
+     * returns the ticks this closes, oldest first.
+     */
+    public List<Tick> add(final PortInterval interval, final double[] expectedCounters, final double[] expectedGauges) {
         long index = Math.floorDiv(interval.t1() + tickMs / 2, tickMs);
         if (lastClosed != Long.MIN_VALUE && index <= lastClosed) {
             lateIntervals++;
             index = lastClosed + 1;
         }
         final PortRef ref = new PortRef(interval.device(), interval.port());
-        open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new).add(interval, expected);
+        open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new)
+            .add(interval, expectedCounters, expectedGauges);
         watermark = Math.max(watermark, interval.t1());
         advance(interval.device(), interval.t1());
         final Long slowest = latestCounts.ceilingKey(watermark - STALE_TICKS * tickMs);

@@ -80,6 +80,18 @@ public final class TwinReplica {
         return integrator.expected(new PortRef(interval.device(), interval.port()), Math.max(0, t0), Math.max(0, t1));
     }
 
+    /** As {@link #expected}, into arrays indexed by {@code CounterIndex} (the analyzer's hot path). */
+    public void expectedInto(final PortInterval interval, final double[] counters, final double[] gauges,
+                             final boolean[] present) {
+        final double t0 = seconds(interval.t0());
+        final double t1 = seconds(interval.t1());
+        if (t1 > simulation.now()) {
+            simulation.runUntil(t1);
+        }
+        integrator.expectedInto(new PortRef(interval.device(), interval.port()), Math.max(0, t0), Math.max(0, t1),
+            counters, gauges, present);
+    }
+
     /** Follows an {@code oper_up} report: a port seen down takes its link down in the replica, and up again. */
     public void observe(final PortInterval interval) {
         final Double operUp = interval.gauges().get(CounterNames.OPER_UP);

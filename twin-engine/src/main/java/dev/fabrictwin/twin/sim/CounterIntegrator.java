@@ -8,6 +8,7 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.CongestionModel;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
@@ -26,6 +27,23 @@ public final class CounterIntegrator {
     /** Ethernet/TCP egress drops per packet per unit of overload (TCP keeps loss small but non-zero). */
     private static final double TCP_DROP_PER_OVERLOAD = 1e-3;
 
+    private static final int TX_BYTES = CounterIndex.of(CounterNames.TX_BYTES);
+    private static final int RX_BYTES = CounterIndex.of(CounterNames.RX_BYTES);
+    private static final int TX_PACKETS = CounterIndex.of(CounterNames.TX_PACKETS);
+    private static final int RX_PACKETS = CounterIndex.of(CounterNames.RX_PACKETS);
+    private static final int ECN = CounterIndex.of(CounterNames.ECN_MARKED);
+    private static final int TX_DROPS = CounterIndex.of(CounterNames.TX_DROPS);
+    private static final int RX_DROPS = CounterIndex.of(CounterNames.RX_DROPS);
+    private static final int CNP_SENT = CounterIndex.of(CounterNames.CNP_SENT);
+    private static final int CNP_HANDLED = CounterIndex.of(CounterNames.CNP_HANDLED);
+    private static final int FCS = CounterIndex.of(CounterNames.FCS_ERRORS);
+    private static final int FEC = CounterIndex.of(CounterNames.FEC_CORRECTED);
+    private static final int FEC_UNCORR = CounterIndex.of(CounterNames.FEC_UNCORRECTABLE);
+    /** The gauges every expectation carries. */
+    public static final List<String> GAUGES = List.of(CounterNames.OPER_UP, CounterNames.SPEED_BPS,
+        CounterNames.QUEUE_DEPTH_BYTES, CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US,
+        CounterNames.LATENCY_P99_US);
+
     private final Fabric fabric;
     private final LinkTimeline timeline;
     private final ModelParams params;
@@ -37,43 +55,74 @@ public final class CounterIntegrator {
     }
 
     public PortCounters expected(final PortRef port, final double t0, final double t1) {
+        final double[] c = new double[CounterIndex.size()];
+        final double[] g = new double[CounterIndex.size()];
+        final boolean[] present = new boolean[CounterIndex.size()];
+        expectedInto(port, t0, t1, c, g, present);
+        final Map<String, Double> counters = new HashMap<>();
+        final Map<String, Double> gauges = new HashMap<>();
+        for (int i = 0; i < c.length; i++) {
+            if (present[i]) {
+                counters.put(CounterIndex.name(i), c[i]);
+            }
+        }
+        for (final String name : GAUGES) {
+            gauges.put(name, g[CounterIndex.of(name)]);
+        }
+        return new PortCounters(port, t0, t1, counters, gauges);
+    }
+
+    /**
+     * As {@link #expected}, into arrays indexed by {@link CounterIndex} (overwritten): the analyzer's hot path.
+     * {@code present} marks the counters this port has (gauges are always set).
+     */
+    public void expectedInto(final PortRef port, final double t0, final double t1, final double[] c, final double[] g,
+                             final boolean[] present) {
         if (!(t1 >= t0)) {
             throw new IllegalArgumentException("interval end " + t1 + " before start " + t0);
         }
+        java.util.Arrays.fill(c, 0);
+        java.util.Arrays.fill(g, 0);
+        java.util.Arrays.fill(present, false);
         final int tx = fabric.txLink(port);
         final int rx = fabric.rxLink(port);
         final int mtu = fabric.technology().mtuBytes();
         final boolean switchPort = !fabric.node(fabric.txNode(tx)).isHost();
         final double nominal = fabric.link(tx / 2).capacityBps();
         final double baseUs = switchPort ? fabric.technology().hopLatencyUs() : fabric.technology().nicLatencyUs();
-        final Map<String, Double> c = new HashMap<>();
-        final Map<String, Double> g = new HashMap<>();
-        final String txPause = CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, PFC_PRIORITY);
-        final String rxPause = CounterNames.perPriority(CounterNames.RX_PFC_PAUSE, PFC_PRIORITY);
-        final String pauseUs = CounterNames.perPriority(CounterNames.RX_PAUSE_DURATION_US, PFC_PRIORITY);
+        final int txPause = CounterIndex.TX_PFC[PFC_PRIORITY];
+        final int rxPause = CounterIndex.RX_PFC[PFC_PRIORITY];
+        final int pauseUs = CounterIndex.of(CounterNames.perPriority(CounterNames.RX_PAUSE_DURATION_US, PFC_PRIORITY));
         double queueArea = 0;
         double p50Area = 0;
         double p99Area = 0;
         double watermark = 0;
         boolean up = true;
 
-        for (final Segment s : segments(tx, t0, t1)) {
-            final LinkState st = s.state;
-            final double dt = s.dt;
+        final List<LinkState> txStates = timeline.states(tx);
+        for (int i = txStates.isEmpty() ? 0 : timeline.indexAt(tx, t0); i < txStates.size(); i++) {
+            final LinkState st = txStates.get(i);
+            final double dt = overlap(txStates, i, t0, t1);
+            if (dt < 0) {
+                break;
+            }
+            if (dt == 0) {
+                continue;
+            }
             final double packets = st.rateBps() * dt / 8 / mtu;
-            add(c, CounterNames.TX_BYTES, st.rateBps() * dt / 8);
-            add(c, CounterNames.TX_PACKETS, packets);
+            add(c, present, TX_BYTES, st.rateBps() * dt / 8);
+            add(c, present, TX_PACKETS, packets);
             if (switchPort) {
-                add(c, CounterNames.ECN_MARKED, st.markProbability() * packets);
+                add(c, present, ECN, st.markProbability() * packets);
             }
             final double paused = st.pausedFraction();
-            add(c, rxPause, paused * CongestionModel.pauseFramesPerSecond(nominal) * dt);
-            add(c, pauseUs, paused * dt * 1e6);
+            add(c, present, rxPause, paused * CongestionModel.pauseFramesPerSecond(nominal) * dt);
+            add(c, present, pauseUs, paused * dt * 1e6);
             if (fabric.technology() == Technology.ETHERNET && st.capacityBps() > 0 && st.offeredBps() > st.capacityBps()) {
-                add(c, CounterNames.TX_DROPS, packets * TCP_DROP_PER_OVERLOAD * (st.offeredBps() / st.capacityBps() - 1));
+                add(c, present, TX_DROPS, packets * TCP_DROP_PER_OVERLOAD * (st.offeredBps() / st.capacityBps() - 1));
             }
             if (!switchPort) {
-                add(c, CounterNames.CNP_HANDLED, st.cnpPerSec() * dt);
+                add(c, present, CNP_HANDLED, st.cnpPerSec() * dt);
             }
             final double qDelay = CongestionModel.queueDelayUs(st.queueBytes(), nominal);
             queueArea += st.queueBytes() * dt;
@@ -82,59 +131,53 @@ public final class CounterIntegrator {
             watermark = Math.max(watermark, st.queueBytes() * (st.offeredBps() > st.capacityBps() ? 1.5 : 1.0));
             up = st.up();
         }
-        for (final Segment s : segments(rx, t0, t1)) {
-            final LinkState st = s.state;
-            final double dt = s.dt;
+        final List<LinkState> rxStates = timeline.states(rx);
+        for (int i = rxStates.isEmpty() ? 0 : timeline.indexAt(rx, t0); i < rxStates.size(); i++) {
+            final LinkState st = rxStates.get(i);
+            final double dt = overlap(rxStates, i, t0, t1);
+            if (dt < 0) {
+                break;
+            }
+            if (dt == 0) {
+                continue;
+            }
             final double delivered = st.rateBps() * (1 - st.dropFraction()) * dt;
             final double packets = delivered / 8 / mtu;
-            add(c, CounterNames.RX_BYTES, delivered / 8);
-            add(c, CounterNames.RX_PACKETS, packets);
-            add(c, txPause, st.pausedFraction() * CongestionModel.pauseFramesPerSecond(nominal) * dt);
-            add(c, CounterNames.FCS_ERRORS, st.crcPerPacket() * packets);
+            add(c, present, RX_BYTES, delivered / 8);
+            add(c, present, RX_PACKETS, packets);
+            add(c, present, txPause, st.pausedFraction() * CongestionModel.pauseFramesPerSecond(nominal) * dt);
+            add(c, present, FCS, st.crcPerPacket() * packets);
             // The PHY encodes idle symbols too: FEC codewords run at the line rate whether or not frames flow.
             final double lineBits = st.up() ? nominal * dt : 0;
-            add(c, CounterNames.FEC_CORRECTED, st.fecPerBit() * lineBits);
-            add(c, CounterNames.FEC_UNCORRECTABLE, st.fecPerBit() * lineBits * FEC_UNCORRECTABLE_RATIO);
-            add(c, CounterNames.RX_DROPS, 0);
+            add(c, present, FEC, st.fecPerBit() * lineBits);
+            add(c, present, FEC_UNCORR, st.fecPerBit() * lineBits * FEC_UNCORRECTABLE_RATIO);
+            add(c, present, RX_DROPS, 0);
             if (!switchPort) {
-                add(c, CounterNames.CNP_SENT, st.cnpPerSec() * dt);
+                add(c, present, CNP_SENT, st.cnpPerSec() * dt);
             }
         }
         final double span = t1 - t0;
-        g.put(CounterNames.OPER_UP, up ? 1.0 : 0.0);
-        g.put(CounterNames.SPEED_BPS, nominal);
-        g.put(CounterNames.QUEUE_DEPTH_BYTES, span > 0 ? queueArea / span : 0);
-        g.put(CounterNames.BUFFER_WATERMARK_BYTES, watermark);
-        g.put(CounterNames.LATENCY_P50_US, span > 0 ? p50Area / span : baseUs);
-        g.put(CounterNames.LATENCY_P99_US, span > 0 ? p99Area / span : baseUs);
-        return new PortCounters(port, t0, t1, c, g);
+        g[CounterIndex.of(CounterNames.OPER_UP)] = up ? 1.0 : 0.0;
+        g[CounterIndex.of(CounterNames.SPEED_BPS)] = nominal;
+        g[CounterIndex.of(CounterNames.QUEUE_DEPTH_BYTES)] = span > 0 ? queueArea / span : 0;
+        g[CounterIndex.of(CounterNames.BUFFER_WATERMARK_BYTES)] = watermark;
+        g[CounterIndex.of(CounterNames.LATENCY_P50_US)] = span > 0 ? p50Area / span : baseUs;
+        g[CounterIndex.of(CounterNames.LATENCY_P99_US)] = span > 0 ? p99Area / span : baseUs;
     }
 
-    private record Segment(LinkState state, double dt) {
-    }
-
-    /** The states overlapping [t0, t1] with the length of each overlap. */
-    private List<Segment> segments(final int link, final double t0, final double t1) {
-        final List<LinkState> states = timeline.states(link);
-        final List<Segment> out = new java.util.ArrayList<>();
-        if (states.isEmpty()) {
-            return out;
+    /** Length of state i's overlap with [t0, t1] (0: none, skip it); negative once the states start at or after t1. */
+    private static double overlap(final List<LinkState> states, final int i, final double t0, final double t1) {
+        final LinkState s = states.get(i);
+        final double start = Math.max(t0, s.start());
+        if (start >= t1) {
+            return -1;
         }
-        for (int i = timeline.indexAt(link, t0); i < states.size(); i++) {
-            final LinkState s = states.get(i);
-            final double start = Math.max(t0, s.start());
-            final double end = Math.min(t1, i + 1 < states.size() ? states.get(i + 1).start() : Double.POSITIVE_INFINITY);
-            if (start >= t1) {
-                break;
-            }
-            if (end > start) {
-                out.add(new Segment(s, end - start));
-            }
-        }
-        return out;
+        final double end = Math.min(t1, i + 1 < states.size() ? states.get(i + 1).start() : Double.POSITIVE_INFINITY);
+        return Math.max(0, end - start);
     }
 
-    private static void add(final Map<String, Double> c, final String name, final double v) {
-        c.merge(name, v, Double::sum);
+    private static void add(final double[] c, final boolean[] present, final int slot, final double v) {
+        c[slot] += v;
+        present[slot] = true;
     }
 }
