@@ -107,14 +107,27 @@ public final class StreamsBench {
             final long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
             while (count < expected && System.nanoTime() < deadline) {
                 for (final var r : consumer.poll(Duration.ofMillis(200))) {
-                    if (count++ == 0) {
+                    if (count == 0) {
                         first = System.nanoTime();
                     }
-                    checksum += r.value().length; // touch every record, as a real reader would
+                    // count the samples a record holds (a device's batch holds one per port), touching every byte
+                    count += samplesIn(r.value());
+                    checksum += r.value().length;
                 }
                 last = System.nanoTime();
             }
-            return checksum > 0 && last > first ? (count - 1) / ((last - first) / 1e9) : 0;
+            return checksum > 0 && last > first ? count / ((last - first) / 1e9) : 0;
+        }
+    }
+
+    private static int samplesIn(final byte[] value) {
+        if (!SampleJson.isBatch(value)) {
+            return 1;
+        }
+        try {
+            return SampleJson.elements(value).size();
+        } catch (dev.fabrictwin.twin.telemetry.SampleFormatException e) {
+            return 0;
         }
     }
 
@@ -177,7 +190,8 @@ public final class StreamsBench {
                     java.nio.charset.StandardCharsets.UTF_8)));
             }
             producer.flush();
-            final Thread reader = new Thread(() -> readAlerts(client, topics, seen), "bench-alert-reader");
+            final java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean(true);
+            final Thread reader = new Thread(() -> readAlerts(client, topics, seen, reading), "bench-alert-reader");
             reader.setDaemon(true);
             reader.start();
             final long wall0 = System.currentTimeMillis() + 2_000;
@@ -191,7 +205,8 @@ public final class StreamsBench {
             }
             producer.flush();
             Thread.sleep(3_000); // let the last ticks close and commit
-            reader.interrupt();
+            reading.set(false);
+            reader.join(5_000);
             final List<Double> latencies = new ArrayList<>();
             for (final long[] a : seen) {
                 // the tick ending at lastSeen closed when event time passed lastSeen + tick/2 + grace
@@ -205,7 +220,8 @@ public final class StreamsBench {
         }
     }
 
-    private static void readAlerts(final Properties client, final Topics topics, final ConcurrentLinkedQueue<long[]> out) {
+    private static void readAlerts(final Properties client, final Topics topics, final ConcurrentLinkedQueue<long[]> out,
+                                   final java.util.concurrent.atomic.AtomicBoolean reading) {
         final Properties p = new Properties();
         p.putAll(client);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-alerts");
@@ -214,14 +230,12 @@ public final class StreamsBench {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
             new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topics.alerts()));
-            while (!Thread.currentThread().isInterrupted()) {
+            while (reading.get()) {
                 for (final var r : consumer.poll(Duration.ofMillis(50))) {
                     final Alert a = AlertJson.read(r.value());
                     out.add(new long[] {a.lastSeen(), System.currentTimeMillis()});
                 }
             }
-        } catch (org.apache.kafka.common.errors.InterruptException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -63,6 +63,8 @@ public final class JobHealthTracker {
     private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
     private final Set<String> bottlenecked = new HashSet<>();
     private final Map<String, Integer> failedFits = new HashMap<>();
+    private final Map<String, Long> lastFitMs = new HashMap<>();
+    private final Map<String, PhaseFit> latestFits = new HashMap<>();
     private final Map<String, double[]> coarseWindows = new HashMap<>();
     private final Map<String, Double> baselines = new HashMap<>();
     private final Map<String, Integer> fitsSeen = new HashMap<>();
@@ -107,7 +109,8 @@ public final class JobHealthTracker {
             final double perSec = seconds > 0 ? 1 / seconds : 0;
             final double twinComm = twin.lastCommMs(j.id());
             final boolean coarse = j.spec().periodSeconds() * 1000 < COARSE_PERIODS * (tick.endMs() - tick.startMs());
-            final PhaseFit fit = coarse ? average(j, twinComm, expected, observed) : lock(j.id(), twinComm);
+            final PhaseFit fit = coarse ? average(j, twinComm, expected, observed)
+                : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000);
             out.add(new JobHealth(j.id(), tick.endMs(), twinComm, fit == null ? Double.NaN : fit.commMs(),
                 fit == null ? Double.NaN : fit.commMs() / twinComm, expected * perSec, observed * perSec,
                 fit == null ? Double.NaN : fit.quality(), null, null));
@@ -116,20 +119,30 @@ public final class JobHealthTracker {
         return out;
     }
 
-    /** Fits the job's phase, steers the twin and records the slowdown; null when there is no good fit now. */
-    private PhaseFit lock(final String job, final double twinComm) {
+    /**
+     * Fits the job's phase (at most once per iteration: the fit spans several, so a new one a tick later says
+     * nothing new), steers the twin and records the slowdown; the latest fit, or null when there is none.
+     */
+    private PhaseFit lock(final String job, final double twinComm, final long nowMs, final double periodMs) {
         final PhaseLock lock = locks.get(job);
         if (lock == null || Double.isNaN(twinComm)) {
             return null;
         }
+        final Long lastFit = lastFitMs.get(job);
+        if (lastFit != null && nowMs - lastFit < periodMs) {
+            return latestFits.get(job);
+        }
+        lastFitMs.put(job, nowMs);
         final Optional<PhaseFit> fit = lock.fit(twinComm);
         if (fit.isEmpty() || fit.get().quality() < MIN_QUALITY) {
             // no lock this tick: the last judgement stands a while (coarse samples lock only now and then)
             if (failedFits.merge(job, 1, Integer::sum) > STALE_FITS) {
                 recentSlowdowns.remove(job);
             }
+            latestFits.remove(job);
             return null;
         }
+        latestFits.put(job, fit.get());
         failedFits.remove(job);
         steer(job, fit.get());
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new java.util.ArrayDeque<>());

@@ -29,7 +29,7 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
  * exactly-once a restarted instance neither re-opens nor forgets them). Forwards {@link Alert}s and
  * {@link JobHealth}s.
  */
-final class AnalyzerProcessor implements Processor<String, PortInterval, String, Object> {
+final class AnalyzerProcessor implements Processor<String, List<PortInterval>, String, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerProcessor.class);
     /** How often (event time) the declared jobs are checked for changes. */
@@ -60,21 +60,21 @@ final class AnalyzerProcessor implements Processor<String, PortInterval, String,
     }
 
     @Override
-    public void process(final Record<String, PortInterval> record) {
-        final PortInterval interval = record.value();
-        if (interval == null) {
+    public void process(final Record<String, List<PortInterval>> record) {
+        if (record.value() == null) {
             return;
         }
-        if (analyzer == null || interval.t1() - lastCheckMs >= DOCUMENT_CHECK_MS) {
-            lastCheckMs = interval.t1();
-            refreshTwin(interval);
-            if (analyzer == null) {
-                return;
+        for (final PortInterval interval : record.value()) {
+            if (analyzer == null || interval.t1() - lastCheckMs >= DOCUMENT_CHECK_MS) {
+                lastCheckMs = interval.t1();
+                refreshTwin(interval);
+                if (analyzer == null) {
+                    continue;
+                }
             }
+            publish(analyzer.accept(interval));
         }
-        final FabricAnalyzer.Output out = analyzer.accept(interval);
-        listener.intervals(1);
-        publish(out);
+        listener.intervals(record.value().size());
     }
 
     private void refreshTwin(final PortInterval first) {

@@ -63,9 +63,9 @@ public final class AnalyzerTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), Serdes.ByteArray()));
 
-        final KStream<String, Object> outputs = RatesStage.build(builder, topics, settings.tickMs(), listener)
-            .selectKey((device, interval) -> FABRIC_KEY, Named.as("key-by-fabric"))
-            .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.serde())
+        final KStream<String, Object> outputs = RatesStage.buildBatches(builder, topics, settings.tickMs(), listener)
+            .selectKey((device, intervals) -> FABRIC_KEY, Named.as("key-by-fabric"))
+            .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde())
                 .withName("analyzer-intervals").withNumberOfPartitions(1))
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
         final Map<String, KStream<String, Object>> branches = outputs.split(Named.as("out-"))

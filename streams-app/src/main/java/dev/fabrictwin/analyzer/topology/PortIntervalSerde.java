@@ -49,6 +49,52 @@ public final class PortIntervalSerde {
             (Deserializer<PortInterval>) (topic, bytes) -> read(bytes));
     }
 
+    /** The serde of a record's intervals (a device's batch): a count, then each interval as {@link #serde()} writes it. */
+    public static Serde<List<PortInterval>> listSerde() {
+        return Serdes.serdeFrom((Serializer<List<PortInterval>>) (topic, v) -> writeList(v),
+            (Deserializer<List<PortInterval>>) (topic, bytes) -> readList(bytes));
+    }
+
+    static byte[] writeList(final List<PortInterval> list) {
+        if (list == null) {
+            return null;
+        }
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 200 * list.size());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeInt(list.size());
+            for (final PortInterval v : list) {
+                writeBody(out, v);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static List<PortInterval> readList(final byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            checkVersion(in.readByte());
+            final int n = in.readInt();
+            final List<PortInterval> out = new java.util.ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                out.add(readBody(in));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void checkVersion(final byte version) {
+        if (version != VERSION) {
+            throw new IllegalArgumentException("unknown port-interval encoding version " + version);
+        }
+    }
+
     static byte[] write(final PortInterval v) {
         if (v == null) {
             return null;
@@ -56,27 +102,31 @@ public final class PortIntervalSerde {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
-            out.writeUTF(v.device());
-            out.writeUTF(v.port());
-            out.writeLong(v.t0());
-            out.writeLong(v.t1());
-            out.writeBoolean(v.reset());
-            out.writeBoolean(v.gap());
-            out.writeInt(v.wraps());
-            out.writeShort(v.increases().size());
-            for (final var e : v.increases().entrySet()) {
-                writeName(out, e.getKey());
-                out.writeLong(e.getValue());
-            }
-            out.writeShort(v.gauges().size());
-            for (final var e : v.gauges().entrySet()) {
-                writeName(out, e.getKey());
-                out.writeDouble(e.getValue());
-            }
+            writeBody(out, v);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    private static void writeBody(final DataOutputStream out, final PortInterval v) throws IOException {
+        out.writeUTF(v.device());
+        out.writeUTF(v.port());
+        out.writeLong(v.t0());
+        out.writeLong(v.t1());
+        out.writeBoolean(v.reset());
+        out.writeBoolean(v.gap());
+        out.writeInt(v.wraps());
+        out.writeShort(v.increases().size());
+        for (final var e : v.increases().entrySet()) {
+            writeName(out, e.getKey());
+            out.writeLong(e.getValue());
+        }
+        out.writeShort(v.gauges().size());
+        for (final var e : v.gauges().entrySet()) {
+            writeName(out, e.getKey());
+            out.writeDouble(e.getValue());
+        }
     }
 
     private static void writeName(final DataOutputStream out, final String name) throws IOException {
@@ -97,28 +147,29 @@ public final class PortIntervalSerde {
             return null;
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            final byte version = in.readByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("unknown port-interval encoding version " + version);
-            }
-            final String device = in.readUTF();
-            final String port = in.readUTF();
-            final long t0 = in.readLong();
-            final long t1 = in.readLong();
-            final boolean reset = in.readBoolean();
-            final boolean gap = in.readBoolean();
-            final int wraps = in.readInt();
-            final Map<String, Long> increases = new HashMap<>();
-            for (int i = in.readShort(); i > 0; i--) {
-                increases.put(readName(in), in.readLong());
-            }
-            final Map<String, Double> gauges = new HashMap<>();
-            for (int i = in.readShort(); i > 0; i--) {
-                gauges.put(readName(in), in.readDouble());
-            }
-            return new PortInterval(device, port, t0, t1, increases, gauges, reset, wraps, gap);
+            checkVersion(in.readByte());
+            return readBody(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static PortInterval readBody(final DataInputStream in) throws IOException {
+        final String device = in.readUTF();
+        final String port = in.readUTF();
+        final long t0 = in.readLong();
+        final long t1 = in.readLong();
+        final boolean reset = in.readBoolean();
+        final boolean gap = in.readBoolean();
+        final int wraps = in.readInt();
+        final Map<String, Long> increases = new HashMap<>();
+        for (int i = in.readShort(); i > 0; i--) {
+            increases.put(readName(in), in.readLong());
+        }
+        final Map<String, Double> gauges = new HashMap<>();
+        for (int i = in.readShort(); i > 0; i--) {
+            gauges.put(readName(in), in.readDouble());
+        }
+        return new PortInterval(device, port, t0, t1, increases, gauges, reset, wraps, gap);
     }
 }

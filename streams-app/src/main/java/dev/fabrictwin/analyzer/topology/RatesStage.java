@@ -1,6 +1,8 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -26,6 +28,7 @@ import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Topics;
 
 /**
@@ -46,12 +49,18 @@ public final class RatesStage {
     /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs) {
-        return build(builder, topics, nominalIntervalMs, AnalyzerListener.NONE);
+        return buildBatches(builder, topics, nominalIntervalMs, AnalyzerListener.NONE)
+            .flatMapValues(list -> list, Named.as("intervals-one-by-one"));
     }
 
-    /** As {@link #build(StreamsBuilder, Topics, long)}, reporting each dead-lettered record to {@code listener}. */
-    public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
-                                                      final long nominalIntervalMs, final AnalyzerListener listener) {
+    /**
+     * Adds the stage, reporting each dead-lettered record to {@code listener}; returns, per input record, the
+     * intervals it yielded (one for a single sample, one per port for a device's batch; empty lists dropped).
+     */
+    @SuppressWarnings("unchecked")
+    public static KStream<String, List<PortInterval>> buildBatches(final StreamsBuilder builder, final Topics topics,
+                                                                   final long nominalIntervalMs,
+                                                                   final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), Serdes.ByteArray()));
         final KStream<String, Object> outcomes = builder
@@ -62,7 +71,7 @@ public final class RatesStage {
             .defaultBranch(Branched.as("intervals"));
         branches.get("rates-dead").mapValues(v -> (byte[]) v, Named.as("dead-bytes"))
             .to(topics.deadLetter(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("deadletter-sink"));
-        return branches.get("rates-intervals").mapValues(v -> (PortInterval) v, Named.as("intervals"));
+        return branches.get("rates-intervals").mapValues(v -> (List<PortInterval>) v, Named.as("intervals"));
     }
 
     /** Serializes an interval for topics and tests. */
@@ -74,7 +83,12 @@ public final class RatesStage {
         }
     }
 
-    /** Emits either a {@link PortInterval} or, for a bad record, its raw bytes with dead-letter headers. */
+    /**
+     * Emits, per record, the list of {@link PortInterval}s it yields, and for each bad sample (or a bad record)
+     * its raw bytes with dead-letter headers. A record is one canonical sample or a device's batch (a JSON array
+     * of them). The store keeps each port's last single sample under {@code device/port} and each device's last
+     * batch under {@code device}: one changelog record per input record.
+     */
     static final class PortRatesProcessor implements Processor<String, byte[], String, Object> {
 
         private final long nominalIntervalMs;
@@ -97,35 +111,99 @@ public final class RatesStage {
 
         @Override
         public void process(final Record<String, byte[]> record) {
-            final Sample sample;
-            try {
-                if (record.value() == null) {
-                    throw new SampleFormatException(dev.fabrictwin.twin.telemetry.RejectReason.MALFORMED, "empty record");
-                }
-                sample = SampleJson.read(record.value());
-            } catch (SampleFormatException e) {
-                deadLetter(record, e.describe());
-                listener.rejected(e.reason().name().toLowerCase(java.util.Locale.ROOT));
+            if (record.value() == null || record.value().length == 0) {
+                reject(record, record.value() == null ? new byte[0] : record.value(),
+                    new SampleFormatException(RejectReason.MALFORMED, "empty record"));
                 return;
             }
-            final String portKey = sample.device() + "/" + sample.port();
-            Sample previous = parsed.get(portKey);
-            final byte[] previousBytes = previous == null ? last.get(portKey) : null;
-            if (previousBytes != null) {
+            final List<PortInterval> out = new ArrayList<>();
+            if (!SampleJson.isBatch(record.value())) {
+                final Sample sample = parse(record, record.value(), 0, record.value().length);
+                if (sample != null && step(sample, out)) {
+                    last.put(sample.device() + "/" + sample.port(), record.value());
+                }
+            } else {
+                final List<int[]> elements;
                 try {
-                    previous = SampleJson.read(previousBytes);
+                    elements = SampleJson.elements(record.value());
                 } catch (SampleFormatException e) {
-                    previous = null; // cannot happen for bytes we stored; start the port afresh if it does
+                    reject(record, record.value(), e);
+                    return;
+                }
+                boolean stored = false;
+                for (final int[] el : elements) {
+                    final Sample sample = parse(record, record.value(), el[0], el[1]);
+                    stored |= sample != null && step(sample, out);
+                }
+                if (stored && record.key() != null) {
+                    last.put(record.key(), record.value()); // the batch is the device's last samples
                 }
             }
-            final PortRates.Step step = PortRates.next(previous, sample, nominalIntervalMs);
-            if (step.late()) {
-                return; // its interval is covered by the samples around it
+            if (!out.isEmpty()) {
+                context.forward(record.withValue((Object) out).withTimestamp(out.get(out.size() - 1).t1()));
             }
-            last.put(portKey, record.value());
+        }
+
+        /** One sample of a record; a bad one is dead-lettered on its own (its batch goes on) and null returned. */
+        private Sample parse(final Record<String, byte[]> record, final byte[] bytes, final int off, final int len) {
+            try {
+                return SampleJson.read(bytes, off, len);
+            } catch (SampleFormatException e) {
+                reject(record, java.util.Arrays.copyOfRange(bytes, off, off + len), e);
+                return null;
+            }
+        }
+
+        /** Advances the sample's port; false for a late sample (its interval is covered by the samples around it). */
+        private boolean step(final Sample sample, final List<PortInterval> out) {
+            final String portKey = sample.device() + "/" + sample.port();
+            final PortRates.Step step = PortRates.next(previous(sample.device(), portKey), sample, nominalIntervalMs);
+            if (step.late()) {
+                return false;
+            }
             parsed.put(portKey, sample);
-            step.interval().ifPresent(i -> context.forward(record.withKey(sample.device()).withValue(i)
-                .withTimestamp(sample.ts())));
+            step.interval().ifPresent(out::add);
+            return true;
+        }
+
+        /** The port's last sample: parsed in memory, else from the store (after a restart) by port or device key. */
+        private Sample previous(final String device, final String portKey) {
+            final Sample cached = parsed.get(portKey);
+            if (cached != null) {
+                return cached;
+            }
+            final byte[] single = last.get(portKey);
+            final byte[] batch = last.get(device);
+            Sample best = null;
+            for (final byte[] stored : new byte[][] {single, batch}) {
+                if (stored == null) {
+                    continue;
+                }
+                try {
+                    if (!SampleJson.isBatch(stored)) {
+                        best = newer(best, SampleJson.read(stored));
+                        continue;
+                    }
+                    for (final int[] el : SampleJson.elements(stored)) {
+                        final Sample s = SampleJson.read(stored, el[0], el[1]);
+                        if ((s.device() + "/" + s.port()).equals(portKey)) {
+                            best = newer(best, s);
+                        }
+                    }
+                } catch (SampleFormatException e) {
+                    // cannot happen for bytes we stored; the port starts afresh if it does
+                }
+            }
+            return best;
+        }
+
+        private static Sample newer(final Sample a, final Sample b) {
+            return a == null || b.ts() > a.ts() ? b : a;
+        }
+
+        private void reject(final Record<String, byte[]> record, final byte[] bytes, final SampleFormatException e) {
+            deadLetter(record.withValue(bytes), e.describe());
+            listener.rejected(e.reason().name().toLowerCase(java.util.Locale.ROOT));
         }
 
         private void deadLetter(final Record<String, byte[]> record, final String error) {

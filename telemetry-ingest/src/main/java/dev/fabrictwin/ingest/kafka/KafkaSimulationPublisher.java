@@ -30,7 +30,10 @@ public final class KafkaSimulationPublisher {
     private KafkaSimulationPublisher() {
     }
 
-    /** Returns the samples published. {@code realtime} paces delivery to the samples' own clock. */
+    /**
+     * Returns the samples published (in per-device batches: one record per device per round, see
+     * {@link DeviceBatcher}). {@code realtime} paces delivery to the samples' own clock.
+     */
     public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
                                final boolean realtime, final java.util.function.LongConsumer progress) {
         TopicSetup.ensure(clientConfig, topics);
@@ -47,26 +50,34 @@ public final class KafkaSimulationPublisher {
             producer.flush();
             final long wallStart = System.nanoTime();
             final long simStart = cluster.scenario().epoch().toEpochMilli();
+            final DeviceBatcher batcher = new DeviceBatcher(cluster.scenario().sampleInterval().toMillis(),
+                (device, value) -> producer.send(new ProducerRecord<>(topics.samples(), device, value), (m, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
             final long published = cluster.run(sample -> {
                 if (failure.get() != null) {
                     throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
                 }
-                if (realtime) {
+                if (realtime && due(wallStart, sample.ts() - simStart) > 0) {
+                    batcher.flush(); // about to wait: what is buffered is due now
                     pace(wallStart, sample.ts() - simStart);
                 }
-                producer.send(new ProducerRecord<>(topics.samples(), sample.key(), SampleJson.writeBytes(sample)),
-                    (m, e) -> {
-                        if (e != null) {
-                            failure.compareAndSet(null, e);
-                        }
-                    });
+                batcher.add(sample);
             }, progress);
+            batcher.flush();
             producer.flush();
             if (failure.get() != null) {
                 throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
             }
             return published;
         }
+    }
+
+    /** Nanoseconds until the wall clock has advanced as far as simulated time has (≤ 0: due). */
+    private static long due(final long wallStartNanos, final long simElapsedMillis) {
+        return wallStartNanos + TimeUnit.MILLISECONDS.toNanos(simElapsedMillis) - System.nanoTime();
     }
 
     /** Holds a sample until the wall clock has advanced as far as simulated time has. */
