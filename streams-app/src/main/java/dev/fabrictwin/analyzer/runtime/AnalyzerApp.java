@@ -1,7 +1,14 @@
 package dev.fabrictwin.analyzer.runtime;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -42,22 +49,32 @@ public final class AnalyzerApp implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
-        // rates (per device partition) and the fabric-wide analysis are separate sub-topologies: two threads let
+        // rates (per sample partition) and the fabric-wide analysis are separate sub-topologies: two threads let
         // them run side by side
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        // The analysis merges its lanes (one per sample partition) in timestamp order. A lane can be empty only
+        // because its rates task has not committed its next intervals yet (a commit interval, or a rebalance):
+        // wait that long for it rather than analyze ahead of it and see its intervals late.
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 10_000L);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class.getName());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class.getName());
+        // the topology and jobs documents (global stores) get the same handler: a bad document is dead-lettered
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(DeadLetterHandlers.TOPIC_CONFIG, settings.topics().deadLetter());
         p.putAll(client);
         return p;
     }
 
-    /** Builds and starts the analyzer; {@code registry} receives the product meters and Kafka Streams' own. */
+    /**
+     * Builds and starts the analyzer, with one lane per partition of {@code telemetry.samples} (which must exist);
+     * {@code registry} receives the product meters and Kafka Streams' own.
+     */
     public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
                                     final int topPorts) {
         final Properties config = streamsConfig(client, settings);
+        final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples()));
         final KafkaStreams streams = new KafkaStreams(
-            AnalyzerTopology.build(settings, new AnalyzerMetrics(registry, topPorts)), config);
+            AnalyzerTopology.build(laned, new AnalyzerMetrics(registry, topPorts)), config);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it (its tasks restart from the last committed state)", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -66,6 +83,30 @@ public final class AnalyzerApp implements AutoCloseable {
         streamsMetrics.bindTo(registry);
         streams.start();
         return new AnalyzerApp(streams, streamsMetrics);
+    }
+
+    /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
+    static int samplePartitions(final Properties config, final String topic) {
+        final Properties admin = new Properties();
+        config.forEach((k, v) -> {
+            final String key = k.toString();
+            if (AdminClientConfig.configNames().contains(key)) {
+                admin.put(key, v);
+            } else if (key.startsWith(StreamsConfig.ADMIN_CLIENT_PREFIX)) {
+                admin.put(key.substring(StreamsConfig.ADMIN_CLIENT_PREFIX.length()), v);
+            }
+        });
+        try (Admin a = Admin.create(admin)) {
+            return a.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe topic " + topic + " at " + config.get("bootstrap.servers")
+                + " (the analyzer reads it; `analyze` creates it when missing): " + e.getCause().getMessage(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka at " + config.get("bootstrap.servers") + " did not answer in 60 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        }
     }
 
     public KafkaStreams.State state() {

@@ -1,8 +1,10 @@
 package dev.fabrictwin.analyzer.topology;
 
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
@@ -24,13 +26,15 @@ import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.alert.Alert;
 import dev.fabrictwin.analyzer.alert.AlertJson;
 import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.analyzer.rates.PortInterval;
 
 /**
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:
  * <pre>
  * telemetry.samples ─ port-rates (store port-last-sample, per device partition) ─┬─ bad → telemetry.deadletter
- *                                                                                 └─ intervals
- *   → repartition by fabric (topic …-analyzer-intervals-repartition, 1 partition: cross-port checks need every port)
+ *                                                                                 └─ intervals, lane = partition
+ *   → one repartition topic per lane (…-analyzer-intervals-lane-N-repartition, 1 partition each)
+ *   → merged in timestamp order into one task (cross-port checks need every port)
  *   → analyzer (store open-alerts; global stores fabric-topology, fabric-jobs) ─┬─ alerts → fabric.alerts
  *                                                                               └─ job health → fabric.job-health
  * </pre>
@@ -63,10 +67,7 @@ public final class AnalyzerTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), Serdes.ByteArray()));
 
-        final KStream<String, Object> outputs = RatesStage.buildBatches(builder, topics, settings.tickMs(), listener)
-            .selectKey((device, intervals) -> FABRIC_KEY, Named.as("key-by-fabric"))
-            .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde())
-                .withName("analyzer-intervals").withNumberOfPartitions(1))
+        final KStream<String, Object> outputs = mergedLanes(builder, settings, listener)
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
         final Map<String, KStream<String, Object>> branches = outputs.split(Named.as("out-"))
             .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))
@@ -76,6 +77,32 @@ public final class AnalyzerTopology {
         branches.get("out-health").mapValues(v -> json((JobHealth) v), Named.as("job-health-json"))
             .to(topics.jobHealth(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("job-health-sink"));
         return builder.build();
+    }
+
+    /**
+     * The rates stage's intervals, every lane repartitioned to one partition of its own and the lanes merged: the
+     * analysis is then a single task reading one partition per lane, and Kafka Streams hands it the record with
+     * the lowest timestamp across its partitions (waiting, up to {@code max.task.idle.ms}, for a lane with
+     * data still to come). So the fabric-wide analysis sees event time in order even while a backlog drains and
+     * the sample partitions are processed at different speeds: Kafka, not the heap, holds what runs ahead.
+     */
+    private static KStream<String, List<PortInterval>> mergedLanes(final StreamsBuilder builder,
+                                                                   final AnalyzerSettings settings,
+                                                                   final AnalyzerListener listener) {
+        final KStream<String, RatesStage.LaneBatch> batches =
+            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(), listener);
+        KStream<String, List<PortInterval>> merged = null;
+        for (int lane = 0; lane < settings.lanes(); lane++) {
+            final int id = lane;
+            final String name = settings.lanes() == 1 ? "analyzer-intervals" : "analyzer-intervals-lane-" + lane;
+            final KStream<String, List<PortInterval>> one = (settings.lanes() == 1 ? batches
+                : batches.filter((device, batch) -> batch.lane() == id, Named.as("lane-" + lane)))
+                .map((device, batch) -> KeyValue.pair(FABRIC_KEY, batch.intervals()), Named.as(name + "-by-fabric"))
+                .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde())
+                    .withName(name).withNumberOfPartitions(1));
+            merged = merged == null ? one : merged.merge(one, Named.as("merge-" + name));
+        }
+        return merged;
     }
 
     static byte[] json(final JobHealth health) {

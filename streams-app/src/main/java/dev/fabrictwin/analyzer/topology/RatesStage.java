@@ -49,29 +49,33 @@ public final class RatesStage {
     /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs) {
-        return buildBatches(builder, topics, nominalIntervalMs, AnalyzerListener.NONE)
-            .flatMapValues(list -> list, Named.as("intervals-one-by-one"));
+        return buildBatches(builder, topics, nominalIntervalMs, 1, AnalyzerListener.NONE)
+            .flatMapValues(LaneBatch::intervals, Named.as("intervals-one-by-one"));
     }
 
     /**
      * Adds the stage, reporting each dead-lettered record to {@code listener}; returns, per input record, the
-     * intervals it yielded (one for a single sample, one per port for a device's batch; empty lists dropped).
+     * intervals it yielded (one for a single sample, one per port for a device's batch; empty lists dropped),
+     * tagged with the lane of the sample partition they came from (partition mod {@code lanes}).
      */
-    @SuppressWarnings("unchecked")
-    public static KStream<String, List<PortInterval>> buildBatches(final StreamsBuilder builder, final Topics topics,
-                                                                   final long nominalIntervalMs,
-                                                                   final AnalyzerListener listener) {
+    public static KStream<String, LaneBatch> buildBatches(final StreamsBuilder builder, final Topics topics,
+                                                          final long nominalIntervalMs, final int lanes,
+                                                          final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), Serdes.ByteArray()));
         final KStream<String, Object> outcomes = builder
             .stream(topics.samples(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("samples-source"))
-            .process(() -> new PortRatesProcessor(nominalIntervalMs, listener), Named.as("port-rates"), LAST_SAMPLE_STORE);
+            .process(() -> new PortRatesProcessor(nominalIntervalMs, lanes, listener), Named.as("port-rates"), LAST_SAMPLE_STORE);
         final Map<String, KStream<String, Object>> branches = outcomes.split(Named.as("rates-"))
             .branch((k, v) -> v instanceof byte[], Branched.as("dead"))
             .defaultBranch(Branched.as("intervals"));
         branches.get("rates-dead").mapValues(v -> (byte[]) v, Named.as("dead-bytes"))
             .to(topics.deadLetter(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("deadletter-sink"));
-        return branches.get("rates-intervals").mapValues(v -> (List<PortInterval>) v, Named.as("intervals"));
+        return branches.get("rates-intervals").mapValues(v -> (LaneBatch) v, Named.as("intervals"));
+    }
+
+    /** The intervals one input record yielded, and the lane (sample partition mod lanes) they travel in. */
+    public record LaneBatch(int lane, List<PortInterval> intervals) {
     }
 
     /** Serializes an interval for topics and tests. */
@@ -92,14 +96,16 @@ public final class RatesStage {
     static final class PortRatesProcessor implements Processor<String, byte[], String, Object> {
 
         private final long nominalIntervalMs;
+        private final int lanes;
         private final AnalyzerListener listener;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, byte[]> last;
         /** The store's values already parsed: the store stays the truth (restored after a restart), this saves a parse. */
         private final Map<String, Sample> parsed = new java.util.HashMap<>();
 
-        PortRatesProcessor(final long nominalIntervalMs, final AnalyzerListener listener) {
+        PortRatesProcessor(final long nominalIntervalMs, final int lanes, final AnalyzerListener listener) {
             this.nominalIntervalMs = nominalIntervalMs;
+            this.lanes = lanes;
             this.listener = listener;
         }
 
@@ -140,7 +146,8 @@ public final class RatesStage {
                 }
             }
             if (!out.isEmpty()) {
-                context.forward(record.withValue((Object) out).withTimestamp(out.get(out.size() - 1).t1()));
+                final int lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
+                context.forward(record.withValue((Object) new LaneBatch(lane, out)).withTimestamp(out.get(out.size() - 1).t1()));
             }
         }
 

@@ -124,6 +124,22 @@ class AnalyzerTopologyTest {
     }
 
     @Test
+    void shouldGiveEverySamplePartitionALaneOfItsOwnIntoOneAnalysisTask() {
+        final var description = AnalyzerTopology.build(AnalyzerSettings.defaults(1_000).withLanes(3), AnalyzerListener.NONE)
+            .describe();
+        final List<String> analysisSources = description.subtopologies().stream()
+            .filter(sub -> sub.nodes().stream().anyMatch(n -> n.name().equals("analyzer")))
+            .flatMap(sub -> sub.nodes().stream())
+            .filter(n -> n instanceof org.apache.kafka.streams.TopologyDescription.Source)
+            .flatMap(n -> ((org.apache.kafka.streams.TopologyDescription.Source) n).topicSet().stream())
+            .sorted().toList();
+        // one sub-topology reads every lane (so one task merges them by timestamp); the rates stage is another
+        assertThat(description.subtopologies()).hasSize(2);
+        assertThat(analysisSources).containsExactly("analyzer-intervals-lane-0-repartition",
+            "analyzer-intervals-lane-1-repartition", "analyzer-intervals-lane-2-repartition");
+    }
+
+    @Test
     void anIdleFabricAsTheTwinExpectsOpensNothing() {
         run(60, (t, p, c, g) -> { });
         assertThat(alerts()).isEmpty();
