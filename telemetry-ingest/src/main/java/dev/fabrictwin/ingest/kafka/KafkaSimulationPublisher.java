@@ -36,6 +36,19 @@ public final class KafkaSimulationPublisher {
      */
     public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
                                final boolean realtime, final java.util.function.LongConsumer progress) {
+        return publish(cluster, clientConfig, topics, realtime ? 1.0 : 0.0, progress);
+    }
+
+    /**
+     * As above, paced at {@code speed} simulated seconds per wall-clock second (1 = real time; 0 = as fast as
+     * possible). Interrupting the calling thread stops publication with a {@link java.util.concurrent.CancellationException}.
+     */
+    public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
+                               final double speed, final java.util.function.LongConsumer progress) {
+        if (!(speed >= 0) || Double.isInfinite(speed)) {
+            throw new IllegalArgumentException("speed must be >= 0 (0 = as fast as possible), got " + speed);
+        }
+        final boolean realtime = speed > 0;
         TopicSetup.ensure(clientConfig, topics);
         final AtomicReference<Exception> failure = new AtomicReference<>();
         try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
@@ -60,9 +73,13 @@ public final class KafkaSimulationPublisher {
                 if (failure.get() != null) {
                     throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
                 }
-                if (realtime && due(wallStart, sample.ts() - simStart) > 0) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new java.util.concurrent.CancellationException("publication stopped");
+                }
+                final long wallElapsedMs = realtime ? (long) ((sample.ts() - simStart) / speed) : 0;
+                if (realtime && due(wallStart, wallElapsedMs) > 0) {
                     batcher.flush(); // about to wait: what is buffered is due now
-                    pace(wallStart, sample.ts() - simStart);
+                    pace(wallStart, wallElapsedMs);
                 }
                 batcher.add(sample);
             }, progress);
@@ -75,21 +92,21 @@ public final class KafkaSimulationPublisher {
         }
     }
 
-    /** Nanoseconds until the wall clock has advanced as far as simulated time has (≤ 0: due). */
-    private static long due(final long wallStartNanos, final long simElapsedMillis) {
-        return wallStartNanos + TimeUnit.MILLISECONDS.toNanos(simElapsedMillis) - System.nanoTime();
+    /** Nanoseconds until the wall clock has advanced this far (≤ 0: due). */
+    private static long due(final long wallStartNanos, final long wallElapsedMillis) {
+        return wallStartNanos + TimeUnit.MILLISECONDS.toNanos(wallElapsedMillis) - System.nanoTime();
     }
 
-    /** Holds a sample until the wall clock has advanced as far as simulated time has. */
-    private static void pace(final long wallStartNanos, final long simElapsedMillis) {
-        final long due = wallStartNanos + TimeUnit.MILLISECONDS.toNanos(simElapsedMillis);
+    /** Holds a sample until the wall clock has advanced as far as (scaled) simulated time has. */
+    private static void pace(final long wallStartNanos, final long wallElapsedMillis) {
+        final long due = wallStartNanos + TimeUnit.MILLISECONDS.toNanos(wallElapsedMillis);
         final long wait = due - System.nanoTime();
         if (wait > 0) {
             try {
                 TimeUnit.NANOSECONDS.sleep(wait); // pacing to simulated time, not waiting on Kafka
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
+                throw new java.util.concurrent.CancellationException("publication stopped");
             }
         }
     }

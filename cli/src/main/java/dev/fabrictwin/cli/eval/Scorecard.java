@@ -1,0 +1,204 @@
+package dev.fabrictwin.cli.eval;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.ingest.sim.TruthRecord;
+import dev.fabrictwin.twin.fault.FaultTarget;
+
+/**
+ * Scores alerts against the injected faults exactly as DESIGN §3 "Scoring" defines it. Only root-cause alerts
+ * count, and not {@code JOB_BOTTLENECK} (an impact, not a fault). A fault's window is
+ * [start − 1 interval, end + 3 intervals]; it is <em>detected</em> when a root-cause alert of its type opens
+ * (its {@code firstSeen}) inside the window, <em>localized</em> when that alert names exactly its target. An
+ * alert is <em>true</em> when it opens inside the window of a fault of its type and names that fault's target.
+ * False alerts per hour are counted over the healthy stretches of the run (no fault window open).
+ *
+ * @param overall the whole run
+ * @param byType  per fault/alert type (types with neither a fault nor an alert are absent)
+ */
+public record Scorecard(Line overall, Map<String, Line> byType) {
+
+    /** Alert types that are impacts, never scored. */
+    private static final String IMPACT_TYPE = "JOB_BOTTLENECK";
+
+    /**
+     * One row of the scorecard.
+     *
+     * @param faults        faults scored
+     * @param detected      faults a root-cause alert of their type opened for in their window
+     * @param localized     detected faults whose alert names exactly their target
+     * @param alerts        root-cause alerts opened
+     * @param trueAlerts    of those, alerts that open in the window of a fault of their type and name its target
+     * @param falseHealthy  non-true alerts that opened while no fault window was open
+     * @param healthyHours  length of the healthy stretches, hours
+     * @param ttdMs         time to detect of each detected fault, ms, ascending
+     * @param intervalMs    the sample interval (for TTD in intervals)
+     */
+    public record Line(int faults, int detected, int localized, int alerts, int trueAlerts, int falseHealthy,
+                       double healthyHours, List<Long> ttdMs, long intervalMs) {
+
+        public Line {
+            ttdMs = List.copyOf(ttdMs);
+        }
+
+        /** Detected / faults; NaN without faults. */
+        public double recall() {
+            return faults == 0 ? Double.NaN : detected / (double) faults;
+        }
+
+        /** True alerts / alerts opened; 1 when nothing opened (no false alert), NaN when there was nothing to find either. */
+        public double precision() {
+            if (alerts == 0) {
+                return faults == 0 ? Double.NaN : 1.0;
+            }
+            return trueAlerts / (double) alerts;
+        }
+
+        /** Localized / detected; NaN when nothing was detected. */
+        public double localization() {
+            return detected == 0 ? Double.NaN : localized / (double) detected;
+        }
+
+        public double ttdMedianSec() {
+            return quantile(0.5) / 1000.0;
+        }
+
+        public double ttdP95Sec() {
+            return quantile(0.95) / 1000.0;
+        }
+
+        public double ttdMedianIntervals() {
+            return quantile(0.5) / intervalMs;
+        }
+
+        public double ttdP95Intervals() {
+            return quantile(0.95) / intervalMs;
+        }
+
+        /** False alerts per hour of healthy run; NaN when the run had no healthy stretch. */
+        public double falseAlertsPerHour() {
+            return healthyHours <= 0 ? Double.NaN : falseHealthy / healthyHours;
+        }
+
+        /** Nearest-rank quantile of the TTDs; NaN without detections. */
+        private double quantile(final double q) {
+            if (ttdMs.isEmpty()) {
+                return Double.NaN;
+            }
+            final int rank = (int) Math.ceil(q * ttdMs.size());
+            return ttdMs.get(Math.max(0, Math.min(ttdMs.size() - 1, rank - 1)));
+        }
+    }
+
+    /**
+     * Scores {@code alerts} (every record read from {@code fabric.alerts}: the OPEN records are used) against the
+     * faults that started in [runStartMs, runEndMs).
+     */
+    public static Scorecard score(final List<TruthRecord> truth, final List<Alert> alerts, final long intervalMs,
+                                  final long runStartMs, final long runEndMs) {
+        if (intervalMs <= 0 || runEndMs < runStartMs) {
+            throw new IllegalArgumentException("interval must be > 0 and the run must not end before it starts");
+        }
+        final List<TruthRecord> faults = truth.stream().filter(f -> f.start() < runEndMs)
+            .sorted(Comparator.comparingLong(TruthRecord::start)).toList();
+        final List<Alert> opened = alerts.stream()
+            .filter(a -> a.state() == Alert.State.OPEN && a.rootCause() && !IMPACT_TYPE.equals(a.type()))
+            .sorted(Comparator.comparingLong(Alert::firstSeen)).toList();
+        final double healthyHours = healthyMs(faults, intervalMs, runStartMs, runEndMs) / 3_600_000.0;
+
+        final Map<String, Acc> byType = new TreeMap<>();
+        final Acc all = new Acc();
+        for (final TruthRecord f : faults) {
+            final Acc t = byType.computeIfAbsent(f.type().name(), k -> new Acc());
+            final Alert first = opened.stream().filter(a -> inWindow(a, f, intervalMs)).findFirst().orElse(null);
+            for (final Acc acc : List.of(all, t)) {
+                acc.faults++;
+                if (first != null) {
+                    acc.detected++;
+                    acc.ttd.add(first.firstSeen() - f.start());
+                    if (names(first.entity(), f.target())) {
+                        acc.localized++;
+                    }
+                }
+            }
+        }
+        for (final Alert a : opened) {
+            final Acc t = byType.computeIfAbsent(a.type(), k -> new Acc());
+            final boolean isTrue = faults.stream().anyMatch(f -> inWindow(a, f, intervalMs) && names(a.entity(), f.target()));
+            final boolean healthy = faults.stream().noneMatch(f -> a.firstSeen() >= windowStart(f, intervalMs)
+                && a.firstSeen() <= windowEnd(f, intervalMs));
+            for (final Acc acc : List.of(all, t)) {
+                acc.alerts++;
+                acc.trueAlerts += isTrue ? 1 : 0;
+                acc.falseHealthy += !isTrue && healthy ? 1 : 0;
+            }
+        }
+        final Map<String, Line> lines = new TreeMap<>();
+        byType.forEach((type, acc) -> lines.put(type, acc.line(healthyHours, intervalMs)));
+        return new Scorecard(all.line(healthyHours, intervalMs), lines);
+    }
+
+    /** A root alert of the fault's type whose firstSeen is inside the fault's window. */
+    public static boolean inWindow(final Alert a, final TruthRecord f, final long intervalMs) {
+        return a.type().equals(f.type().name()) && a.firstSeen() >= windowStart(f, intervalMs)
+            && a.firstSeen() <= windowEnd(f, intervalMs);
+    }
+
+    /** The alert's entity is exactly the fault's target (a link's two devices in either order). */
+    public static boolean names(final Entity e, final FaultTarget t) {
+        return switch (t.kind()) {
+            case PORT -> "port".equals(e.kind()) && t.device().equals(e.device()) && t.port().equals(e.port());
+            case LINK -> "link".equals(e.kind()) && e.touches(t.device()) && e.touches(t.peer());
+            case DEVICE -> ("device".equals(e.kind()) || "ecmp-group".equals(e.kind())) && t.device().equals(e.device());
+            case JOB -> "job".equals(e.kind()) && Objects.equals(t.job(), e.job());
+        };
+    }
+
+    private static long windowStart(final TruthRecord f, final long intervalMs) {
+        return f.start() - intervalMs;
+    }
+
+    private static long windowEnd(final TruthRecord f, final long intervalMs) {
+        return f.end() + 3 * intervalMs;
+    }
+
+    /** Length of [runStart, runEnd) not covered by any fault window. */
+    private static long healthyMs(final List<TruthRecord> faults, final long intervalMs, final long runStart,
+                                  final long runEnd) {
+        long covered = 0;
+        long cursor = runStart;
+        for (final TruthRecord f : faults) { // sorted by start, so window starts ascend
+            final long s = Math.max(cursor, windowStart(f, intervalMs));
+            final long e = Math.min(runEnd, windowEnd(f, intervalMs));
+            if (e > s) {
+                covered += e - s;
+            }
+            cursor = Math.max(cursor, Math.min(runEnd, windowEnd(f, intervalMs)));
+        }
+        return Math.max(0, runEnd - runStart - covered);
+    }
+
+    /** Mutable counts while scoring; {@link #line} snapshots them. */
+    private static final class Acc {
+        private int faults;
+        private int detected;
+        private int localized;
+        private int alerts;
+        private int trueAlerts;
+        private int falseHealthy;
+        private final List<Long> ttd = new ArrayList<>();
+
+        Line line(final double healthyHours, final long intervalMs) {
+            final List<Long> sorted = new ArrayList<>(ttd);
+            sorted.sort(null);
+            return new Line(faults, detected, localized, alerts, trueAlerts, falseHealthy, healthyHours, sorted, intervalMs);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.fabrictwin.cli.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.ingest.sim.TruthRecord;
+import dev.fabrictwin.twin.fault.FaultTarget;
+import dev.fabrictwin.twin.fault.FaultType;
+
+/** DESIGN §3 scoring, computed by hand on small runs. */
+class ScorecardTest {
+
+    private static final long S = 1_000;
+    private static final TruthRecord STORM = new TruthRecord("fault-0", FaultType.PFC_STORM,
+        FaultTarget.port("host-5", "nic0"), 100 * S, 200 * S, Map.of());
+    private static final TruthRecord DEGRADED = new TruthRecord("fault-1", FaultType.LINK_DEGRADED,
+        FaultTarget.link("leaf-2", "spine-1"), 300 * S, 400 * S, Map.of());
+
+    private static Alert open(final String type, final Entity entity, final long firstSeen, final boolean root) {
+        return new Alert(Alert.id(type, entity), type, Alert.State.OPEN, "CRITICAL", entity, root,
+            root ? null : "x", firstSeen, firstSeen + S, 1, 0, "m", List.of(), "s");
+    }
+
+    @Test
+    void shouldCountDetectionLocalizationPrecisionAndTimeToDetect() {
+        final List<Alert> alerts = List.of(
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 102 * S, true),
+            // right type in the window but the wrong entity: detects (not localized) and is a false alert
+            open("LINK_DEGRADED", Entity.link("leaf-3", "spine-1"), 299 * S, true),
+            // victims and impacts are never scored
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("leaf-1", "eth0")), 103 * S, false),
+            open("JOB_BOTTLENECK", Entity.job("llm-a"), 104 * S, true),
+            // a false root alert in a healthy stretch
+            open("ECMP_IMBALANCE", Entity.ecmpGroup("leaf-0"), 600 * S, true));
+
+        final Scorecard card = Scorecard.score(List.of(STORM, DEGRADED), alerts, S, 0, 3_600 * S);
+
+        assertThat(card.overall().faults()).isEqualTo(2);
+        assertThat(card.overall().recall()).isEqualTo(1.0);
+        assertThat(card.overall().localization()).isEqualTo(0.5);
+        assertThat(card.overall().precision()).isCloseTo(1 / 3.0, within(1e-9));
+        assertThat(card.overall().ttdMs()).containsExactly(-1 * S, 2 * S);
+        assertThat(card.overall().ttdMedianSec()).isEqualTo(-1.0);
+        // healthy: 3600 s minus the windows [99, 203] and [299, 403] = 3392 s; one false alert in it
+        assertThat(card.overall().falseAlertsPerHour()).isCloseTo(1 / (3_392 / 3_600.0), within(1e-9));
+        assertThat(card.byType()).containsOnlyKeys("PFC_STORM", "LINK_DEGRADED", "ECMP_IMBALANCE");
+        assertThat(card.byType().get("PFC_STORM").precision()).isEqualTo(1.0);
+        assertThat(card.byType().get("ECMP_IMBALANCE").recall()).isNaN();
+    }
+
+    @Test
+    void shouldMissAnAlertOpeningOutsideTheWindowAndIgnoreFaultsAfterTheRun() {
+        final List<Alert> alerts = List.of(
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 204 * S, true));
+
+        final Scorecard card = Scorecard.score(List.of(STORM, DEGRADED), alerts, S, 0, 250 * S);
+
+        assertThat(card.overall().faults()).as("the degraded link starts after the run ended").isEqualTo(1);
+        assertThat(card.overall().recall()).isZero();
+        assertThat(card.overall().precision()).isZero();
+        assertThat(card.overall().ttdMedianSec()).isNaN();
+    }
+
+    @Test
+    void shouldNameALinkEitherWayRound() {
+        assertThat(Scorecard.names(Entity.link("spine-1", "leaf-2"), FaultTarget.link("leaf-2", "spine-1"))).isTrue();
+        assertThat(Scorecard.names(Entity.device("leaf-2"), FaultTarget.link("leaf-2", "spine-1"))).isFalse();
+    }
+}
