@@ -126,7 +126,7 @@ final class BenchCommand implements Callable<Integer> {
     @Command(name = "ingest", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         description = {"Parse+normalize samples/s per format on one thread, and ingest (parse + produce) throughput "
             + "to an embedded broker against Kafka's ProducerPerformance on the same broker in the same run. "
-            + "Targets: >= 500k canonical samples/s/thread; producing >= 70 % of Kafka's tool. JSON keys: "
+            + "Targets: >= 500k canonical samples/s/thread; producing >= 70 %% of Kafka's tool. JSON keys: "
             + "parseCanonicalPerSec, parseGnmicPerSec, parsePrometheusPerSec, produceRatioVsKafkaTool."})
     static final class Ingest implements Callable<Integer> {
 

@@ -6,14 +6,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The one-line JSON that {@code --json} prints last, so scripts can read it. */
-final class Json {
+public final class Json {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {
     }
 
-    static String line(final Object value) {
+    public static String line(final Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
@@ -22,7 +22,7 @@ final class Json {
     }
 
     /** Rounds figures to 4 significant digits for humans reading the JSON; keys keep their order. */
-    static Map<String, Object> rounded(final Map<String, Double> figures) {
+    public static Map<String, Object> rounded(final Map<String, Double> figures) {
         final Map<String, Object> out = new java.util.LinkedHashMap<>();
         figures.forEach((k, v) -> out.put(k, !Double.isFinite(v) ? null
             : v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) (long) (double) v

@@ -32,6 +32,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabrictwin.analyzer.alert.Alert;
 import dev.fabrictwin.analyzer.alert.AlertJson;
 import dev.fabrictwin.cli.stack.DashboardsTest;
+import dev.fabrictwin.cli.stack.DebianTools;
 
 /**
  * The demo end to end, and the checks that run here without Docker: {@code demo} on its built-in 256-GPU scenario
@@ -54,7 +55,7 @@ class DemoStackTest {
         final int metricsPort = freePort();
         final CompletableFuture<FabricTwinCliTest.Run> demo = CompletableFuture.supplyAsync(() -> FabricTwinCliTest.run(
             "demo", "--speed", "4", "--port", Integer.toString(kafkaPort), "--metrics-port", Integer.toString(metricsPort)));
-        final String toolsProblem = installTools();
+        final String toolsProblem = DebianTools.ensure("prometheus", "kcat").orElse(null);
 
         final List<String> queries = DashboardsTest.panelQueries(Path.of("..", "grafana", "dashboards")).stream()
             .distinct().toList();
@@ -106,17 +107,6 @@ class DemoStackTest {
                 assertThat(a.rootCause()).isTrue();
                 assertThat(a.id()).isEqualTo("LINK_DEGRADED:link:leaf-2~spine-1");
             });
-    }
-
-    /** Null when prometheus and kcat are on PATH (installing them if needed); else why they are not. */
-    private static String installTools() throws IOException, InterruptedException {
-        final Process p = new ProcessBuilder("bash", Path.of("..", "scripts", "install-debian-tools.sh").toString(),
-            "prometheus", "kcat").redirectErrorStream(true).start();
-        final String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            return "scripts/install-debian-tools.sh could not provide prometheus and kcat: " + output;
-        }
-        return null;
     }
 
     /** Prometheus scraping the demo every second, labelled as the compose stack labels it (fabric="demo"). */

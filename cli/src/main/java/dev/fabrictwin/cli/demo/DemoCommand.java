@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +22,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -43,6 +41,7 @@ import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.cli.DurationConverter;
+import dev.fabrictwin.cli.TempDirs;
 import dev.fabrictwin.cli.UsageException;
 import dev.fabrictwin.cli.eval.Scorecard;
 import dev.fabrictwin.ingest.kafka.KafkaSimulationPublisher;
@@ -268,7 +267,7 @@ public final class DemoCommand implements Callable<Integer> {
                     console.line("demo: stopping (analyzer, metrics, broker) ...");
                 }
             } finally {
-                deleteTree(stateDir);
+                TempDirs.delete(stateDir);
             }
             final long runEnd = analyzedUpToMs == Long.MIN_VALUE ? epoch : Math.min(analyzedUpToMs, endOfScenario);
             console.line(String.format(Locale.ROOT, "demo: analyzed %.0f s of simulated time in %.0f s", (runEnd - epoch) / 1000.0,
@@ -354,17 +353,6 @@ public final class DemoCommand implements Callable<Integer> {
                 new ByteArrayDeserializer());
             consumer.subscribe(List.of(topics.alerts(), topics.jobHealth()));
             return consumer;
-        }
-    }
-
-    private static void deleteTree(final Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temp dir left behind is harmless
         }
     }
 }

@@ -14,7 +14,8 @@ import dev.fabrictwin.twin.fault.FaultTarget;
 
 /**
  * Scores alerts against the injected faults exactly as DESIGN §3 "Scoring" defines it. Only root-cause alerts
- * count, and not {@code JOB_BOTTLENECK} (an impact, not a fault). A fault's window is
+ * count, and not {@code JOB_BOTTLENECK}: it is an impact, never scored — so an injected {@code JOB_BOTTLENECK}
+ * (a job's NICs capped) is not a fault to find either: no scored alert could ever detect it. A fault's window is
  * [start − 1 interval, end + 3 intervals]; it is <em>detected</em> when a root-cause alert of its type opens
  * (its {@code firstSeen}) inside the window, <em>localized</em> when that alert names exactly its target. An
  * alert is <em>true</em> when it opens inside the window of a fault of its type and names that fault's target.
@@ -24,6 +25,8 @@ import dev.fabrictwin.twin.fault.FaultTarget;
  * @param byType  per fault/alert type (types with neither a fault nor an alert are absent)
  */
 public record Scorecard(Line overall, Map<String, Line> byType) {
+
+    private static final Line EMPTY = new Line(0, 0, 0, 0, 0, 0, 0, List.of(), List.of());
 
     /** Alert types that are impacts, never scored. */
     private static final String IMPACT_TYPE = "JOB_BOTTLENECK";
@@ -39,13 +42,24 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
      * @param falseHealthy  non-true alerts that opened while no fault window was open
      * @param healthyHours  length of the healthy stretches, hours
      * @param ttdMs         time to detect of each detected fault, ms, ascending
-     * @param intervalMs    the sample interval (for TTD in intervals)
+     * @param ttdIntervals  the same in sample intervals of each fault's scenario, ascending
      */
     public record Line(int faults, int detected, int localized, int alerts, int trueAlerts, int falseHealthy,
-                       double healthyHours, List<Long> ttdMs, long intervalMs) {
+                       double healthyHours, List<Long> ttdMs, List<Double> ttdIntervals) {
 
         public Line {
-            ttdMs = List.copyOf(ttdMs);
+            ttdMs = ttdMs.stream().sorted().toList();
+            ttdIntervals = ttdIntervals.stream().sorted().toList();
+        }
+
+        /** Two runs' lines pooled: counts and healthy time add up, detection times are merged. */
+        public Line plus(final Line o) {
+            final List<Long> ms = new ArrayList<>(ttdMs);
+            ms.addAll(o.ttdMs);
+            final List<Double> iv = new ArrayList<>(ttdIntervals);
+            iv.addAll(o.ttdIntervals);
+            return new Line(faults + o.faults, detected + o.detected, localized + o.localized, alerts + o.alerts,
+                trueAlerts + o.trueAlerts, falseHealthy + o.falseHealthy, healthyHours + o.healthyHours, ms, iv);
         }
 
         /** Detected / faults; NaN without faults. */
@@ -67,19 +81,19 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         }
 
         public double ttdMedianSec() {
-            return quantile(0.5) / 1000.0;
+            return quantile(ttdMs.stream().map(Long::doubleValue).toList(), 0.5) / 1000.0;
         }
 
         public double ttdP95Sec() {
-            return quantile(0.95) / 1000.0;
+            return quantile(ttdMs.stream().map(Long::doubleValue).toList(), 0.95) / 1000.0;
         }
 
         public double ttdMedianIntervals() {
-            return quantile(0.5) / intervalMs;
+            return quantile(ttdIntervals, 0.5);
         }
 
         public double ttdP95Intervals() {
-            return quantile(0.95) / intervalMs;
+            return quantile(ttdIntervals, 0.95);
         }
 
         /** False alerts per hour of healthy run; NaN when the run had no healthy stretch. */
@@ -87,14 +101,25 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
             return healthyHours <= 0 ? Double.NaN : falseHealthy / healthyHours;
         }
 
-        /** Nearest-rank quantile of the TTDs; NaN without detections. */
-        private double quantile(final double q) {
-            if (ttdMs.isEmpty()) {
+        /** Nearest-rank quantile of ascending values; NaN without any. */
+        private static double quantile(final List<Double> sorted, final double q) {
+            if (sorted.isEmpty()) {
                 return Double.NaN;
             }
-            final int rank = (int) Math.ceil(q * ttdMs.size());
-            return ttdMs.get(Math.max(0, Math.min(ttdMs.size() - 1, rank - 1)));
+            final int rank = (int) Math.ceil(q * sorted.size());
+            return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
         }
+    }
+
+    /** Several runs pooled (e.g. a scenario library): every fault and alert counts once, as if one long run. */
+    public static Scorecard merge(final List<Scorecard> cards) {
+        Line overall = EMPTY;
+        final Map<String, Line> byType = new TreeMap<>();
+        for (final Scorecard c : cards) {
+            overall = overall.plus(c.overall());
+            c.byType().forEach((type, line) -> byType.merge(type, line, Line::plus));
+        }
+        return new Scorecard(overall, byType);
     }
 
     /**
@@ -106,7 +131,8 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         if (intervalMs <= 0 || runEndMs < runStartMs) {
             throw new IllegalArgumentException("interval must be > 0 and the run must not end before it starts");
         }
-        final List<TruthRecord> faults = truth.stream().filter(f -> f.start() < runEndMs)
+        final List<TruthRecord> faults = truth.stream()
+            .filter(f -> f.start() < runEndMs && !IMPACT_TYPE.equals(f.type().name()))
             .sorted(Comparator.comparingLong(TruthRecord::start)).toList();
         final List<Alert> opened = alerts.stream()
             .filter(a -> a.state() == Alert.State.OPEN && a.rootCause() && !IMPACT_TYPE.equals(a.type()))
@@ -143,6 +169,10 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         final Map<String, Line> lines = new TreeMap<>();
         byType.forEach((type, acc) -> lines.put(type, acc.line(healthyHours, intervalMs)));
         return new Scorecard(all.line(healthyHours, intervalMs), lines);
+    }
+
+    public Scorecard {
+        byType = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(byType));
     }
 
     /** A root alert of the fault's type whose firstSeen is inside the fault's window. */
@@ -196,9 +226,8 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         private final List<Long> ttd = new ArrayList<>();
 
         Line line(final double healthyHours, final long intervalMs) {
-            final List<Long> sorted = new ArrayList<>(ttd);
-            sorted.sort(null);
-            return new Line(faults, detected, localized, alerts, trueAlerts, falseHealthy, healthyHours, sorted, intervalMs);
+            return new Line(faults, detected, localized, alerts, trueAlerts, falseHealthy, healthyHours, ttd,
+                ttd.stream().map(ms -> ms / (double) intervalMs).toList());
         }
     }
 }

@@ -69,6 +69,34 @@ class ScorecardTest {
     }
 
     @Test
+    void shouldNotCountAnInjectedJobBottleneckAsAFaultToFind() {
+        final TruthRecord capped = new TruthRecord("fault-2", FaultType.JOB_BOTTLENECK, new FaultTarget(null, null, null, "llm-a"),
+            100 * S, 200 * S, Map.of());
+
+        final Scorecard card = Scorecard.score(List.of(capped), List.of(
+            open("JOB_BOTTLENECK", Entity.job("llm-a"), 101 * S, true)), S, 0, 300 * S);
+
+        assertThat(card.overall().faults()).isZero();
+        assertThat(card.overall().alerts()).isZero();
+        assertThat(card.byType()).isEmpty();
+    }
+
+    @Test
+    void shouldPoolRunsAsOneLongRun() {
+        final Scorecard a = Scorecard.score(List.of(STORM), List.of(
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 102 * S, true)),
+            S, 0, 3_600 * S);
+        final Scorecard b = Scorecard.score(List.of(STORM), List.of(), 10 * S, 0, 3_600 * S);
+
+        final Scorecard pooled = Scorecard.merge(List.of(a, b));
+
+        assertThat(pooled.overall().faults()).isEqualTo(2);
+        assertThat(pooled.overall().recall()).isEqualTo(0.5);
+        assertThat(pooled.overall().ttdIntervals()).containsExactly(2.0);
+        assertThat(pooled.byType().get("PFC_STORM").faults()).isEqualTo(2);
+    }
+
+    @Test
     void shouldNameALinkEitherWayRound() {
         assertThat(Scorecard.names(Entity.link("spine-1", "leaf-2"), FaultTarget.link("leaf-2", "spine-1"))).isTrue();
         assertThat(Scorecard.names(Entity.device("leaf-2"), FaultTarget.link("leaf-2", "spine-1"))).isFalse();

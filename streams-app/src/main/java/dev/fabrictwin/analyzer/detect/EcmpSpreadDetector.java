@@ -57,7 +57,7 @@ public final class EcmpSpreadDetector implements Detector {
             }
             final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
                 final List<Rolling> list = new ArrayList<>();
-                group.forEach(l -> list.add(new Rolling(WINDOW)));
+                group.forEach(l -> list.add(new Rolling(context.ticks(WINDOW))));
                 return list;
             });
             double total = 0;

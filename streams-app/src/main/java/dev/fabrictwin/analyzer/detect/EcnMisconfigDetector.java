@@ -10,7 +10,7 @@ import dev.fabrictwin.twin.model.CounterNames;
 
 /**
  * {@code ECN_MISCONFIG}: a switch whose egress queues build (or which pauses its upstream) yet marks almost
- * nothing, over a window of {@value #WINDOW} ticks. With ECN working, DCQCN marks long before PFC; a device
+ * nothing, over a window of {@value #WINDOW} seconds (at least as many ticks). With ECN working, DCQCN marks long before PFC; a device
  * that congests without marking — while the twin expects marks on it, or while its queues and pauses show
  * congestion the twin's marking curve would mark — has marking disabled or misconfigured.
  */
@@ -21,6 +21,11 @@ public final class EcnMisconfigDetector implements Detector {
     static final double MARKED_SHARE = 0.05;
     /** Packets sent from congested egresses in the window before the device is judged. */
     static final double MIN_CONGESTED_PACKETS = 1e5;
+    /**
+     * A queue this deep is past the marking threshold of any plausibly configured switch: 1.5× the twin's default
+     * Kmin (real thresholds are only approximately known, DESIGN §4).
+     */
+    static final double MARKING_QUEUE_BYTES = 1.5 * dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
 
     private final Map<String, Rolling> congestedPackets = new HashMap<>();
     private final Map<String, Rolling> marks = new HashMap<>();
@@ -35,8 +40,11 @@ public final class EcnMisconfigDetector implements Detector {
                 continue;
             }
             final double[] acc = perDevice.computeIfAbsent(device, d -> new double[3]);
-            final boolean queued = t.gauge(CounterNames.QUEUE_DEPTH_BYTES)
-                - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES;
+            final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
+            // congested = queueing beyond the twin AND past where any switch starts marking (a queue below Kmin is
+            // never marked, however far it is above the twin's)
+            final boolean queued = queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES
+                && queue > MARKING_QUEUE_BYTES;
             if (queued) {
                 acc[0] += t.observed(CounterNames.TX_PACKETS);
             }
@@ -46,9 +54,10 @@ public final class EcnMisconfigDetector implements Detector {
         for (final var e : perDevice.entrySet()) {
             final String device = e.getKey();
             final double[] acc = e.getValue();
-            final Rolling congested = congestedPackets.computeIfAbsent(device, d -> new Rolling(WINDOW));
-            final Rolling marked = marks.computeIfAbsent(device, d -> new Rolling(WINDOW));
-            final Rolling twin = expectedMarks.computeIfAbsent(device, d -> new Rolling(WINDOW));
+            final int window = context.ticks(WINDOW);
+            final Rolling congested = congestedPackets.computeIfAbsent(device, d -> new Rolling(window));
+            final Rolling marked = marks.computeIfAbsent(device, d -> new Rolling(window));
+            final Rolling twin = expectedMarks.computeIfAbsent(device, d -> new Rolling(window));
             congested.add(acc[0]);
             marked.add(acc[1]);
             twin.add(acc[2]);
@@ -60,7 +69,7 @@ public final class EcnMisconfigDetector implements Detector {
             out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", marked.sum(), calledFor,
                 Finding.Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in %d ticks "
                     + "but marked %.3g with ECN (%.3g expected): ECN marking looks disabled", device, congested.sum(),
-                    WINDOW, marked.sum(), calledFor)));
+                    window, marked.sum(), calledFor)));
         }
     }
 }

@@ -47,15 +47,16 @@ public final class StragglerDetector implements Detector {
                 final PortTick t = context.port(nic);
                 final PortRef facing = context.peer(nic);
                 final PortTick sw = facing == null ? null : context.port(facing);
+                final int window = context.ticks(WINDOW);
                 final Rolling[] w = windows.computeIfAbsent(nic,
-                    p -> new Rolling[] {new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW)});
+                    p -> new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window)});
                 if (t == null || sw == null || t.unreliable() || TickContext.down(t)) {
                     continue;
                 }
                 w[0].add(t.observed(CounterNames.RX_BYTES));
                 w[1].add(context.capacityBps(nic) / 8 * t.seconds());
                 w[2].add(PfcOriginDetector.congested(context, sw) ? 1 : 0);
-                if (jobSlow && w[0].full() && w[2].sum() > WINDOW / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {
+                if (jobSlow && w[0].full() && w[2].sum() > window / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {
                     slowByJob.computeIfAbsent(job.id(), j -> new ArrayList<>()).add(nic);
                 }
             }

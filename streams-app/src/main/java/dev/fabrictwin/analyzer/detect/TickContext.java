@@ -32,6 +32,15 @@ public final class TickContext {
         this.slowdowns = slowdowns;
     }
 
+    /**
+     * A detector window given in ticks of 1-second telemetry, as ticks of this telemetry: the same wall span when
+     * samples come faster (a 100 ms tick would otherwise judge a fraction of one comm phase), never fewer ticks
+     * when they come slower.
+     */
+    public int ticks(final int ticksAtOneSecond) {
+        return (int) Math.max(ticksAtOneSecond, Math.ceil(ticksAtOneSecond * 1000.0 / config.tickMs()));
+    }
+
     /** How many times longer the job's comm phases run than the twin's (phase lock; 1 when unknown). */
     public double slowdown(final String job) {
         return slowdowns.applyAsDouble(job);

@@ -32,8 +32,9 @@ public final class UnexpectedTrafficDetector implements Detector {
             if (!context.isHost(t.port().device())) {
                 continue;
             }
+            final int window = context.ticks(WINDOW);
             final Rolling[] w = windows.computeIfAbsent(t.port(), p -> new Rolling[] {
-                new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW), new Rolling(WINDOW)});
+                new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window)});
             if (t.unreliable()) {
                 for (final Rolling r : w) {
                     r.clear();

@@ -66,6 +66,7 @@ public final class Replay {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-replay");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "replay:9092");
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         final Path state = Files.createTempDirectory("fabric-twin-replay");
         props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
         long count = 0;

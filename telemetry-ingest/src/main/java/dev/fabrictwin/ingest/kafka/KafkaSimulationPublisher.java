@@ -73,7 +73,8 @@ public final class KafkaSimulationPublisher {
                 if (failure.get() != null) {
                     throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
                 }
-                if (Thread.currentThread().isInterrupted()) {
+                // an interrupt means "stop": consumed here (not left set) so the producer below still closes cleanly
+                if (Thread.interrupted()) {
                     throw new java.util.concurrent.CancellationException("publication stopped");
                 }
                 final long wallElapsedMs = realtime ? (long) ((sample.ts() - simStart) / speed) : 0;
@@ -105,7 +106,8 @@ public final class KafkaSimulationPublisher {
             try {
                 TimeUnit.NANOSECONDS.sleep(wait); // pacing to simulated time, not waiting on Kafka
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                // the interrupt is the caller's stop request, answered by cancelling; not re-set, so that closing
+                // the producer (flushing what was sent) is not interrupted too
                 throw new java.util.concurrent.CancellationException("publication stopped");
             }
         }

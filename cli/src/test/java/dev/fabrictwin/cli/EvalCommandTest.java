@@ -1,0 +1,70 @@
+package dev.fabrictwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** {@code eval}: DESIGN §3 scores as a table and a JSON last line, beside the static-threshold baseline. */
+class EvalCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode lastLine(final FabricTwinCliTest.Run run) throws Exception {
+        final String[] lines = run.out().strip().split("\\R");
+        return JSON.readTree(lines[lines.length - 1]);
+    }
+
+    @Test
+    void shouldScoreTheAnalyzerAndTheBaselineOnTheSameSamples() throws Exception {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/pfc-storm-small.yaml",
+            "--baseline", "thresholds", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("twin-based analyzer", "static-threshold baseline", "PFC_STORM", "LINK_DEGRADED");
+        final JsonNode score = lastLine(run);
+        assertThat(score.get("faults").asInt()).isEqualTo(2);
+        assertThat(score.get("recall").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("precision").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("localization").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("ttdMedianIntervals").asDouble()).isLessThanOrEqualTo(3.0);
+        assertThat(score.get("falseAlertsPerHour").asDouble()).isZero();
+        assertThat(score.path("byType").path("PFC_STORM").path("recall").asDouble()).isEqualTo(1.0);
+        // the baseline sees the storm too, but also every victim that pauses its upstream: no correlation
+        final JsonNode baseline = score.get("baseline");
+        assertThat(baseline.get("recall").asDouble()).isEqualTo(1.0);
+        assertThat(baseline.get("precision").asDouble()).isLessThan(score.get("precision").asDouble());
+    }
+
+    @Test
+    void shouldScoreTheAnalyzerRunningOnAnEmbeddedBroker() throws Exception {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/link-down.yaml",
+            "--kafka", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final JsonNode score = lastLine(run);
+        assertThat(score.get("recall").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("precision").asDouble()).isEqualTo(1.0);
+        assertThat(score.has("baseline")).isFalse();
+    }
+
+    @Test
+    void shouldRejectAnUnknownBaselineWithOneLineAndExitTwo() {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/link-down.yaml",
+            "--baseline", "magic");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly(
+            "fabric-twin eval: --baseline must be 'thresholds', was 'magic'");
+    }
+
+    @Test
+    void shouldRejectAFolderWithoutScenariosWithOneLineAndExitTwo(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path empty) {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--all", empty.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).singleElement().asString().contains("no *.yaml scenario files in");
+    }
+}
