@@ -49,6 +49,10 @@ public final class AnalyzerMetrics implements AnalyzerListener {
     private final Map<String, double[]> jobs = new ConcurrentHashMap<>();
     private final AtomicLong twinNanos = new AtomicLong();
     private final AtomicLong lateIntervals = new AtomicLong();
+    /** Wall time between two refreshes of the per-tick aggregates. */
+    static final long AGGREGATE_EVERY_MS = 1_000;
+    private long lastAggregateMs = Long.MIN_VALUE;
+    private List<String> lastOpenIds = List.of();
 
     public AnalyzerMetrics(final MeterRegistry registry, final int topPorts) {
         this.registry = registry;
@@ -123,20 +127,40 @@ public final class AnalyzerMetrics implements AnalyzerListener {
     public void tick(final FabricAnalyzer analyzer, final Tick tick, final List<Alert> open, final long wallClockMs) {
         twinNanos.set((long) (analyzer.lastTwinMs() * 1e6));
         lateIntervals.set(analyzer.lateIntervals());
+        final List<String> openIds = open.stream().map(a -> a.id() + "/" + a.rootCause()).toList();
+        if (!openIds.equals(lastOpenIds)) {
+            registerOpen(open);
+            lastOpenIds = openIds;
+        }
+        // Gauges are read at scrape time (seconds apart): re-aggregating every tick only costs when a backlog
+        // drains many ticks a second (a quarter of the analysis thread in `bench streams`), so once a second.
+        if (lastAggregateMs == Long.MIN_VALUE || wallClockMs - lastAggregateMs >= AGGREGATE_EVERY_MS
+            || wallClockMs < lastAggregateMs) {
+            aggregate(analyzer.twin().fabric(), tick, alertPorts(open));
+            lastAggregateMs = wallClockMs;
+        }
+    }
+
+    private static Set<PortRef> alertPorts(final List<Alert> open) {
+        final Set<PortRef> ports = new HashSet<>();
+        for (final Alert a : open) {
+            if (a.entity().port() != null) {
+                ports.add(new PortRef(a.entity().device(), a.entity().port()));
+            }
+        }
+        return ports;
+    }
+
+    private void registerOpen(final List<Alert> open) {
         final Map<Tags, Integer> byType = new HashMap<>();
         final List<MultiGauge.Row<?>> alertRows = new ArrayList<>();
-        final Set<PortRef> alertPorts = new HashSet<>();
         for (final Alert a : open) {
             byType.merge(Tags.of("type", a.type(), "severity", a.severity()), 1, Integer::sum);
             alertRows.add(MultiGauge.Row.of(Tags.of("id", a.id(), "type", a.type(), "entity", a.entity().key(),
                 "root", String.valueOf(a.rootCause())), 1));
-            if (a.entity().port() != null) {
-                alertPorts.add(new PortRef(a.entity().device(), a.entity().port()));
-            }
         }
         openByType.register(byType.entrySet().stream().map(e -> MultiGauge.Row.of(e.getKey(), e.getValue())).toList(), true);
         openAlerts.register(alertRows, true);
-        aggregate(analyzer.twin().fabric(), tick, alertPorts);
     }
 
     /** Per-device and per-tier sums, and the per-port rows for alerting and top-residual ports. */
