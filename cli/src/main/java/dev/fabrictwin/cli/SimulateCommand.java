@@ -62,11 +62,33 @@ final class SimulateCommand implements Callable<Integer> {
         description = "Counter width; 32 makes counters wrap (default: the scenario's, else 64).")
     private Integer counterBits;
 
+    @Option(names = "--epoch", paramLabel = "now|ISO-8601",
+        description = "Start simulated time here instead of the scenario's epoch, e.g. now (live telemetry stamped "
+            + "with wall-clock times) or 2025-06-01T00:00:00Z.")
+    private String epoch;
+
     @Option(names = "--config", paramLabel = "FILE", description = "Kafka client properties (with --bootstrap).")
     private Path config;
 
     @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "", description = "Topic name prefix.")
     private String topicPrefix;
+
+    private static Scenario withEpoch(final Path file, final String epoch) {
+        final String iso;
+        if (epoch.equals("now")) {
+            iso = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        } else {
+            try {
+                iso = java.time.Instant.parse(epoch).toString();
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new UsageException("--epoch must be 'now' or an ISO-8601 instant like 2025-06-01T00:00:00Z, was '"
+                    + epoch + "'");
+            }
+        }
+        final var tree = ScenarioParser.tree(file);
+        tree.put("epoch", iso);
+        return ScenarioParser.parse(tree, file.toAbsolutePath().getParent());
+    }
 
     @Override
     public Integer call() {
@@ -76,7 +98,7 @@ final class SimulateCommand implements Callable<Integer> {
         if (!rate.equals("max") && !rate.equals("realtime")) {
             throw new UsageException("--rate must be realtime or max, was '" + rate + "'");
         }
-        final Scenario s = ScenarioParser.parse(scenario);
+        final Scenario s = epoch == null ? ScenarioParser.parse(scenario) : withEpoch(scenario, epoch);
         TelemetryProfile profile = s.telemetry();
         if (counterBits != null) {
             profile = profile.withCounterBits(counterBits);

@@ -51,11 +51,12 @@ class DemoStackTest {
 
     @Test
     void shouldRunTheDemoScoreItAnswerEveryDashboardQueryAndLetKcatReadTheAlerts() throws Exception {
+        // tools first: an install that ends after the demo would leave nothing to scrape
+        final String toolsProblem = DebianTools.ensure("prometheus", "kcat").orElse(null);
         final int kafkaPort = freePort();
         final int metricsPort = freePort();
         final CompletableFuture<FabricTwinCliTest.Run> demo = CompletableFuture.supplyAsync(() -> FabricTwinCliTest.run(
             "demo", "--speed", "4", "--port", Integer.toString(kafkaPort), "--metrics-port", Integer.toString(metricsPort)));
-        final String toolsProblem = DebianTools.ensure("prometheus", "kcat").orElse(null);
 
         final List<String> queries = DashboardsTest.panelQueries(Path.of("..", "grafana", "dashboards")).stream()
             .distinct().toList();
@@ -83,7 +84,9 @@ class DemoStackTest {
                 }
             } finally {
                 prometheus.destroy();
-                prometheus.waitFor(20, TimeUnit.SECONDS);
+                if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
+                    prometheus.destroyForcibly();
+                }
             }
         }
 
@@ -147,7 +150,7 @@ class DemoStackTest {
     /** Every record on fabric.alerts so far, read by kcat (committed records only) and parsed as alerts. */
     private static List<Alert> kcatAlerts(final int kafkaPort) throws IOException, InterruptedException {
         final Process p = new ProcessBuilder("kcat", "-b", "127.0.0.1:" + kafkaPort, "-t", "fabric.alerts", "-C", "-e",
-            "-o", "beginning", "-q", "-X", "isolation.level=read_committed", "-f", "%s\\n").start();
+            "-o", "beginning", "-q", "-m", "10", "-X", "isolation.level=read_committed", "-f", "%s\\n").start();
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();

@@ -122,10 +122,23 @@ class FabricTwinCliTest {
     }
 
     @Test
+    void shouldStartSimulatedTimeAtTheGivenEpoch(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString(),
+            "--epoch", "2026-06-01T00:00:00Z");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final long epoch = java.time.Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
+        // the storm is injected at 120 s of simulated time (DESIGN §3: fault times are epoch ms on that clock)
+        assertThat(java.nio.file.Files.readString(dir.resolve("truth.jsonl"))).contains("\"start\":" + (epoch + 120_000));
+    }
+
+    @Test
     void shouldRejectBadInputToEveryCommandInOneLineWithExitTwo() {
         for (final String[] args : new String[][] {
             {"simulate", "--scenario", "missing.yaml", "--out", "x"},
             {"simulate", "--scenario", "../scenarios/pfc-storm-small.yaml"},
+            {"simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", "x", "--epoch", "yesterday"},
+            {"demo", "--scenario", "../scenarios/healthy-2h.yaml", "--speed", "10"},
             {"ingest", "--format", "yaml", "--file", "-", "--output", "-"},
             {"ingest", "--format", "canonical", "--file", "nope.jsonl", "--output", "-"},
             {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed"},

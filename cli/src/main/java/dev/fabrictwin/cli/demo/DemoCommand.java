@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -98,6 +99,8 @@ public final class DemoCommand implements Callable<Integer> {
     /** With the generator done, the analysis silent this long means it has caught up. */
     private static final Duration QUIET = Duration.ofSeconds(3);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Kafka's default {@code log.message.timestamp.after.max.ms}: records stamped further ahead are rejected. */
+    private static final Duration MAX_AHEAD = Duration.ofMinutes(55);
 
     @Spec
     private CommandSpec spec;
@@ -134,6 +137,12 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UsageException("--port and --metrics-port must be 0..65535");
         }
         final Scenario scenario = loadScenario();
+        final double aheadMs = scenario.duration().toMillis() * (1 - 1 / speed);
+        if (aheadMs >= MAX_AHEAD.toMillis()) {
+            throw new UsageException(String.format(Locale.ROOT, "--speed %s would stamp samples up to %.0f min ahead of the "
+                + "wall clock; Kafka rejects records more than 1 h in the future: lower --speed or shorten the scenario",
+                speed, aheadMs / 60_000));
+        }
         final PrintWriter out = spec.commandLine().getOut();
         final DemoConsole console = new DemoConsole(out, scenario.epoch().toEpochMilli());
         final Duration runFor = duration != null ? duration
@@ -199,6 +208,7 @@ public final class DemoCommand implements Callable<Integer> {
         private final DemoConsole console;
         private final Duration runFor;
         private final CountDownLatch stop;
+        private final Topics topics = Topics.DEFAULT;
         private final List<Alert> alerts = new ArrayList<>();
         private final Map<String, Alert> open = new LinkedHashMap<>();
         private final Map<String, Double> slowdown = new HashMap<>();
@@ -227,7 +237,6 @@ public final class DemoCommand implements Callable<Integer> {
                     kafka.bootstrapServers(), kafka.startTime().toMillis() / 1000.0));
                 final Properties client = new Properties();
                 client.put("bootstrap.servers", kafka.bootstrapServers());
-                final Topics topics = Topics.DEFAULT;
                 TopicSetup.ensure(client, topics);
                 final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 final AnalyzerSettings settings = new AnalyzerSettings(topics,
@@ -237,6 +246,7 @@ public final class DemoCommand implements Callable<Integer> {
                 streams.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-demo");
                 streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
                 final AtomicReference<Throwable> generatorFailure = new AtomicReference<>();
+                final AtomicBoolean stopping = new AtomicBoolean();
                 final CountDownLatch generatorDone = new CountDownLatch(1);
                 try (MetricsServer metrics = MetricsServer.start(registry, "127.0.0.1", metricsPort);
                      AnalyzerApp analyzer = AnalyzerApp.start(streams, settings, registry, 20);
@@ -250,16 +260,22 @@ public final class DemoCommand implements Callable<Integer> {
                         } catch (CancellationException stopped) {
                             // the run ended before the scenario did
                         } catch (Throwable e) {
-                            generatorFailure.set(e);
+                            if (!stopping.get()) { // an interrupt landing inside a Kafka client call, while stopping
+                                generatorFailure.set(e);
+                            }
                         } finally {
                             generatorDone.countDown();
                         }
                     }, "fabric-twin-demo-generator");
                     generator.setDaemon(true);
                     generator.start();
-                    follow(consumer, registry, startNanos, generatorDone);
+                    follow(consumer, registry, generatorDone);
+                    stopping.set(true);
                     generator.interrupt();
                     generator.join(TimeUnit.SECONDS.toMillis(30));
+                    if (generator.isAlive()) {
+                        throw new IllegalStateException("the generator did not stop within 30 s");
+                    }
                     if (generatorFailure.get() != null) {
                         throw new IllegalStateException("the generator failed: " + generatorFailure.get().getMessage(),
                             generatorFailure.get());
@@ -278,9 +294,10 @@ public final class DemoCommand implements Callable<Integer> {
 
         /** Prints alerts and status until the run is over: duration, Ctrl-C, or the scenario analyzed to its end. */
         private void follow(final KafkaConsumer<String, byte[]> consumer, final PrometheusMeterRegistry registry,
-                            final long startNanos, final CountDownLatch generatorDone)
+                            final CountDownLatch generatorDone)
             throws InterruptedException {
-            final long deadline = startNanos + runFor.toNanos();
+            // counted from the generator's start: the broker's and the analyzer's start-up do not eat the run
+            final long deadline = System.nanoTime() + runFor.toNanos();
             long nextStatus = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STATUS_EVERY_MS);
             double lastCount = 0;
             long lastStatusNanos = System.nanoTime();
@@ -320,7 +337,7 @@ public final class DemoCommand implements Callable<Integer> {
             if (r.value() == null) {
                 return;
             }
-            if (r.topic().equals(Topics.DEFAULT.alerts())) {
+            if (r.topic().equals(topics.alerts())) {
                 final Alert a = AlertJson.read(r.value());
                 alerts.add(a);
                 if (a.state() == Alert.State.RESOLVED) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.cli.eval.ScoreTable;
 import dev.fabrictwin.cli.eval.Scorecard;
 
 /**
@@ -53,22 +54,10 @@ final class DemoConsole {
     void summary(final Scorecard card) {
         line("");
         line("Score against the injected faults (DESIGN §3 scoring: root-cause alerts only):");
-        line(String.format(Locale.ROOT, "  %-18s %6s %8s %6s %9s %12s %8s", "type", "faults", "detected", "alerts",
-            "precision", "localization", "TTD s"));
-        card.byType().forEach((type, l) -> line(row(type, l)));
-        line(row("overall", card.overall()));
+        ScoreTable.print(out, card, null);
+        final Scorecard.Line all = card.overall();
         line(String.format(Locale.ROOT, "  recall %s, precision %s, localization %s, median time to detect %s s, "
-                + "false alerts per healthy hour %s", num(card.overall().recall()), num(card.overall().precision()),
-            num(card.overall().localization()), num(card.overall().ttdMedianSec()),
-            num(card.overall().falseAlertsPerHour())));
-    }
-
-    private static String row(final String name, final Scorecard.Line l) {
-        return String.format(Locale.ROOT, "  %-18s %6d %8d %6d %9s %12s %8s", name, l.faults(), l.detected(), l.alerts(),
-            num(l.precision()), num(l.localization()), num(l.ttdMedianSec()));
-    }
-
-    private static String num(final double v) {
-        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
+                + "false alerts per healthy hour %s", ScoreTable.num(all.recall()), ScoreTable.num(all.precision()),
+            ScoreTable.num(all.localization()), ScoreTable.num(all.ttdMedianSec()), ScoreTable.num(all.falseAlertsPerHour())));
     }
 }

@@ -39,6 +39,8 @@ final class KafkaEvaluation {
 
     /** With no progress in the analysis for this long, it has analyzed everything it will. */
     private static final Duration QUIET = Duration.ofSeconds(20);
+    /** Before the first tick is analyzed: exactly-once start-up, global store restore, building the twin. */
+    private static final Duration FIRST_TICK = Duration.ofMinutes(3);
     private static final Duration DEADLINE = Duration.ofMinutes(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -64,7 +66,7 @@ final class KafkaEvaluation {
             try (AnalyzerApp analyzer = AnalyzerApp.start(streams, settings, new SimpleMeterRegistry(), 0);
                  KafkaConsumer<String, byte[]> consumer = consumer(client, topics)) {
                 long analyzedUpTo = Long.MIN_VALUE;
-                long progressAt = System.nanoTime();
+                long progressAt = System.nanoTime() + FIRST_TICK.toNanos() - QUIET.toNanos();
                 final long deadline = System.nanoTime() + DEADLINE.toNanos();
                 while (analyzedUpTo < lastTick && System.nanoTime() < deadline
                     && System.nanoTime() - progressAt < QUIET.toNanos()) {

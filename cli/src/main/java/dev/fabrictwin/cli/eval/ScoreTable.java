@@ -45,7 +45,8 @@ public final class ScoreTable {
         return s.toString().stripTrailing();
     }
 
-    private static String num(final double v) {
+    /** Two decimals, or a dash where the figure is undefined (NaN). */
+    public static String num(final double v) {
         return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
     }
 

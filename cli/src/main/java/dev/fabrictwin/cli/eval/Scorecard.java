@@ -19,7 +19,8 @@ import dev.fabrictwin.twin.fault.FaultTarget;
  * [start − 1 interval, end + 3 intervals]; it is <em>detected</em> when a root-cause alert of its type opens
  * (its {@code firstSeen}) inside the window, <em>localized</em> when that alert names exactly its target. An
  * alert is <em>true</em> when it opens inside the window of a fault of its type and names that fault's target.
- * False alerts per hour are counted over the healthy stretches of the run (no fault window open).
+ * False alerts per hour are counted over the healthy stretches of the run (no fault active, i.e. outside every
+ * fault's [start, end]): alerts that are not true and open there, per hour of such stretches.
  *
  * @param overall the whole run
  * @param byType  per fault/alert type (types with neither a fault nor an alert are absent)
@@ -67,12 +68,9 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
             return faults == 0 ? Double.NaN : detected / (double) faults;
         }
 
-        /** True alerts / alerts opened; 1 when nothing opened (no false alert), NaN when there was nothing to find either. */
+        /** True alerts / alerts opened; NaN when none opened (DESIGN §3's ratio is undefined then). */
         public double precision() {
-            if (alerts == 0) {
-                return faults == 0 ? Double.NaN : 1.0;
-            }
-            return trueAlerts / (double) alerts;
+            return alerts == 0 ? Double.NaN : trueAlerts / (double) alerts;
         }
 
         /** Localized / detected; NaN when nothing was detected. */
@@ -137,19 +135,24 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         final List<Alert> opened = alerts.stream()
             .filter(a -> a.state() == Alert.State.OPEN && a.rootCause() && !IMPACT_TYPE.equals(a.type()))
             .sorted(Comparator.comparingLong(Alert::firstSeen)).toList();
-        final double healthyHours = healthyMs(faults, intervalMs, runStartMs, runEndMs) / 3_600_000.0;
+        final double healthyHours = healthyMs(faults, runStartMs, runEndMs) / 3_600_000.0;
 
         final Map<String, Acc> byType = new TreeMap<>();
         final Acc all = new Acc();
         for (final TruthRecord f : faults) {
             final Acc t = byType.computeIfAbsent(f.type().name(), k -> new Acc());
-            final Alert first = opened.stream().filter(a -> inWindow(a, f, intervalMs)).findFirst().orElse(null);
+            // the first in-window alert naming the target, else (detected, not localized) the first in-window one:
+            // with two concurrent faults of one type, one fault's alert must not stand for the other's
+            final Alert naming = opened.stream().filter(a -> inWindow(a, f, intervalMs) && names(a.entity(), f.target()))
+                .findFirst().orElse(null);
+            final Alert first = naming != null ? naming
+                : opened.stream().filter(a -> inWindow(a, f, intervalMs)).findFirst().orElse(null);
             for (final Acc acc : List.of(all, t)) {
                 acc.faults++;
                 if (first != null) {
                     acc.detected++;
                     acc.ttd.add(first.firstSeen() - f.start());
-                    if (names(first.entity(), f.target())) {
+                    if (naming != null) {
                         acc.localized++;
                     }
                 }
@@ -158,8 +161,7 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         for (final Alert a : opened) {
             final Acc t = byType.computeIfAbsent(a.type(), k -> new Acc());
             final boolean isTrue = faults.stream().anyMatch(f -> inWindow(a, f, intervalMs) && names(a.entity(), f.target()));
-            final boolean healthy = faults.stream().noneMatch(f -> a.firstSeen() >= windowStart(f, intervalMs)
-                && a.firstSeen() <= windowEnd(f, intervalMs));
+            final boolean healthy = faults.stream().noneMatch(f -> a.firstSeen() >= f.start() && a.firstSeen() <= f.end());
             for (final Acc acc : List.of(all, t)) {
                 acc.alerts++;
                 acc.trueAlerts += isTrue ? 1 : 0;
@@ -199,18 +201,17 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
         return f.end() + 3 * intervalMs;
     }
 
-    /** Length of [runStart, runEnd) not covered by any fault window. */
-    private static long healthyMs(final List<TruthRecord> faults, final long intervalMs, final long runStart,
-                                  final long runEnd) {
+    /** Length of [runStart, runEnd) with no fault active (outside every [start, end]). */
+    private static long healthyMs(final List<TruthRecord> faults, final long runStart, final long runEnd) {
         long covered = 0;
         long cursor = runStart;
-        for (final TruthRecord f : faults) { // sorted by start, so window starts ascend
-            final long s = Math.max(cursor, windowStart(f, intervalMs));
-            final long e = Math.min(runEnd, windowEnd(f, intervalMs));
+        for (final TruthRecord f : faults) { // sorted by start
+            final long s = Math.max(cursor, f.start());
+            final long e = Math.min(runEnd, f.end());
             if (e > s) {
                 covered += e - s;
             }
-            cursor = Math.max(cursor, Math.min(runEnd, windowEnd(f, intervalMs)));
+            cursor = Math.max(cursor, Math.min(runEnd, f.end()));
         }
         return Math.max(0, runEnd - runStart - covered);
     }

@@ -48,11 +48,35 @@ class ScorecardTest {
         assertThat(card.overall().precision()).isCloseTo(1 / 3.0, within(1e-9));
         assertThat(card.overall().ttdMs()).containsExactly(-1 * S, 2 * S);
         assertThat(card.overall().ttdMedianSec()).isEqualTo(-1.0);
-        // healthy: 3600 s minus the windows [99, 203] and [299, 403] = 3392 s; one false alert in it
-        assertThat(card.overall().falseAlertsPerHour()).isCloseTo(1 / (3_392 / 3_600.0), within(1e-9));
+        // healthy (no fault active): 3600 s minus [100, 200] and [300, 400] = 3400 s. The wrong-entity degraded
+        // alert opens at 299 s, outside its fault's [300, 400]: a false alert in a healthy stretch too
+        assertThat(card.overall().falseAlertsPerHour()).isCloseTo(2 / (3_400 / 3_600.0), within(1e-9));
         assertThat(card.byType()).containsOnlyKeys("PFC_STORM", "LINK_DEGRADED", "ECMP_IMBALANCE");
         assertThat(card.byType().get("PFC_STORM").precision()).isEqualTo(1.0);
         assertThat(card.byType().get("ECMP_IMBALANCE").recall()).isNaN();
+    }
+
+    @Test
+    void shouldLetEachOfTwoConcurrentFaultsOfOneTypeBeLocalizedByItsOwnAlert() {
+        final TruthRecord other = new TruthRecord("fault-9", FaultType.PFC_STORM, FaultTarget.port("host-9", "nic0"),
+            100 * S, 200 * S, Map.of());
+        final List<Alert> alerts = List.of(
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-9", "nic0")), 101 * S, true),
+            open("PFC_STORM", Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 104 * S, true));
+
+        final Scorecard card = Scorecard.score(List.of(STORM, other), alerts, S, 0, 300 * S);
+
+        assertThat(card.overall().localization()).isEqualTo(1.0);
+        assertThat(card.overall().ttdMs()).containsExactly(1 * S, 4 * S);
+        assertThat(card.overall().precision()).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldLeavePrecisionUndefinedWhenNothingOpened() {
+        final Scorecard card = Scorecard.score(List.of(STORM), List.of(), S, 0, 300 * S);
+
+        assertThat(card.overall().recall()).isZero();
+        assertThat(card.overall().precision()).isNaN();
     }
 
     @Test
@@ -64,7 +88,7 @@ class ScorecardTest {
 
         assertThat(card.overall().faults()).as("the degraded link starts after the run ended").isEqualTo(1);
         assertThat(card.overall().recall()).isZero();
-        assertThat(card.overall().precision()).isZero();
+        assertThat(card.overall().precision()).as("one alert opened, none true").isZero();
         assertThat(card.overall().ttdMedianSec()).isNaN();
     }
 

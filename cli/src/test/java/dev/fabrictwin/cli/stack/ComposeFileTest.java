@@ -83,6 +83,7 @@ class ComposeFileTest {
             "COPY scenarios/ /app/scenarios/", "ENTRYPOINT [\"java\", \"-jar\", \"/app/fabric-twin.jar\"]");
         assertThat(Files.readAllLines(root.resolve(".dockerignore"))).contains(".git", "**/target", "out/");
         assertThat(command("generator")).containsSequence("--scenario", "scenarios/pfc-storm-small.yaml");
+        assertThat(command("generator")).as("live telemetry is stamped with wall-clock times").containsSequence("--epoch", "now");
         assertThat(root.resolve("scenarios").resolve("pfc-storm-small.yaml")).isRegularFile();
     }
 

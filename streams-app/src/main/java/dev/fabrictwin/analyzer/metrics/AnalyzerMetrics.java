@@ -127,7 +127,7 @@ public final class AnalyzerMetrics implements AnalyzerListener {
     public void tick(final FabricAnalyzer analyzer, final Tick tick, final List<Alert> open, final long wallClockMs) {
         twinNanos.set((long) (analyzer.lastTwinMs() * 1e6));
         lateIntervals.set(analyzer.lateIntervals());
-        final List<String> openIds = open.stream().map(a -> a.id() + "/" + a.rootCause()).toList();
+        final List<String> openIds = open.stream().map(a -> a.id() + "/" + a.rootCause() + "/" + a.severity()).toList();
         if (!openIds.equals(lastOpenIds)) {
             registerOpen(open);
             lastOpenIds = openIds;
