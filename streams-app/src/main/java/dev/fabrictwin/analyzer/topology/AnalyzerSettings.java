@@ -8,22 +8,33 @@ import dev.fabrictwin.twin.telemetry.Topics;
  * <em>lanes</em> — one per partition of {@code telemetry.samples}. Each sample partition's intervals reach the
  * fabric-wide analysis through a lane of their own (a one-partition repartition topic), so that Kafka Streams
  * merges the lanes in timestamp order (see {@link AnalyzerTopology}).
+ *
+ * <p>{@code batchFlushMs} &gt; 0 makes each rates task hold its intervals back until its input moves to the next
+ * tick, or that many wall-clock milliseconds pass, and send them as one lane record (see {@link RatesStage});
+ * 0 sends each input record's intervals at once (replay, tests).
  */
-public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int lanes) {
+public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int lanes, long batchFlushMs) {
 
     public AnalyzerSettings {
         if (lanes < 1) {
             throw new IllegalArgumentException("lanes must be >= 1 (one per telemetry.samples partition), got " + lanes);
         }
+        if (batchFlushMs < 0) {
+            throw new IllegalArgumentException("batchFlushMs must be >= 0 (0 = no batching), got " + batchFlushMs);
+        }
     }
 
-    /** One lane: for a single sample partition, and for {@code replay} (one input in file order). */
+    /** One lane, no batching: for a single sample partition, and for {@code replay} (one input in file order). */
     public AnalyzerSettings(final Topics topics, final AnalyzerConfig analyzerConfig) {
-        this(topics, analyzerConfig, 1);
+        this(topics, analyzerConfig, 1, 0);
     }
 
     public AnalyzerSettings withLanes(final int n) {
-        return new AnalyzerSettings(topics, analyzerConfig, n);
+        return new AnalyzerSettings(topics, analyzerConfig, n, batchFlushMs);
+    }
+
+    public AnalyzerSettings withBatchFlushMs(final long ms) {
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, ms);
     }
 
     public long tickMs() {

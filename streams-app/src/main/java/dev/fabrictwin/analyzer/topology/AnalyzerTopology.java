@@ -90,7 +90,8 @@ public final class AnalyzerTopology {
                                                                    final AnalyzerSettings settings,
                                                                    final AnalyzerListener listener) {
         final KStream<String, RatesStage.LaneBatch> batches =
-            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(), listener);
+            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(),
+                settings.batchFlushMs(), listener);
         KStream<String, List<PortInterval>> merged = null;
         for (int lane = 0; lane < settings.lanes(); lane++) {
             final int id = lane;

@@ -49,23 +49,27 @@ public final class RatesStage {
     /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs) {
-        return buildBatches(builder, topics, nominalIntervalMs, 1, AnalyzerListener.NONE)
+        return buildBatches(builder, topics, nominalIntervalMs, 1, 0, AnalyzerListener.NONE)
             .flatMapValues(LaneBatch::intervals, Named.as("intervals-one-by-one"));
     }
 
     /**
-     * Adds the stage, reporting each dead-lettered record to {@code listener}; returns, per input record, the
-     * intervals it yielded (one for a single sample, one per port for a device's batch; empty lists dropped),
-     * tagged with the lane of the sample partition they came from (partition mod {@code lanes}).
+     * Adds the stage, reporting each dead-lettered record to {@code listener}; returns batches of intervals tagged
+     * with the lane of the sample partition they came from (partition mod {@code lanes}). With
+     * {@code batchFlushMs} = 0 a batch is what one input record yielded (one interval for a single sample, one per
+     * port for a device's batch; empty ones dropped); with {@code batchFlushMs} &gt; 0 it is everything the task's
+     * partition yielded for one tick, sent when a record of another tick arrives or {@code batchFlushMs} of wall
+     * time pass — a record per partition and tick instead of per device and tick, which is most of the cost of
+     * the lanes (their records are produced, stored, fetched and processed one by one, exactly once).
      */
     public static KStream<String, LaneBatch> buildBatches(final StreamsBuilder builder, final Topics topics,
                                                           final long nominalIntervalMs, final int lanes,
-                                                          final AnalyzerListener listener) {
+                                                          final long batchFlushMs, final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
-            Serdes.String(), Serdes.ByteArray()));
+            Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
         final KStream<String, Object> outcomes = builder
             .stream(topics.samples(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("samples-source"))
-            .process(() -> new PortRatesProcessor(nominalIntervalMs, lanes, listener), Named.as("port-rates"), LAST_SAMPLE_STORE);
+            .process(() -> new PortRatesProcessor(nominalIntervalMs, lanes, batchFlushMs, listener), Named.as("port-rates"), LAST_SAMPLE_STORE);
         final Map<String, KStream<String, Object>> branches = outcomes.split(Named.as("rates-"))
             .branch((k, v) -> v instanceof byte[], Branched.as("dead"))
             .defaultBranch(Branched.as("intervals"));
@@ -88,24 +92,42 @@ public final class RatesStage {
     }
 
     /**
-     * Emits, per record, the list of {@link PortInterval}s it yields, and for each bad sample (or a bad record)
-     * its raw bytes with dead-letter headers. A record is one canonical sample or a device's batch (a JSON array
-     * of them). The store keeps each port's last single sample under {@code device/port} and each device's last
-     * batch under {@code device}: one changelog record per input record.
+     * Emits {@link LaneBatch}es of the {@link PortInterval}s its records yield, and for each bad sample (or a bad
+     * record) its raw bytes with dead-letter headers at once. A record is one canonical sample or a device's batch
+     * (a JSON array of them). The store keeps each port's last single sample under {@code device/port} and each
+     * device's last batch under {@code device} (cached: written to the changelog once per key and commit).
+     *
+     * <p>While intervals are held back for batching, so are the store writes of the samples that made them: the
+     * store only ever holds samples whose intervals went downstream. A crash (or a task migrating) with a batch
+     * pending loses that batch but not its counts — those samples' offsets may be committed, yet the store still
+     * holds the samples before them, so each port's next interval spans both and carries the increases
+     * (counters are cumulative). Nothing is counted twice and nothing is lost; the port just reports one longer
+     * interval, as after a lost sample.
      */
     static final class PortRatesProcessor implements Processor<String, byte[], String, Object> {
 
+        /** A batch is sent at this many intervals at the latest, whatever the tick: bounds the heap. */
+        static final int MAX_PENDING = 10_000;
+
         private final long nominalIntervalMs;
         private final int lanes;
+        private final long batchFlushMs;
         private final AnalyzerListener listener;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, byte[]> last;
-        /** The store's values already parsed: the store stays the truth (restored after a restart), this saves a parse. */
+        /** The samples already parsed (pending ones included): saves a parse; the store stays the truth on restart. */
         private final Map<String, Sample> parsed = new java.util.HashMap<>();
+        /** Batching: intervals not sent yet, their tick, and the store writes of the samples that made them. */
+        private final List<PortInterval> pending = new ArrayList<>();
+        private final Map<String, byte[]> pendingWrites = new java.util.LinkedHashMap<>();
+        private long pendingTick = Long.MIN_VALUE;
+        private int lane;
 
-        PortRatesProcessor(final long nominalIntervalMs, final int lanes, final AnalyzerListener listener) {
+        PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs,
+                           final AnalyzerListener listener) {
             this.nominalIntervalMs = nominalIntervalMs;
             this.lanes = lanes;
+            this.batchFlushMs = batchFlushMs;
             this.listener = listener;
         }
 
@@ -113,6 +135,10 @@ public final class RatesStage {
         public void init(final ProcessorContext<String, Object> context) {
             this.context = context;
             this.last = context.getStateStore(LAST_SAMPLE_STORE);
+            if (batchFlushMs > 0) {
+                context.schedule(java.time.Duration.ofMillis(batchFlushMs),
+                    org.apache.kafka.streams.processor.PunctuationType.WALL_CLOCK_TIME, now -> flush());
+            }
         }
 
         @Override
@@ -123,10 +149,11 @@ public final class RatesStage {
                 return;
             }
             final List<PortInterval> out = new ArrayList<>();
+            String storeKey = null;
             if (!SampleJson.isBatch(record.value())) {
                 final Sample sample = parse(record, record.value(), 0, record.value().length);
                 if (sample != null && step(sample, out)) {
-                    last.put(sample.device() + "/" + sample.port(), record.value());
+                    storeKey = sample.device() + "/" + sample.port();
                 }
             } else {
                 final List<int[]> elements;
@@ -142,13 +169,45 @@ public final class RatesStage {
                     stored |= sample != null && step(sample, out);
                 }
                 if (stored && record.key() != null) {
-                    last.put(record.key(), record.value()); // the batch is the device's last samples
+                    storeKey = record.key(); // the batch is the device's last samples
                 }
             }
-            if (!out.isEmpty()) {
-                final int lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
-                context.forward(record.withValue((Object) new LaneBatch(lane, out)).withTimestamp(out.get(out.size() - 1).t1()));
+            lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
+            if (batchFlushMs == 0) {
+                if (storeKey != null) {
+                    last.put(storeKey, record.value());
+                }
+                if (!out.isEmpty()) {
+                    context.forward(record.withValue((Object) new LaneBatch(lane, out)).withTimestamp(out.get(out.size() - 1).t1()));
+                }
+                return;
             }
+            if (!out.isEmpty()) {
+                final long tick = Math.floorDiv(out.get(out.size() - 1).t1() + nominalIntervalMs / 2, nominalIntervalMs);
+                if (tick != pendingTick || pending.size() >= MAX_PENDING) {
+                    flush();
+                    pendingTick = tick;
+                }
+                pending.addAll(out);
+            }
+            if (storeKey != null) {
+                pendingWrites.put(storeKey, record.value());
+            }
+        }
+
+        /** Sends the pending batch and makes the store catch up with the samples behind it. */
+        private void flush() {
+            pendingWrites.forEach(last::put);
+            pendingWrites.clear();
+            if (pending.isEmpty()) {
+                return;
+            }
+            long newest = Long.MIN_VALUE;
+            for (final PortInterval i : pending) {
+                newest = Math.max(newest, i.t1());
+            }
+            context.forward(new Record<String, Object>(null, new LaneBatch(lane, List.copyOf(pending)), newest));
+            pending.clear();
         }
 
         /** One sample of a record; a bad one is dead-lettered on its own (its batch goes on) and null returned. */
