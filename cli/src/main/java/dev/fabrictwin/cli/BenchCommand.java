@@ -58,7 +58,7 @@ final class BenchCommand implements Callable<Integer> {
 
     static Map<String, Double> runStreams(final PrintWriter progress) {
         progress.println("bench streams: a 768-port capture through a plain consumer and the analyzer (3 warm-up "
-            + "passes, then the measured one), then alert latency at 10x real time, on an embedded broker (takes ~2.5 min) ...");
+            + "passes, then the median of 3), then alert latency at 10x real time, on an embedded broker (takes ~3 min) ...");
         progress.flush();
         try {
             return dev.fabrictwin.cli.bench.StreamsBench.run(line -> {

@@ -48,6 +48,8 @@ public final class LinkConservationDetector implements Detector {
         int receiverEpoch = -1;
         /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
         boolean losing;
+        /** Points in the window with traffic. */
+        int activeTicks;
     }
 
     private final Map<PortRef, Running> running = new HashMap<>();
@@ -70,7 +72,8 @@ public final class LinkConservationDetector implements Detector {
         final Map<Integer, Finding> perLink = new HashMap<>();
         for (final PortTick sender : context.ports().values()) {
             final PortRef peer = context.peer(sender.port());
-            if (peer == null || context.port(peer) == null) {
+            final PortTick receiver = peer == null ? null : context.port(peer);
+            if (receiver == null) {
                 continue;
             }
             final Running a = running.get(sender.port());
@@ -80,21 +83,21 @@ public final class LinkConservationDetector implements Detector {
             final Deque<Point> points = direction.points;
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 points.clear();
+                direction.activeTicks = 0;
                 direction.losing = false;
                 direction.senderEpoch = a.epoch;
                 direction.receiverEpoch = b.epoch;
             }
-            if (sender.unreliable() || context.port(peer).unreliable()) {
+            if (sender.unreliable() || receiver.unreliable()) {
                 continue;
             }
-            points.addLast(new Point(a.tx, a.tx - b.rx, sender.observedRate(CounterNames.TX_PACKETS)));
+            final Point point = new Point(a.tx, a.tx - b.rx, sender.observedRate(CounterNames.TX_PACKETS));
+            points.addLast(point);
+            direction.activeTicks += point.rate > 0 ? 1 : 0;
             if (points.size() > SPAN) {
-                points.removeFirst();
+                direction.activeTicks -= points.removeFirst().rate > 0 ? 1 : 0;
             }
-            if (points.size() < SPAN) {
-                continue;
-            }
-            if (points.stream().filter(p -> p.rate > 0).count() < MIN_ACTIVE_TICKS) {
+            if (points.size() < SPAN || direction.activeTicks < MIN_ACTIVE_TICKS) {
                 continue;
             }
             final Loss loss = Loss.fit(points);

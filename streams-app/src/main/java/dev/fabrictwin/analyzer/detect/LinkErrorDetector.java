@@ -25,7 +25,8 @@ public final class LinkErrorDetector implements Detector {
     /** Ticks shorter than this many line bits say little about the error rate. */
     private static final double MIN_BITS = 1e9;
 
-    private final Map<PortRef, Double> healthyPerBit = new HashMap<>();
+    /** Each port's learned healthy error rate per line bit (a one-slot array: updated in place every tick). */
+    private final Map<PortRef, double[]> healthyPerBit = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -41,10 +42,11 @@ public final class LinkErrorDetector implements Detector {
             final double expected = t.expected(CounterNames.FEC_CORRECTED) + t.expected(CounterNames.FEC_UNCORRECTABLE)
                 + t.expected(CounterNames.FCS_ERRORS);
             final double perBit = errors / bits;
-            final double learned = healthyPerBit.getOrDefault(t.port(), 0.0);
+            final double[] healthy = healthyPerBit.computeIfAbsent(t.port(), p -> new double[1]);
+            final double learned = healthy[0];
             final double limit = Math.max(learned * FACTOR, expected / bits + FLOOR_PER_BIT);
             if (perBit <= limit) {
-                healthyPerBit.put(t.port(), learned + LEARN * (perBit - learned));
+                healthy[0] = learned + LEARN * (perBit - learned);
                 continue;
             }
             final Link link = context.fabric().linkAt(t.port()).orElse(null);

@@ -94,7 +94,7 @@ public final class TickAssembler {
             if (eventTime != Long.MAX_VALUE && upperEdge > eventTime) {
                 break;
             }
-            closed.add(new Tick(index, (index - 1) * tickMs, index * tickMs, Map.copyOf(open.pollFirstEntry().getValue())));
+            closed.add(new Tick(index, (index - 1) * tickMs, index * tickMs, java.util.Collections.unmodifiableMap(open.pollFirstEntry().getValue())));
             lastClosed = index;
         }
         return closed;

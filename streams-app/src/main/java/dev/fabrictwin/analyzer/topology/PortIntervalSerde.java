@@ -34,6 +34,9 @@ public final class PortIntervalSerde {
         "rx_pause_duration_us.0", "rx_pause_duration_us.1", "rx_pause_duration_us.2", "rx_pause_duration_us.3",
         "rx_pause_duration_us.4", "rx_pause_duration_us.5", "rx_pause_duration_us.6", "rx_pause_duration_us.7");
     private static final Map<String, Integer> CODES = new HashMap<>();
+    /** Device and port names read so far (the serde is shared by every stream thread). */
+    private static final Map<String, String> NAMES_SEEN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_NAMES = 1_000_000;
 
     static {
         for (int i = 0; i < NAMES.size(); i++) {
@@ -154,22 +157,37 @@ public final class PortIntervalSerde {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private static PortInterval readBody(final DataInputStream in) throws IOException {
-        final String device = in.readUTF();
-        final String port = in.readUTF();
+        final String device = canonical(in.readUTF());
+        final String port = canonical(in.readUTF());
         final long t0 = in.readLong();
         final long t1 = in.readLong();
         final boolean reset = in.readBoolean();
         final boolean gap = in.readBoolean();
         final int wraps = in.readInt();
-        final Map<String, Long> increases = new HashMap<>();
-        for (int i = in.readShort(); i > 0; i--) {
-            increases.put(readName(in), in.readLong());
+        // immutable maps built directly: PortInterval's Map.copyOf then keeps them as they are
+        final Map.Entry<String, Long>[] increases = new Map.Entry[in.readShort()];
+        for (int i = 0; i < increases.length; i++) {
+            increases[i] = Map.entry(readName(in), in.readLong());
         }
-        final Map<String, Double> gauges = new HashMap<>();
-        for (int i = in.readShort(); i > 0; i--) {
-            gauges.put(readName(in), in.readDouble());
+        final Map.Entry<String, Double>[] gauges = new Map.Entry[in.readShort()];
+        for (int i = 0; i < gauges.length; i++) {
+            gauges[i] = Map.entry(readName(in), in.readDouble());
         }
-        return new PortInterval(device, port, t0, t1, increases, gauges, reset, wraps, gap);
+        return new PortInterval(device, port, t0, t1, Map.ofEntries(increases), Map.ofEntries(gauges), reset, wraps, gap);
+    }
+
+    /**
+     * One instance per device or port name: the analysis looks every interval up by its port several times, and a
+     * name it has seen before then hashes once (the hash is cached in the instance) and compares by identity.
+     * Bounded by the fabric's names; cleared if something floods it.
+     */
+    private static String canonical(final String name) {
+        if (NAMES_SEEN.size() > MAX_NAMES) {
+            NAMES_SEEN.clear();
+        }
+        final String seen = NAMES_SEEN.putIfAbsent(name, name);
+        return seen == null ? name : seen;
     }
 }
