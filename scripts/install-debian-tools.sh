@@ -2,7 +2,8 @@
 # Installs Debian packages the checks need (by default: prometheus, for promtool and a real Prometheus
 # server; kcat, a non-Java Kafka client), unless their commands are already on PATH.
 # Usage: scripts/install-debian-tools.sh [package ...]     Exit 0 when every command is available.
-# Tests call it and skip, saying why, only when it fails (no apt-get, no root or sudo, no network).
+# .ci/run calls it before the tests; run it once yourself before `./mvnw verify` by hand. Tests never install
+# anything: where a tool is missing they are skipped with the reason, and fail instead when CI=true.
 set -euo pipefail
 
 packages=("$@")

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +20,8 @@ class AlertRulesTest {
     private static final Path DIR = StackFiles.repoRoot().resolve("prometheus");
 
     @BeforeAll
-    static void promtool() throws IOException, InterruptedException {
-        DebianTools.ensure("prometheus").ifPresent(why -> Assumptions.abort(why));
+    static void promtool() {
+        DebianTools.require("promtool");
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +25,7 @@ import net.jqwik.api.constraints.IntRange;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * What every format adapter must do, run on its real fixtures from {@code ../shared/refdata}: parse them
+ * What every format adapter must do, run on its real fixtures (test resources under {@code refdata/}): parse them
  * into samples; survive random, truncated and hostile input without throwing; count every unit it reads and
  * never lose one silently (each unit yields samples or a rejection with a reason). Subclasses add value
  * assertions for their format.
@@ -35,7 +37,7 @@ public abstract class AdapterContract {
 
     protected abstract FormatAdapter adapter();
 
-    /** Real fixture files for this format (paths under {@code ../shared/refdata}). */
+    /** Real fixture files for this format (from {@link #refdata(String)}). */
     protected abstract List<Path> fixtures();
 
     /** Context for the fixtures: a device name where the format has none, and no time window for old captures. */
@@ -44,17 +46,20 @@ public abstract class AdapterContract {
     }
 
     /**
-     * A fixture under {@code shared/refdata}, which sits beside the repository ({@code ../shared} from the
-     * repo root; override with {@code -Dfabric-twin.refdata=DIR}). A missing directory fails loudly: these
-     * tests must not pass by finding nothing.
+     * A real fixture, kept in this module's test resources under {@code refdata/} with its provenance and licence
+     * ({@code refdata/MANIFEST.tsv}). A missing file fails loudly: these tests must not pass by finding nothing.
      */
     public static Path refdata(final String relative) {
-        final Path root = Path.of(System.getProperty("fabric-twin.refdata", "../../shared/refdata"));
-        if (!Files.isDirectory(root)) {
-            throw new IllegalStateException("real fixtures not found at " + root.toAbsolutePath().normalize()
-                + ": clone the repository with shared/ beside it, or pass -Dfabric-twin.refdata=DIR");
+        final URL url = AdapterContract.class.getResource("/refdata/" + relative);
+        if (url == null) {
+            throw new IllegalStateException("real fixture refdata/" + relative + " is not on the test classpath"
+                + " (telemetry-ingest/src/test/resources/refdata)");
         }
-        return root.resolve(relative);
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("real fixture refdata/" + relative + " has no file path: " + url, e);
+        }
     }
 
     protected CollectingSink parse(final byte[] input) {
