@@ -16,7 +16,7 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.ingest.kafka.TopicSetup;
+import dev.fabrictwin.contract.TopicSetup;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;

@@ -1,12 +1,14 @@
 package dev.fabrictwin.cli;
 
+import dev.fabrictwin.evaluation.Json;
+
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import dev.fabrictwin.twin.bench.TwinBench;
+import dev.fabrictwin.bench.TwinBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
     static Map<String, Double> runIngest(final PrintWriter progress) {
         progress.println("bench ingest: generating input, parsing, then producing to an embedded broker (takes ~1 min) ...");
         progress.flush();
-        return dev.fabrictwin.cli.bench.IngestBench.run(line -> {
+        return dev.fabrictwin.bench.IngestBench.run(line -> {
             progress.println("  " + line);
             progress.flush();
         });
@@ -61,7 +63,7 @@ final class BenchCommand implements Callable<Integer> {
             + "passes, then the median of 3), then alert latency at 10x real time, on an embedded broker (takes ~3 min) ...");
         progress.flush();
         try {
-            return dev.fabrictwin.cli.bench.StreamsBench.run(line -> {
+            return dev.fabrictwin.bench.StreamsBench.run(line -> {
                 progress.println("  " + line);
                 progress.flush();
             });

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 import picocli.CommandLine.Option;
 
 /** Options every Kafka-facing command shares: where the brokers are, client settings, topic prefix. */

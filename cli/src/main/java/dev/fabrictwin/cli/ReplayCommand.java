@@ -11,8 +11,8 @@ import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.replay.Replay;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
@@ -75,7 +75,7 @@ final class ReplayCommand implements Callable<Integer> {
             result = Replay.run(s, samples, alert -> {
                 write(writer, AlertJson.writeString(alert));
                 if (alert.state() == Alert.State.OPEN && alert.rootCause()) {
-                    opened.merge(alert.type(), 1, Integer::sum);
+                    opened.merge(alert.type().name(), 1, Integer::sum);
                 }
             }, json -> {
                 if (health != null) {

@@ -1,5 +1,7 @@
 package dev.fabrictwin.cli;
 
+import dev.fabrictwin.evaluation.Json;
+
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

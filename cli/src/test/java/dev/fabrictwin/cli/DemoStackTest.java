@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.cli.stack.DashboardsTest;
 import dev.fabrictwin.cli.stack.DebianTools;
 

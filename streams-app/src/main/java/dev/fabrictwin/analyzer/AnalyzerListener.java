@@ -2,8 +2,8 @@ package dev.fabrictwin.analyzer;
 
 import java.util.List;
 
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.tick.Tick;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */

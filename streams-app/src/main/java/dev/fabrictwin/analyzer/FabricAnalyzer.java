@@ -3,7 +3,7 @@ package dev.fabrictwin.analyzer;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.fabrictwin.analyzer.alert.Alert;
+import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.analyzer.alert.AlertLifecycle;
 import dev.fabrictwin.analyzer.alert.Correlated;
 import dev.fabrictwin.analyzer.alert.Correlator;
@@ -20,7 +20,7 @@ import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
 import dev.fabrictwin.analyzer.detect.StragglerDetector;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
-import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
-import dev.fabrictwin.ingest.kafka.TopicSetup;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
 
 /**
  * {@code docker-compose.yml}, {@code Dockerfile}, {@code prometheus/prometheus.yml} and Grafana's provisioning, read

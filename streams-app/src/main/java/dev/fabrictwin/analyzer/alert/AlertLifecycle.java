@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.alert;
 
+import dev.fabrictwin.contract.alert.Alert;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -47,9 +49,9 @@ public final class AlertLifecycle {
      */
     public void restore(final Alert alert, final long tick) {
         final Track t = tracks.computeIfAbsent(alert.id(), id -> new Track());
-        final Finding f = new Finding(dev.fabrictwin.twin.fault.FaultType.valueOf(alert.type()), alert.entity(),
+        final Finding f = new Finding(alert.type(), alert.entity(),
             alert.rootCause(), null, alert.metric(), alert.observed(), alert.expected(),
-            Finding.Severity.valueOf(alert.severity()), alert.summary());
+            alert.severity(), alert.summary());
         t.latest = new Correlated(alert.id(), f, alert.rootCause(), alert.causedBy(), alert.affectedJobs());
         t.firstSeen = alert.firstSeen();
         t.lastSeen = alert.lastSeen();
@@ -129,7 +131,7 @@ public final class AlertLifecycle {
 
     private static Alert alert(final Track t, final Alert.State state) {
         final Finding f = t.latest.finding();
-        return new Alert(t.latest.id(), f.type().name(), state, f.severity().name(), f.entity(), t.latest.rootCause(),
+        return new Alert(t.latest.id(), f.type(), state, f.severity(), f.entity(), t.latest.rootCause(),
             t.latest.causedBy(), t.firstSeen, t.lastSeen, f.observed(), f.expected(), f.metric(),
             t.latest.affectedJobs(), f.summary());
     }

@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.alert;
 
+import dev.fabrictwin.contract.alert.Alert;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -7,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -57,7 +59,7 @@ public final class Correlator {
         final List<Finding> candidates = new ArrayList<>(findings.stream().filter(Finding::rootCandidate).toList());
         candidates.sort(Comparator.comparingInt(f -> PRECEDENCE.indexOf(f.type())));
         for (final Finding f : candidates) {
-            final String id = Alert.id(f.type().name(), f.entity());
+            final String id = Alert.id(f.type(), f.entity());
             final String stronger = roots.containsKey(id) ? null : strongerOverlapping(f, roots);
             if (stronger != null) {
                 out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
@@ -68,7 +70,7 @@ public final class Correlator {
         }
         for (final Finding f : findings) {
             if (!f.rootCandidate() && f.type() != FaultType.JOB_BOTTLENECK) {
-                final String id = Alert.id(f.type().name(), f.entity());
+                final String id = Alert.id(f.type(), f.entity());
                 final String cause = covering(f.cause(), roots);
                 if (cause != null && !out.containsKey(id)) {
                     out.put(id, new Correlated(id, f, false, cause, footprint.affected(f.entity())));
@@ -81,7 +83,7 @@ public final class Correlator {
                 continue;
             }
             final String job = f.entity().job();
-            final String id = Alert.id(f.type().name(), f.entity());
+            final String id = Alert.id(f.type(), f.entity());
             slowJobs.add(job);
             String cause = strongestAffecting(job, roots);
             if (cause == null) {
@@ -115,10 +117,10 @@ public final class Correlator {
     }
 
     private boolean sharesDevice(final Entity a, final Entity b) {
-        if ("job".equals(a.kind()) || "job".equals(b.kind())) {
-            final Entity job = "job".equals(a.kind()) ? a : b;
+        if (a.kind() == Entity.Kind.JOB || b.kind() == Entity.Kind.JOB) {
+            final Entity job = a.kind() == Entity.Kind.JOB ? a : b;
             final Entity other = job == a ? b : a;
-            return "job".equals(other.kind()) ? job.job().equals(other.job()) : footprint.affected(other).contains(job.job());
+            return other.kind() == Entity.Kind.JOB ? job.job().equals(other.job()) : footprint.affected(other).contains(job.job());
         }
         return b.touches(a.device()) || a.peer() != null && b.touches(a.peer());
     }
@@ -156,14 +158,14 @@ public final class Correlator {
         if (root.key().equals(cause.key())) {
             return true;
         }
-        final Set<String> causeDevices = "link".equals(cause.kind()) ? Set.of(cause.device(), cause.peer())
-            : "port".equals(cause.kind()) ? portLinkDevices(cause) : Set.of();
+        final Set<String> causeDevices = cause.kind() == Entity.Kind.LINK ? Set.of(cause.device(), cause.peer())
+            : cause.kind() == Entity.Kind.PORT ? portLinkDevices(cause) : Set.of();
         return switch (root.kind()) {
-            case "link" -> causeDevices.contains(root.device()) && causeDevices.contains(root.peer());
-            case "port" -> "link".equals(cause.kind()) && portLinkDevices(root).equals(causeDevices)
-                || "port".equals(cause.kind()) && portLinkDevices(root).equals(causeDevices);
-            case "device", "ecmp-group" -> causeDevices.contains(root.device());
-            default -> false;
+            case LINK -> causeDevices.contains(root.device()) && causeDevices.contains(root.peer());
+            case PORT -> cause.kind() == Entity.Kind.LINK && portLinkDevices(root).equals(causeDevices)
+                || cause.kind() == Entity.Kind.PORT && portLinkDevices(root).equals(causeDevices);
+            case DEVICE, ECMP_GROUP -> causeDevices.contains(root.device());
+            case JOB -> false;
         };
     }
 

@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -95,7 +99,7 @@ public final class EcmpSpreadDetector implements Detector {
             if (p < P_VALUE) {
                 final Link member = group.get(busiestIndex);
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(node.name()), "busiest_member_share",
-                    share, 1.0 / group.size(), Finding.Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
+                    share, 1.0 / group.size(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
                         + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
                         + "with p < %.0e", node.name(), member.upper().device(), 100 * share, group.size(),
                         weights.length, Math.max(p, 1.0 / TRIALS))));

@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +71,7 @@ public final class EcnMisconfigDetector implements Detector {
                 continue;
             }
             out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", marked.sum(), calledFor,
-                Finding.Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in %d ticks "
+                Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in %d ticks "
                     + "but marked %.3g with ECN (%.3g expected): ECN marking looks disabled", device, congested.sum(),
                     window, marked.sum(), calledFor)));
         }

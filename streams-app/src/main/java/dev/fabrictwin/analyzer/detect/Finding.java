@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 
 /**
@@ -14,8 +16,6 @@ import dev.fabrictwin.twin.fault.FaultType;
  */
 public record Finding(FaultType type, Entity entity, boolean rootCandidate, Entity cause, String metric,
                       double observed, double expected, Severity severity, String summary) {
-
-    public enum Severity { WARNING, CRITICAL }
 
     public static Finding root(final FaultType type, final Entity entity, final String metric, final double observed,
                                final double expected, final Severity severity, final String summary) {

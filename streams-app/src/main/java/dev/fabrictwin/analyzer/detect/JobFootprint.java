@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,8 +47,8 @@ public final class JobFootprint {
     public List<String> affected(final Entity entity) {
         final Set<String> out = new HashSet<>();
         switch (entity.kind()) {
-            case "job" -> out.add(entity.job());
-            case "link" -> {
+            case JOB -> out.add(entity.job());
+            case LINK -> {
                 if (isHost(entity.device()) || isHost(entity.peer())) {
                     out.addAll(onDevice(isHost(entity.device()) ? entity.device() : entity.peer()));
                 } else {
@@ -58,7 +60,7 @@ public final class JobFootprint {
                     out.retainAll(crossLeafJobs);
                 }
             }
-            case "port" -> {
+            case PORT -> {
                 if (isHost(entity.device())) {
                     out.addAll(onDevice(entity.device()));
                 } else {

@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.List;
 
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -33,7 +37,7 @@ public final class LatencySloDetector implements Detector {
                     summary + " (queueing)"));
             } else {
                 out.add(Finding.root(FaultType.LATENCY_SLO, Entity.port(t.port()), "latency_p99_us", p99, expected,
-                    Finding.Severity.WARNING, summary));
+                    Severity.WARNING, summary));
             }
         }
     }

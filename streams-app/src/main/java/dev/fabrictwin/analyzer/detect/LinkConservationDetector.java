@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -112,7 +116,7 @@ public final class LinkConservationDetector implements Detector {
             final double sent = loss.sent;
             final Link link = context.fabric().link(directed / 2);
             perLink.merge(link.index(), Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share",
-                share, 0, Finding.Severity.CRITICAL, String.format("link %s—%s silently loses %.2f%% of packets from "
+                share, 0, Severity.CRITICAL, String.format("link %s—%s silently loses %.2f%% of packets from "
                     + "%s to %s (%.3g of %.3g over %d ticks) with no error counter rising", link.lower().device(),
                     link.upper().device(), 100 * share, sender.port().device(), peer.device(), lost, sent, SPAN)),
                 (x, y) -> x.observed() >= y.observed() ? x : y);

@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,7 +31,7 @@ public final class LinkDownDetector implements Detector {
             if (link == null || !seen.add(link.index())) {
                 continue;
             }
-            out.add(Finding.root(FaultType.LINK_DOWN, Entity.link(link), "oper_up", 0, 1, Finding.Severity.CRITICAL,
+            out.add(Finding.root(FaultType.LINK_DOWN, Entity.link(link), "oper_up", 0, 1, Severity.CRITICAL,
                 "link " + link.lower().device() + "—" + link.upper().device() + " is down (reported by "
                     + t.port().device() + " " + t.port().port() + "); traffic has moved to its siblings"));
         }

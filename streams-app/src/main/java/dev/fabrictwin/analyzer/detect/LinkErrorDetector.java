@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +59,7 @@ public final class LinkErrorDetector implements Detector {
             }
             final double rate = errors / t.seconds();
             perLink.merge(link.index(), Finding.root(FaultType.LINK_DEGRADED, Entity.link(link), "link_errors/s",
-                rate, expected / t.seconds(), Finding.Severity.CRITICAL,
+                rate, expected / t.seconds(), Severity.CRITICAL,
                 String.format("link %s—%s is degraded: %.3g FEC/FCS errors/s at %s %s (%.1e per line bit, healthy %.1e)",
                     link.lower().device(), link.upper().device(), rate, t.port().device(), t.port().port(), perBit,
                     Math.max(learned, expected / bits))),

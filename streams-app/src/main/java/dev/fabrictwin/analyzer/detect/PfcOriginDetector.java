@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +58,7 @@ public final class PfcOriginDetector implements Detector {
             }
             if (cause.origin != null && cause.origin.equals(sender)) {
                 out.add(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", e.getValue(),
-                    0, Finding.Severity.CRITICAL, String.format(
+                    0, Severity.CRITICAL, String.format(
                         "%s %s is storming PFC: it holds its peer paused %s of the time with no congestion to explain it",
                         sender.device(), sender.port(), share)));
             } else if (cause.origin != null) {

@@ -1,11 +1,14 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
@@ -42,7 +45,7 @@ public final class StragglerDetector implements Detector {
             if (job.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
             }
-            final boolean jobSlow = context.slowdown(job.id()) > JobHealthTracker.SLOWDOWN;
+            final boolean jobSlow = context.slowdown(job.id()) > TickContext.SLOW_JOB;
             for (final PortRef nic : job.ranks()) {
                 final PortTick t = context.port(nic);
                 final PortRef facing = context.peer(nic);
@@ -67,7 +70,7 @@ public final class StragglerDetector implements Detector {
             final double slowdown = context.slowdown(job.id());
             if (e.getValue().size() > Math.max(1, JOB_SHARE * job.ranks().size())) {
                 out.add(Finding.root(FaultType.JOB_BOTTLENECK, Entity.job(job.id()), "slowdown", slowdown, 1,
-                    Finding.Severity.WARNING, String.format("job %s's comm runs %.1f× slower than the twin's, held back "
+                    Severity.WARNING, String.format("job %s's comm runs %.1f× slower than the twin's, held back "
                         + "at its own NICs: %d of %d are slow to take in what they are sent", job.id(), slowdown,
                         e.getValue().size(), job.ranks().size())));
                 continue;
@@ -78,7 +81,7 @@ public final class StragglerDetector implements Detector {
             for (final PortRef p : e.getValue()) {
                 final Rolling[] w = windows.get(p);
                 out.add(Finding.root(FaultType.STRAGGLER, Entity.port(p), "rx_line_share", w[0].sum() / w[1].sum(),
-                    LINE_SHARE, Finding.Severity.WARNING, String.format("%s %s is a straggler: job %s's comm runs "
+                    LINE_SHARE, Severity.WARNING, String.format("%s %s is a straggler: job %s's comm runs "
                         + "%.1f× slower than the twin's while the switch port facing it queues and it takes in %.0f%% "
                         + "of line rate", p.device(), p.port(), job.id(), slowdown, 100 * w[0].sum() / w[1].sum())));
             }

@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Severity;
+
+import dev.fabrictwin.contract.alert.Entity;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +63,7 @@ public final class UnexpectedTrafficDetector implements Detector {
                 sink = e.getKey();
             }
             out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "rx_excess_share", e.getValue(),
-                0, Finding.Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared "
+                0, Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared "
                     + "jobs explain", e.getKey().device(), e.getKey().port(), 100 * e.getValue())));
         }
         for (final var e : txExcess.entrySet()) {
@@ -67,7 +71,7 @@ public final class UnexpectedTrafficDetector implements Detector {
                 e.getKey().device(), e.getKey().port(), 100 * e.getValue());
             out.add(sink == null
                 ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "tx_excess_share", e.getValue(), 0,
-                    Finding.Severity.WARNING, summary)
+                    Severity.WARNING, summary)
                 : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), Entity.port(sink),
                     "tx_excess_share", e.getValue(), 0, summary + ", towards " + sink.device()));
         }

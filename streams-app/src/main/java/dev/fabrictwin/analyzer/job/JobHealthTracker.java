@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.job;
 
+import dev.fabrictwin.contract.job.JobHealth;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,8 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.phase.PhaseFit;
 import dev.fabrictwin.analyzer.phase.PhaseLock;
 import dev.fabrictwin.analyzer.rates.PortInterval;
@@ -34,8 +37,8 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  */
 public final class JobHealthTracker {
 
-    /** Comm slower than the twin's by this factor is a bottleneck... */
-    public static final double SLOWDOWN = 1.3;
+    /** Comm slower than the twin's by this factor is a bottleneck (the detectors' own threshold for a slow job)... */
+    static final double SLOWDOWN = TickContext.SLOW_JOB;
     /** ...until it is back under this one (hysteresis: a slowdown hovering at the threshold is one episode). */
     static final double RECOVERED = 1.15;
     /** Fits explaining less of the NICs' bytes than this (R²) neither steer the twin nor judge the job. */

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -97,7 +97,7 @@ public final class AnalyzerMetrics implements AnalyzerListener {
     @Override
     public void alert(final Alert alert, final long wallClockMs) {
         alertRecords.computeIfAbsent(alert.type() + "/" + alert.state(), k -> Counter.builder("fabric.alerts.published")
-            .tag("type", alert.type()).tag("state", alert.state().name()).register(registry)).increment();
+            .tag("type", alert.type().name()).tag("state", alert.state().name()).register(registry)).increment();
         if (alert.state() == Alert.State.OPEN) {
             lag.record(Math.max(0, wallClockMs - alert.lastSeen()) / 1000.0);
         }
@@ -155,8 +155,8 @@ public final class AnalyzerMetrics implements AnalyzerListener {
         final Map<Tags, Integer> byType = new HashMap<>();
         final List<MultiGauge.Row<?>> alertRows = new ArrayList<>();
         for (final Alert a : open) {
-            byType.merge(Tags.of("type", a.type(), "severity", a.severity()), 1, Integer::sum);
-            alertRows.add(MultiGauge.Row.of(Tags.of("id", a.id(), "type", a.type(), "entity", a.entity().key(),
+            byType.merge(Tags.of("type", a.type().name(), "severity", a.severity().name()), 1, Integer::sum);
+            alertRows.add(MultiGauge.Row.of(Tags.of("id", a.id(), "type", a.type().name(), "entity", a.entity().key(),
                 "root", String.valueOf(a.rootCause())), 1));
         }
         openByType.register(byType.entrySet().stream().map(e -> MultiGauge.Row.of(e.getKey(), e.getValue())).toList(), true);

@@ -23,8 +23,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
 import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
@@ -32,7 +32,7 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.sim.Twin;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.PlacedJob;
 

@@ -1,7 +1,7 @@
 package dev.fabrictwin.analyzer.topology;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /**
  * What the topology needs besides the builder: topic names, the analyzer's settings, and the number of

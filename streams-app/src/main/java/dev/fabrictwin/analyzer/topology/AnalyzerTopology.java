@@ -23,9 +23,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
-import dev.fabrictwin.analyzer.job.JobHealth;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 
 /**

@@ -29,7 +29,7 @@ import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /**
  * First stage of the analyzer: {@code telemetry.samples} → per-port intervals. Keeps each port's last sample

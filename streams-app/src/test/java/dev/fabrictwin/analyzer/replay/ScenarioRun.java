@@ -6,12 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.detect.Entity;
-import dev.fabrictwin.ingest.sim.SimulationFiles;
-import dev.fabrictwin.ingest.sim.SyntheticCluster;
-import dev.fabrictwin.ingest.sim.TruthRecord;
-import dev.fabrictwin.twin.fault.FaultTarget;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.scenario.Scenario;
 
 /** Test helper: a scenario simulated to files, replayed through the topology, alerts collected. */
@@ -31,21 +29,6 @@ record ScenarioRun(Scenario scenario, List<TruthRecord> truth, List<Alert> alert
 
     long intervalMs() {
         return scenario.sampleInterval().toMillis();
-    }
-
-    /** DESIGN §3 scoring: a root alert of the fault's type opening in [start − 1, end + 3 intervals]. */
-    boolean inWindow(final Alert a, final TruthRecord f) {
-        return a.type().equals(f.type().name()) && a.firstSeen() >= f.start() - intervalMs()
-            && a.firstSeen() <= f.end() + 3 * intervalMs();
-    }
-
-    static boolean names(final Entity e, final FaultTarget t) {
-        return switch (t.kind()) {
-            case PORT -> "port".equals(e.kind()) && t.device().equals(e.device()) && t.port().equals(e.port());
-            case LINK -> "link".equals(e.kind()) && e.touches(t.device()) && e.touches(t.peer());
-            case DEVICE -> ("device".equals(e.kind()) || "ecmp-group".equals(e.kind())) && t.device().equals(e.device());
-            case JOB -> "job".equals(e.kind()) && t.job().equals(e.job());
-        };
     }
 
     static Path tempDir(final String name) throws IOException {

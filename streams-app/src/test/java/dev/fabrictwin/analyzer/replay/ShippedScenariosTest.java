@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.ingest.sim.TruthRecord;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**
@@ -44,12 +45,12 @@ class ShippedScenariosTest {
         final List<Alert> roots = run.openedRoots();
         for (final TruthRecord fault : run.truth()) {
             assertThat(roots).as("%s: a %s root-cause alert naming %s", file.getFileName(), fault.type(), fault.target())
-                .anyMatch(a -> run.inWindow(a, fault) && ScenarioRun.names(a.entity(), fault.target()));
+                .anyMatch(a -> fault.localizedBy(a, run.intervalMs()));
         }
         // DESIGN §3 scores causes, not impacts: a JOB_BOTTLENECK is judged by the fault loop above only
-        assertThat(roots).filteredOn(a -> !a.type().equals("JOB_BOTTLENECK"))
+        assertThat(roots).filteredOn(a -> a.type() != FaultType.JOB_BOTTLENECK)
             .as("%s: every root-cause alert opened is a true one", file.getFileName())
-            .allMatch(a -> run.truth().stream().anyMatch(f -> run.inWindow(a, f) && ScenarioRun.names(a.entity(), f.target())));
+            .allMatch(a -> run.truth().stream().anyMatch(f -> f.localizedBy(a, run.intervalMs())));
         assertThat(run.alerts()).as("victims name their root cause")
             .filteredOn(a -> !a.rootCause()).allMatch(a -> a.causedBy() != null);
     }

@@ -23,15 +23,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.ingest.kafka.KafkaSimulationPublisher;
-import dev.fabrictwin.ingest.sim.SyntheticCluster;
+import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
+import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -58,11 +59,11 @@ class AnalyzerBrokerEndToEndTest {
             all -> all.stream().filter(a -> a.rootCause() && a.state() == Alert.State.RESOLVED).count() >= 2);
 
         final List<Alert> rootOpens = alerts.stream().filter(a -> a.rootCause() && a.state() == Alert.State.OPEN).toList();
-        assertThat(rootOpens).extracting(Alert::type).containsExactlyInAnyOrder("PFC_STORM", "LINK_DEGRADED");
-        final Alert storm = rootOpens.stream().filter(a -> a.type().equals("PFC_STORM")).findFirst().orElseThrow();
+        assertThat(rootOpens).extracting(Alert::type).containsExactlyInAnyOrder(FaultType.PFC_STORM, FaultType.LINK_DEGRADED);
+        final Alert storm = rootOpens.stream().filter(a -> a.type() == FaultType.PFC_STORM).findFirst().orElseThrow();
         assertThat(storm.entity().key()).isEqualTo("port:host-5/nic0");
         assertThat(storm.firstSeen()).isBetween(epoch + 119_000, epoch + 125_000);
-        final Alert degraded = rootOpens.stream().filter(a -> a.type().equals("LINK_DEGRADED")).findFirst().orElseThrow();
+        final Alert degraded = rootOpens.stream().filter(a -> a.type() == FaultType.LINK_DEGRADED).findFirst().orElseThrow();
         assertThat(degraded.entity().key()).isEqualTo("link:leaf-2~spine-1");
         assertThat(degraded.firstSeen()).isBetween(epoch + 59_000, epoch + 65_000);
 

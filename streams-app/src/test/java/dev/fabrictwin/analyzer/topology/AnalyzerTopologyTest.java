@@ -28,15 +28,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.analyzer.alert.Alert;
-import dev.fabrictwin.analyzer.alert.AlertJson;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.Twin;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /**
  * The whole topology through {@link TopologyTestDriver} on hand-built samples: a 2-spine, 2-leaf, 4-host
@@ -155,7 +156,7 @@ class AnalyzerTopologyTest {
         });
         final List<Alert> out = alerts();
         assertThat(out).extracting(Alert::state).containsExactly(Alert.State.OPEN, Alert.State.RESOLVED);
-        assertThat(out.get(0).type()).isEqualTo("LINK_DOWN");
+        assertThat(out.get(0).type()).isEqualTo(FaultType.LINK_DOWN);
         assertThat(out.get(0).entity().key()).isEqualTo("link:leaf-0~spine-0");
         assertThat(out.get(0).rootCause()).isTrue();
         assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
@@ -171,7 +172,7 @@ class AnalyzerTopologyTest {
         });
         final List<Alert> out = opened();
         assertThat(out).hasSize(1);
-        assertThat(out.get(0).type()).isEqualTo("LINK_DEGRADED");
+        assertThat(out.get(0).type()).isEqualTo(FaultType.LINK_DEGRADED);
         assertThat(out.get(0).entity().key()).isEqualTo("link:leaf-0~spine-1");
         assertThat(out.get(0).observed()).isGreaterThan(30_000);
         assertThat(out.get(0).expected()).isZero();
@@ -196,7 +197,7 @@ class AnalyzerTopologyTest {
         });
         final List<Alert> opened = opened();
         assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
-            assertThat(a.type()).isEqualTo("PFC_STORM");
+            assertThat(a.type()).isEqualTo(FaultType.PFC_STORM);
             assertThat(a.entity().key()).isEqualTo("port:host-1/nic0");
             assertThat(a.observed()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.05));
         });
@@ -215,7 +216,7 @@ class AnalyzerTopologyTest {
         });
         final List<Alert> out = opened();
         assertThat(out).hasSize(1);
-        assertThat(out.get(0).type()).isEqualTo("LATENCY_SLO");
+        assertThat(out.get(0).type()).isEqualTo(FaultType.LATENCY_SLO);
         assertThat(out.get(0).entity().key()).isEqualTo("port:leaf-1/eth0");
         assertThat(out.get(0).observed()).isEqualTo(80.0);
     }
@@ -235,7 +236,7 @@ class AnalyzerTopologyTest {
         });
         final List<Alert> opened = opened();
         assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
-            assertThat(a.type()).isEqualTo("UNEXPECTED_TRAFFIC");
+            assertThat(a.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
             assertThat(a.entity().key()).isEqualTo("port:host-3/nic0");
         });
         assertThat(opened).filteredOn(a -> !a.rootCause()).singleElement()
@@ -253,6 +254,6 @@ class AnalyzerTopologyTest {
         assertThat(dead.readRecordsToList()).singleElement()
             .satisfies(r -> assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
                 .isNotBlank());
-        assertThat(opened()).extracting(Alert::type).containsExactly("LINK_DOWN");
+        assertThat(opened()).extracting(Alert::type).containsExactly(FaultType.LINK_DOWN);
     }
 }

@@ -31,7 +31,7 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /** The rates stage with batching on (as {@code analyze} runs it): one lane record per tick, store writes held back. */
 class RatesBatchingTest {

@@ -29,7 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 class RatesStageTest {
 

@@ -16,8 +16,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
-import dev.fabrictwin.ingest.sim.SimulationFiles;
-import dev.fabrictwin.ingest.sim.SyntheticCluster;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;

@@ -11,7 +11,7 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /**
  * Produces samples to {@code telemetry.samples} (key = device) and rejected input to

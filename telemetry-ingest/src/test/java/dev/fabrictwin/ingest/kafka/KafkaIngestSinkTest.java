@@ -1,5 +1,8 @@
 package dev.fabrictwin.ingest.kafka;
 
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.kafka.common.ProducerSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -25,7 +28,7 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.twin.telemetry.Topics;
+import dev.fabrictwin.contract.Topics;
 
 /** Ingest to a real broker: samples keyed by device, bad input to the dead letter with its reason. */
 class KafkaIngestSinkTest {

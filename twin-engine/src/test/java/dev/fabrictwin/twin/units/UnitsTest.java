@@ -39,12 +39,19 @@ class UnitsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"8XB", "GB", "0G"})
-    void shouldRejectUnknownSizeAndSpeedUnits(final String text) {
-        assertThatThrownBy(() -> {
-            Units.parseBytes(text);
-            Units.parseBitRate(text);
-        }).isInstanceOf(IllegalArgumentException.class);
+    @ValueSource(strings = {"8XB", "GB", "8G", "1.5Gb"})
+    void shouldRejectUnknownSizeUnits(final String text) {
+        assertThatThrownBy(() -> Units.parseBytes(text))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("byte size");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"8XB", "GB", "0G", "-100G"})
+    void shouldRejectUnknownOrNonPositiveSpeeds(final String text) {
+        assertThatThrownBy(() -> Units.parseBitRate(text))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("link speed");
     }
 
     @ParameterizedTest

@@ -1,0 +1,139 @@
+package dev.fabrictwin.cli;
+
+import dev.fabrictwin.evaluation.Evaluation;
+import dev.fabrictwin.evaluation.ScoreTable;
+import dev.fabrictwin.evaluation.Scorecard;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+import dev.fabrictwin.cli.UsageException;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabric-twin eval}: detection quality of the analyzer (and a static-threshold baseline) on scenarios. */
+@Command(
+    name = "eval",
+    mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
+    description = {
+        "Score the analyzer on a scenario (or a folder of them): simulate the cluster with its faults, run the "
+            + "analyzer over it, and score its root-cause alerts against what was injected (DESIGN §3 scoring).",
+        "Per fault type and overall: recall, precision, localization, median time to detect (seconds and sample "
+            + "intervals; p95 in the JSON) and false alerts per hour of healthy running.",
+        "--baseline thresholds scores a static-threshold detector (utilization > 90 %%, PFC pauses, ECN marks, any "
+            + "drops or errors, P99 over the SLO, link down) on the same samples, side by side.",
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  fabric-twin eval --scenario scenarios/pfc-storm-small.yaml --baseline thresholds",
+        "  fabric-twin eval --all scenarios/ --baseline thresholds --json",
+        "  fabric-twin eval --scenario scenarios/link-down.yaml --kafka     # on an embedded broker instead of replay",
+    })
+public final class EvalCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    private Input input;
+
+    static final class Input {
+        @Option(names = "--scenario", paramLabel = "FILE", description = "One scenario file (DESIGN §3).")
+        Path scenario;
+
+        @Option(names = "--all", paramLabel = "DIR", description = "Every *.yaml scenario in this folder, pooled.")
+        Path all;
+    }
+
+    @Option(names = "--baseline", paramLabel = "thresholds",
+        description = "Also score the static-threshold baseline (the only one: thresholds).")
+    private String baseline;
+
+    @Option(names = "--kafka", description = "Run the analyzer on an embedded Kafka broker (exactly-once) instead of replay.")
+    private boolean kafka;
+
+    @Option(names = "--json", description = "Also print the figures as one JSON object on the last line.")
+    private boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (baseline != null && !baseline.equals("thresholds")) {
+            throw new UsageException("--baseline must be 'thresholds', was '" + baseline + "'");
+        }
+        final List<Path> files = files();
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final List<Scenario> scenarios = new ArrayList<>();
+        for (final Path f : files) {
+            scenarios.add(ScenarioParser.parse(f)); // every file parses before any runs: a typo fails fast
+        }
+        final List<Evaluation> runs = new ArrayList<>();
+        for (final Scenario s : scenarios) {
+            final long t0 = System.nanoTime();
+            err.printf(Locale.ROOT, "eval: %s (%d s at %d ms, %d fault(s)) ...%n", s.name(), s.duration().toSeconds(),
+                s.sampleInterval().toMillis(), s.faults().size());
+            err.flush();
+            final Evaluation e = Evaluation.run(s, kafka ? Evaluation.Mode.KAFKA : Evaluation.Mode.REPLAY, baseline != null);
+            runs.add(e);
+            err.printf(Locale.ROOT, "eval: %s: %,d samples in %.1f s%n", s.name(), e.samples(), (System.nanoTime() - t0) / 1e9);
+            err.flush();
+            if (input.all == null) {
+                out.printf("Scenario %s%n", s.name());
+                ScoreTable.print(out, e.analyzer(), e.baseline());
+            }
+        }
+        final Scorecard analyzer = Scorecard.merge(runs.stream().map(Evaluation::analyzer).toList());
+        final Scorecard base = baseline == null ? null : Scorecard.merge(runs.stream().map(Evaluation::baseline).toList());
+        if (input.all != null) {
+            out.println("Per scenario (overall):");
+            for (final Evaluation e : runs) {
+                final Scorecard.Line a = e.analyzer().overall();
+                out.printf(Locale.ROOT, "  %-34s faults %2d  recall %s  precision %s  localization %s  ttd %s s%s%n",
+                    e.scenario(), a.faults(), ScoreTable.num(a.recall()), ScoreTable.num(a.precision()), ScoreTable.num(a.localization()),
+                    ScoreTable.num(a.ttdMedianSec()), e.baseline() == null ? ""
+                        : String.format(Locale.ROOT, "   | baseline precision %s recall %s",
+                            ScoreTable.num(e.baseline().overall().precision()), ScoreTable.num(e.baseline().overall().recall())));
+            }
+            out.printf("%nThe library, pooled (%d scenarios):%n", runs.size());
+            ScoreTable.print(out, analyzer, base);
+        }
+        if (json) {
+            out.println(ScoreTable.jsonLine(analyzer, base, Map.of("scenarios", (double) runs.size())));
+        }
+        out.flush();
+        return 0;
+    }
+
+    private List<Path> files() throws IOException {
+        if (input.scenario != null) {
+            if (!Files.isRegularFile(input.scenario)) {
+                throw new UsageException("scenario file not found: " + input.scenario);
+            }
+            return List.of(input.scenario);
+        }
+        if (!Files.isDirectory(input.all)) {
+            throw new UsageException("--all needs a folder of scenario files, got " + input.all);
+        }
+        try (Stream<Path> list = Files.list(input.all)) {
+            final List<Path> files = list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            if (files.isEmpty()) {
+                throw new UsageException("no *.yaml scenario files in " + input.all);
+            }
+            return files;
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package dev.fabrictwin.simulator;
+
+import dev.fabrictwin.contract.truth.TruthRecord;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Node;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultDefaults;
+import dev.fabrictwin.twin.fault.FaultSpec;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.TelemetryProfile;
+import dev.fabrictwin.twin.sim.CounterIntegrator;
+import dev.fabrictwin.twin.sim.PortCounters;
+import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+/**
+ * The synthetic cluster: the twin with the scenario's faults injected, sampled the way real telemetry is.
+ * Every device's clock is skewed and every sample jittered; some samples are lost or arrive late; counters
+ * start at arbitrary values, wrap at 32 or 64 bits and reset when a device reboots; gauges carry measurement
+ * noise; compute phases drift. Physical parameters (ECN thresholds, buffers) are perturbed per run around the
+ * twin's defaults, and ECMP uses the scenario's seed: the analyzer is given none of these.
+ *
+ * <p>Each random source has its own stream derived from the scenario seed, so a seed replays exactly.
+ */
+public final class SyntheticCluster {
+
+    /** Late samples arrive this many rounds late, at most. */
+    private static final int MAX_LATE_ROUNDS = 3;
+
+    private final Scenario scenario;
+    private final TelemetryProfile profile;
+    private final Twin twin;
+    private final List<PortRef> ports;
+    private final Map<String, Double> deviceSkewMs = new HashMap<>();
+    private final Map<String, Double> rebootAt = new HashMap<>();
+
+    public SyntheticCluster(final Scenario scenario, final TelemetryProfile profile) {
+        this.scenario = scenario;
+        this.profile = profile;
+        final SplittableRandom physical = stream(scenario.seed(), 1);
+        final ModelParams d = ModelParams.defaults();
+        final double k = 1 + 0.1 * (physical.nextDouble() * 2 - 1);
+        final ModelParams perturbed = new ModelParams(d.ecnKminBytes() * k, d.ecnKmaxBytes() * k * (1 + 0.05 * physical.nextDouble()),
+            d.ecnPmax(), d.bufferPerPortBytes() * (1 + 0.1 * physical.nextDouble()), d.pfcOverload() * (1 + 0.05 * (physical.nextDouble() - 0.5)),
+            d.cnpIntervalUs(), d.tailToMeanQueue());
+        this.twin = Twin.withFaults(scenario, perturbed);
+        this.twin.simulation().setComputeJitter(profile.phaseDrift());
+        this.ports = twin.fabric().ports();
+        final SplittableRandom clocks = stream(scenario.seed(), 2);
+        for (final Node n : twin.fabric().nodes()) {
+            deviceSkewMs.put(n.name(), profile.clockSkewMs() * (clocks.nextDouble() * 2 - 1));
+        }
+        final SplittableRandom reboots = stream(scenario.seed(), 3);
+        final List<Node> candidates = new ArrayList<>(twin.fabric().nodes());
+        final double duration = scenario.duration().toMillis() / 1000.0;
+        for (int r = 0; r < Math.min(profile.reboots(), candidates.size()); r++) {
+            final Node n = candidates.remove(reboots.nextInt(candidates.size()));
+            rebootAt.put(n.name(), duration * (0.2 + 0.6 * reboots.nextDouble()));
+        }
+    }
+
+    public Fabric fabric() {
+        return twin.fabric();
+    }
+
+    public Twin twin() {
+        return twin;
+    }
+
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    /** Devices that reboot during the run and when (scenario seconds). */
+    public Map<String, Double> reboots() {
+        return Map.copyOf(rebootAt);
+    }
+
+    public List<TruthRecord> truth() {
+        final List<TruthRecord> out = new ArrayList<>();
+        for (final FaultSpec f : scenario.faults()) {
+            final Map<String, Double> params = new TreeMap<>();
+            FaultDefaults.of(f.type()).keySet().forEach(k -> params.put(k, f.param(k)));
+            out.add(new TruthRecord(f.id(), f.type(), f.target(), scenario.epochMillis(f.start()),
+                scenario.epochMillis(f.end()), params));
+        }
+        return out;
+    }
+
+    /**
+     * Runs the whole scenario, handing every delivered sample to {@code sink} in delivery order.
+     * {@code progress} hears the number of rounds done after each round. Returns the samples delivered.
+     */
+    public long run(final SampleSink sink, final LongConsumer progress) {
+        final double interval = scenario.sampleInterval().toMillis() / 1000.0;
+        final int rounds = (int) Math.floor(scenario.duration().toMillis() / (double) scenario.sampleInterval().toMillis());
+        final SplittableRandom timing = stream(scenario.seed(), 4);
+        final SplittableRandom delivery = stream(scenario.seed(), 5);
+        final SplittableRandom noise = stream(scenario.seed(), 6);
+        final SplittableRandom offsets = stream(scenario.seed(), 7);
+        final CounterIntegrator integrator = twin.counters();
+        final Map<PortRef, PortState> state = new LinkedHashMap<>();
+        final double counterStartMax = Math.pow(2, profile.counterBits() - 1);
+        for (final PortRef p : ports) {
+            state.put(p, new PortState(offsets.nextDouble() * counterStartMax));
+        }
+        final PriorityQueue<Pending> late = new PriorityQueue<>();
+        long delivered = 0;
+        long lateSequence = 0;
+        for (int k = 1; k <= rounds; k++) {
+            final double roundTime = k * interval;
+            twin.simulation().runUntil(roundTime + 1.0 + profile.clockSkewMs() / 1000 + profile.jitterMs() / 1000);
+            for (final PortRef p : ports) {
+                final PortState ps = state.get(p);
+                final double t = Math.max(ps.lastT + 1e-3,
+                    roundTime + (deviceSkewMs.get(p.device()) + profile.jitterMs() * (timing.nextDouble() * 2 - 1)) / 1000);
+                final PortCounters c = integrator.expected(p, ps.lastT, t);
+                ps.lastT = t;
+                final Double reboot = rebootAt.get(p.device());
+                if (reboot != null && !ps.rebooted && t >= reboot) {
+                    ps.rebooted = true;
+                    ps.cumulative.clear();
+                    ps.base = 0;
+                    continue; // the device is rebooting: this round's sample is never taken
+                }
+                for (final var e : c.counters().entrySet()) {
+                    ps.cumulative.merge(e.getKey(), e.getValue(), Double::sum);
+                }
+                if (delivery.nextDouble() < profile.lossRate()) {
+                    continue;
+                }
+                final Sample s = sample(p, ps, c, scenario.epochMillis(t), noise);
+                if (delivery.nextDouble() < profile.lateRate()) {
+                    late.add(new Pending(k + 1 + delivery.nextInt(MAX_LATE_ROUNDS), lateSequence++, s));
+                    continue;
+                }
+                sink.accept(s);
+                delivered++;
+            }
+            while (!late.isEmpty() && late.peek().round <= k) {
+                sink.accept(late.poll().sample);
+                delivered++;
+            }
+            progress.accept(k);
+        }
+        while (!late.isEmpty()) {
+            sink.accept(late.poll().sample);
+            delivered++;
+        }
+        return delivered;
+    }
+
+    private Sample sample(final PortRef p, final PortState ps, final PortCounters c, final long ts, final SplittableRandom noise) {
+        final Map<String, Long> counters = new LinkedHashMap<>();
+        final boolean wrap32 = profile.counterBits() == 32;
+        for (final var e : ps.cumulative.entrySet()) {
+            // Traffic counters have run since long before the capture; error and pause counters start near 0.
+            final String name = e.getKey();
+            final double start = name.endsWith("_bytes") ? ps.base
+                : name.endsWith("_packets") ? Math.floor(ps.base / 1500 * (1 + (name.hashCode() & 0xff) / 256.0)) : 0;
+            final double v = Math.floor(start + e.getValue());
+            final long raw = v >= 0x1p63 ? (long) (v - 0x1p64) : (long) v; // unsigned 64-bit in a long
+            counters.put(e.getKey(), wrap32 ? raw & 0xFFFF_FFFFL : raw);
+        }
+        final Map<String, Double> gauges = new LinkedHashMap<>();
+        for (final var e : c.gauges().entrySet()) {
+            final String name = e.getKey();
+            final boolean exact = name.equals(CounterNames.OPER_UP) || name.equals(CounterNames.SPEED_BPS);
+            final double factor = exact ? 1 : Math.max(0, 1 + profile.gaugeNoise() * gaussian(noise));
+            // devices report gauges to a few decimals, not to the last bit of a double
+            gauges.put(name, Math.round(e.getValue() * factor * 1000) / 1000.0);
+        }
+        return new Sample(ts, p.device(), p.port(), "sim", counters, gauges);
+    }
+
+    private static double gaussian(final SplittableRandom r) {
+        final double u = 1 - r.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
+    }
+
+    /** An independent random stream per purpose, derived from the scenario seed. */
+    static SplittableRandom stream(final long seed, final int purpose) {
+        return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + purpose * 0xBF58476D1CE4E5B9L);
+    }
+
+    private static final class PortState {
+        double base;
+        double lastT;
+        boolean rebooted;
+        final Map<String, Double> cumulative = new LinkedHashMap<>();
+
+        PortState(final double base) {
+            this.base = base;
+        }
+    }
+
+    private record Pending(int round, long sequence, Sample sample) implements Comparable<Pending> {
+        @Override
+        public int compareTo(final Pending o) {
+            final int c = Integer.compare(round, o.round);
+            return c != 0 ? c : Long.compare(sequence, o.sequence);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.fabrictwin.simulator.kafka;
+
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.kafka.common.ProducerSettings;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.contract.truth.TruthJson;
+import dev.fabrictwin.contract.truth.TruthRecord;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.twin.workload.JobJson;
+
+/**
+ * {@code simulate --bootstrap}: publishes the topology and jobs to their compacted topics first, the injected
+ * faults to {@code sim.truth}, then the samples, either as fast as possible or paced to simulated time.
+ */
+public final class KafkaSimulationPublisher {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private KafkaSimulationPublisher() {
+    }
+
+    /**
+     * Returns the samples published (in per-device batches: one record per device per round, see
+     * {@link DeviceBatcher}). {@code realtime} paces delivery to the samples' own clock.
+     */
+    public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
+                               final boolean realtime, final java.util.function.LongConsumer progress) {
+        return publish(cluster, clientConfig, topics, realtime ? 1.0 : 0.0, progress);
+    }
+
+    /**
+     * As above, paced at {@code speed} simulated seconds per wall-clock second (1 = real time; 0 = as fast as
+     * possible). Interrupting the calling thread stops publication with a {@link java.util.concurrent.CancellationException}.
+     */
+    public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
+                               final double speed, final java.util.function.LongConsumer progress) {
+        if (!(speed >= 0) || Double.isInfinite(speed)) {
+            throw new IllegalArgumentException("speed must be >= 0 (0 = as fast as possible), got " + speed);
+        }
+        final boolean realtime = speed > 0;
+        TopicSetup.ensure(clientConfig, topics);
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+        try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
+            producer.send(new ProducerRecord<>(topics.topology(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            for (final var job : cluster.twin().jobs()) {
+                producer.send(new ProducerRecord<>(topics.jobs(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
+            }
+            for (final TruthRecord t : cluster.truth()) {
+                producer.send(new ProducerRecord<>(topics.truth(), t.id(), bytes(TruthJson.toJson(t, MAPPER))));
+            }
+            producer.flush();
+            final long wallStart = System.nanoTime();
+            final long simStart = cluster.scenario().epoch().toEpochMilli();
+            final DeviceBatcher batcher = new DeviceBatcher(cluster.scenario().sampleInterval().toMillis(),
+                (device, value) -> producer.send(new ProducerRecord<>(topics.samples(), device, value), (m, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            final long published = cluster.run(sample -> {
+                if (failure.get() != null) {
+                    throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
+                }
+                // an interrupt means "stop": consumed here (not left set) so the producer below still closes cleanly
+                if (Thread.interrupted()) {
+                    throw new java.util.concurrent.CancellationException("publication stopped");
+                }
+                final long wallElapsedMs = realtime ? (long) ((sample.ts() - simStart) / speed) : 0;
+                if (realtime && due(wallStart, wallElapsedMs) > 0) {
+                    batcher.flush(); // about to wait: what is buffered is due now
+                    pace(wallStart, wallElapsedMs);
+                }
+                batcher.add(sample);
+            }, progress);
+            batcher.flush();
+            producer.flush();
+            if (failure.get() != null) {
+                throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
+            }
+            return published;
+        }
+    }
+
+    /** Nanoseconds until the wall clock has advanced this far (≤ 0: due). */
+    private static long due(final long wallStartNanos, final long wallElapsedMillis) {
+        return wallStartNanos + TimeUnit.MILLISECONDS.toNanos(wallElapsedMillis) - System.nanoTime();
+    }
+
+    /** Holds a sample until the wall clock has advanced as far as (scaled) simulated time has. */
+    private static void pace(final long wallStartNanos, final long wallElapsedMillis) {
+        final long due = wallStartNanos + TimeUnit.MILLISECONDS.toNanos(wallElapsedMillis);
+        final long wait = due - System.nanoTime();
+        if (wait > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait); // pacing to simulated time, not waiting on Kafka
+            } catch (InterruptedException e) {
+                // the interrupt is the caller's stop request, answered by cancelling; not re-set, so that closing
+                // the producer (flushing what was sent) is not interrupted too
+                throw new java.util.concurrent.CancellationException("publication stopped");
+            }
+        }
+    }
+
+    private static byte[] bytes(final Object json) {
+        try {
+            return MAPPER.writeValueAsBytes(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.fabrictwin.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.fabrictwin.ingest.IngestStats;
+import dev.fabrictwin.ingest.StreamSinks;
+import dev.fabrictwin.ingest.format.CanonicalAdapter;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.scenario.TelemetryProfile;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleJson;
+
+class SyntheticClusterTest {
+
+    private static final String SMALL = """
+        name: small
+        seed: 3
+        duration: 60s
+        sampleInterval: 1s
+        fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
+        jobs:
+          - {id: j, hosts: 4, pattern: ring-allreduce, bytesPerIteration: 2GB, iterationPeriod: 2s, commFraction: 0.4}
+        """;
+
+    private static Scenario scenario(final String yaml) {
+        return ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
+    }
+
+    private static List<Sample> run(final Scenario s, final TelemetryProfile p) {
+        final List<Sample> out = new ArrayList<>();
+        new SyntheticCluster(s, p).run(out::add, done -> { });
+        return out;
+    }
+
+    @Test
+    void shouldReplayExactlyForTheSameSeed() {
+        final List<String> a = run(scenario(SMALL), TelemetryProfile.defaults()).stream().map(SampleJson::write).toList();
+        final List<String> b = run(scenario(SMALL), TelemetryProfile.defaults()).stream().map(SampleJson::write).toList();
+        final List<String> c = run(scenario(SMALL.replace("seed: 3", "seed: 4")), TelemetryProfile.defaults()).stream()
+            .map(SampleJson::write).toList();
+
+        assertThat(a).isNotEmpty().isEqualTo(b);
+        assertThat(c).isNotEqualTo(a);
+    }
+
+    @Test
+    void shouldLookLikeRealTelemetrySkewedJitteredLossyAndLate() {
+        final Scenario s = scenario(SMALL);
+        final TelemetryProfile p = new TelemetryProfile(64, 50, 20, 0.02, 0.02, 0, 0.02, 0.01);
+        final List<Sample> samples = run(s, p);
+        final int ports = 8 * 2 / 2 + 2 * 2 * 2; // 4 host links + 4 uplinks, two ports each = 16
+        final int rounds = 60;
+
+        assertThat(samples.size()).isLessThan(16 * rounds).isGreaterThan(16 * rounds * 9 / 10);
+        // skew + jitter: sample times are not on the interval grid
+        assertThat(samples.stream().filter(x -> x.ts() % 1000 != 0).count()).isGreaterThan(samples.size() / 2);
+        // late samples: delivery order is not time order
+        long outOfOrder = 0;
+        final Map<String, Long> lastTs = new HashMap<>();
+        for (final Sample x : samples) {
+            final String k = x.device() + "/" + x.port();
+            final Long prev = lastTs.put(k, x.ts());
+            if (prev != null && prev > x.ts()) {
+                outOfOrder++;
+            }
+        }
+        assertThat(outOfOrder).isPositive();
+        assertThat(ports).isEqualTo(16);
+    }
+
+    @Test
+    void shouldWrap32BitCountersAndResetCountersOfARebootedDevice() {
+        final Scenario s = scenario(SMALL);
+        final List<Sample> wrapped = run(s, new TelemetryProfile(32, 0, 0, 0, 0, 1, 0, 0));
+
+        final Map<String, List<Sample>> byPort = wrapped.stream()
+            .collect(Collectors.groupingBy(x -> x.device() + "/" + x.port(), java.util.LinkedHashMap::new, Collectors.toList()));
+        assertThat(wrapped).allSatisfy(x -> assertThat(x.counter("tx_bytes", 0)).isBetween(0L, 0xFFFF_FFFFL));
+        long decreases = 0;
+        for (final List<Sample> series : byPort.values()) {
+            for (int i = 1; i < series.size(); i++) {
+                if (series.get(i).counter("tx_bytes", 0) < series.get(i - 1).counter("tx_bytes", 0)) {
+                    decreases++;
+                }
+            }
+        }
+        assertThat(decreases).as("32-bit byte counters at 100G wrap").isPositive();
+
+        final SyntheticCluster cluster = new SyntheticCluster(s, new TelemetryProfile(64, 0, 0, 0, 0, 1, 0, 0));
+        final List<Sample> rebooted = new ArrayList<>();
+        cluster.run(rebooted::add, d -> { });
+        final String device = cluster.reboots().keySet().iterator().next();
+        final List<Long> fcs = rebooted.stream().filter(x -> x.device().equals(device))
+            .filter(x -> x.port().equals(rebooted.stream().filter(y -> y.device().equals(device)).findFirst().orElseThrow().port()))
+            .map(x -> x.counter("tx_packets", 0)).toList();
+        boolean reset = false;
+        for (int i = 1; i < fcs.size(); i++) {
+            reset |= fcs.get(i) < fcs.get(i - 1);
+        }
+        assertThat(reset).as("counters of %s restart after its reboot", device).isTrue();
+    }
+
+    @Test
+    void shouldShowAPfcStormAtItsOriginAndAtVictimsUpstreamOnlyDuringTheFault() throws Exception {
+        final Scenario s = ScenarioParser.parse(Path.of("..", "scenarios", "pfc-storm-small.yaml"));
+        final List<Sample> samples = run(s, TelemetryProfile.ideal());
+        final long start = s.epochMillis(s.faults().get(0).start());
+        final long end = s.epochMillis(s.faults().get(0).end());
+
+        assertThat(increase(samples, "host-5", "nic0", "tx_pfc_pause.3", s.epoch().toEpochMilli(), start)).isZero();
+        assertThat(increase(samples, "host-5", "nic0", "tx_pfc_pause.3", start + 2000, end)).isPositive();
+        // host-5 is the second host of leaf-1: leaf-1/eth1 faces it and receives the pauses
+        assertThat(increase(samples, "leaf-1", "eth1", "rx_pfc_pause.3", start + 2000, end))
+            .isEqualTo(increase(samples, "host-5", "nic0", "tx_pfc_pause.3", start + 2000, end));
+        // its ring predecessor host-4 (leaf-1/eth0) feeds the stuck port and is paused by leaf-1: a victim
+        assertThat(increase(samples, "host-4", "nic0", "rx_pfc_pause.3", start + 2000, end)).isPositive();
+        assertThat(increase(samples, "host-4", "nic0", "rx_pfc_pause.3", end + 3000, s.epochMillis(s.duration()))).isZero();
+    }
+
+    @Test
+    void shouldRoundTripThroughCanonicalIngestExactly(@TempDir final Path dir) throws Exception {
+        final SyntheticCluster cluster = new SyntheticCluster(scenario(SMALL), TelemetryProfile.defaults());
+        SimulationFiles.write(cluster, dir, d -> { });
+        final byte[] original = Files.readAllBytes(dir.resolve(SimulationFiles.SAMPLES));
+
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream rejected = new ByteArrayOutputStream();
+        final IngestStats stats = new IngestStats();
+        new CanonicalAdapter().parse(new java.io.ByteArrayInputStream(original),
+            ParseContext.defaults(java.time.Clock.fixed(java.time.Instant.parse("2026-11-01T00:00:00Z"), java.time.ZoneOffset.UTC)).withoutTimeWindow(), new StreamSinks(out, rejected, "t", stats));
+
+        assertThat(stats.rejected()).isZero();
+        assertThat(out.toByteArray()).isEqualTo(original);
+        assertThat(Files.readString(dir.resolve(SimulationFiles.TRUTH))).isEmpty();
+        assertThat(Files.readString(dir.resolve(SimulationFiles.TOPOLOGY))).contains("\"host-0/nic0\"");
+        assertThat(Files.readString(dir.resolve(SimulationFiles.JOBS))).contains("\"ring-allreduce\"");
+    }
+
+    /** Counter increase between the last samples at or before t0 and t1 (ideal telemetry: no wraps). */
+    private static long increase(final List<Sample> samples, final String device, final String port, final String counter,
+                                 final long t0, final long t1) {
+        Sample a = null;
+        Sample b = null;
+        for (final Sample x : samples) {
+            if (x.device().equals(device) && x.port().equals(port)) {
+                if (x.ts() <= t0) {
+                    a = x;
+                }
+                if (x.ts() <= t1) {
+                    b = x;
+                }
+            }
+        }
+        final long before = a == null ? 0 : a.counter(counter, 0);
+        return b == null ? 0 : b.counter(counter, 0) - before;
+    }
+}
