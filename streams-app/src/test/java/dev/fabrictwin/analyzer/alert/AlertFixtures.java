@@ -48,6 +48,11 @@ final class AlertFixtures {
     static final Entity LEAF1_GROUP = Entity.ecmpGroup("leaf-1");
     static final Entity LEAF2_GROUP = Entity.ecmpGroup("leaf-2");
 
+    /** The strongest fault on the leaf-0 uplink, and the imbalance it leaves on leaf-0: one fault, two findings. */
+    static final Finding LINK0_DOWN = root(FaultType.LINK_DOWN, LEAF0_SPINE0);
+    static final Finding LEAF0_IMBALANCE = root(FaultType.ECMP_IMBALANCE, LEAF0_GROUP);
+    static final Finding LINK0_DEGRADED = root(FaultType.LINK_DEGRADED, LEAF0_SPINE0);
+
     private AlertFixtures() {
     }
 

@@ -1,14 +1,12 @@
 package dev.fabrictwin.analyzer.alert;
 
-import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_GROUP;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_IMBALANCE;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_SPINE0;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.endOf;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.id;
-import static dev.fabrictwin.analyzer.alert.AlertFixtures.root;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.startOf;
-import static dev.fabrictwin.twin.fault.FaultType.ECMP_IMBALANCE;
 import static dev.fabrictwin.twin.fault.FaultType.LINK_DEGRADED;
-import static dev.fabrictwin.twin.fault.FaultType.LINK_DOWN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -30,15 +28,13 @@ class AlertLifecycleTest {
     private static final int UPDATE_EVERY = 5;
     private static final int RESOLVE_AFTER = 4;
 
-    private static final Finding DOWN = root(LINK_DOWN, LEAF0_SPINE0);
     private static final String DOWN_ID = "LINK_DOWN:link:leaf-0~spine-0";
-    private static final Finding IMBALANCE = root(ECMP_IMBALANCE, LEAF0_GROUP);
     private static final String IMBALANCE_ID = "ECMP_IMBALANCE:ecmp-group:leaf-0";
 
-    private static final Correlated DOWN_ROOT = new Correlated(DOWN_ID, DOWN, true, null, List.of("train"));
-    private static final Correlated IMBALANCE_VICTIM = new Correlated(IMBALANCE_ID, IMBALANCE, false, DOWN_ID,
+    private static final Correlated DOWN_ROOT = new Correlated(DOWN_ID, LINK0_DOWN, true, null, List.of("train"));
+    private static final Correlated IMBALANCE_VICTIM = new Correlated(IMBALANCE_ID, LEAF0_IMBALANCE, false, DOWN_ID,
         List.of("train"));
-    private static final Correlated IMBALANCE_ROOT = new Correlated(IMBALANCE_ID, IMBALANCE, true, null,
+    private static final Correlated IMBALANCE_ROOT = new Correlated(IMBALANCE_ID, LEAF0_IMBALANCE, true, null,
         List.of("train"));
 
     private final Run run = new Run(new AlertLifecycle(OPEN_AFTER, UPDATE_EVERY, RESOLVE_AFTER));
@@ -56,9 +52,9 @@ class AlertLifecycleTest {
 
         assertThat(run.events()).containsExactly("42 OPEN " + DOWN_ID);
         assertThat(run.last()).isEqualTo(new Alert(DOWN_ID, "LINK_DOWN", Alert.State.OPEN, "CRITICAL", LEAF0_SPINE0,
-            true, null, startOf(40), endOf(42), DOWN.observed(), 1.0, "link_down_metric", List.of("train"),
+            true, null, startOf(40), endOf(42), LINK0_DOWN.observed(), 1.0, "link_down_metric", List.of("train"),
             "LINK_DOWN at link:leaf-0~spine-0"));
-        assertThat(run.lifecycle.openRoots()).containsExactly(Map.entry(DOWN_ID, DOWN));
+        assertThat(run.lifecycle.openRoots()).containsExactly(Map.entry(DOWN_ID, LINK0_DOWN));
     }
 
     @Test
@@ -211,7 +207,7 @@ class AlertLifecycleTest {
     void shouldResolveARootAndItsVictimTogetherWhenTheFaultClears() {
         final Run analyzed = Run.analyzing(AnalyzerConfig.defaults(1_000)); // k = 2, m = 10, r = 3
 
-        analyzed.analyzeTicks(5, IMBALANCE, DOWN);
+        analyzed.analyzeTicks(5, LEAF0_IMBALANCE, LINK0_DOWN);
         analyzed.analyzeTicks(3);
 
         assertThat(analyzed.events()).containsExactly("1 OPEN " + DOWN_ID, "1 OPEN " + IMBALANCE_ID,
@@ -230,8 +226,8 @@ class AlertLifecycleTest {
     void shouldTurnAnOpenVictimIntoARootOnceItsCauseHasResolved() {
         final Run analyzed = Run.analyzing(AnalyzerConfig.defaults(1_000)); // k = 2, m = 10, r = 3
 
-        analyzed.analyzeTicks(5, IMBALANCE, DOWN);
-        analyzed.analyzeTicks(5, IMBALANCE);
+        analyzed.analyzeTicks(5, LEAF0_IMBALANCE, LINK0_DOWN);
+        analyzed.analyzeTicks(5, LEAF0_IMBALANCE);
         analyzed.analyzeTicks(3);
 
         assertThat(analyzed.events()).containsExactly("1 OPEN " + DOWN_ID, "1 OPEN " + IMBALANCE_ID,

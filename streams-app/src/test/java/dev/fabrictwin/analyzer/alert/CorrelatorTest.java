@@ -1,7 +1,9 @@
 package dev.fabrictwin.analyzer.alert;
 
-import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_GROUP;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_IMBALANCE;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_SPINE0;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DEGRADED;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF1_GROUP;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF2_GROUP;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF2_SPINE0;
@@ -48,35 +50,36 @@ class CorrelatorTest {
 
     private static final Map<String, Finding> NOTHING_OPEN = Map.of();
 
+    /** The link down on the leaf-0 uplink explaining the imbalance it leaves on leaf-0. */
+    private static final Tuple DOWN_AS_ROOT = tuple("LINK_DOWN:link:leaf-0~spine-0", true, null);
+    private static final Tuple IMBALANCE_AS_ITS_VICTIM = tuple("ECMP_IMBALANCE:ecmp-group:leaf-0", false,
+        "LINK_DOWN:link:leaf-0~spine-0");
+
     private final Correlator correlator = AlertFixtures.correlator();
 
     // ---- root candidates: one fault, one root ----
 
     @Test
     void shouldMakeAWeakerCandidateSharingADeviceWithAStrongerRootItsVictim() {
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF0_GROUP);
-
-        final List<Correlated> out = correlator.correlate(List.of(imbalance, down), NOTHING_OPEN);
+        final List<Correlated> out = correlator.correlate(List.of(LEAF0_IMBALANCE, LINK0_DOWN), NOTHING_OPEN);
 
         assertThat(out).extracting(Correlated::id, Correlated::finding, Correlated::rootCause, Correlated::causedBy,
                 Correlated::affectedJobs)
             .containsExactly(
-                tuple("LINK_DOWN:link:leaf-0~spine-0", down, true, null, List.of("train")),
-                tuple("ECMP_IMBALANCE:ecmp-group:leaf-0", imbalance, false, "LINK_DOWN:link:leaf-0~spine-0",
+                tuple("LINK_DOWN:link:leaf-0~spine-0", LINK0_DOWN, true, null, List.of("train")),
+                tuple("ECMP_IMBALANCE:ecmp-group:leaf-0", LEAF0_IMBALANCE, false, "LINK_DOWN:link:leaf-0~spine-0",
                     List.of("train")));
     }
 
     @Test
     void shouldRaiseCandidatesThatShareNoDeviceAsSeparateRoots() {
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF2_GROUP);
+        final Finding leaf2Imbalance = root(ECMP_IMBALANCE, LEAF2_GROUP);
 
-        final List<Correlated> out = correlator.correlate(List.of(imbalance, down), NOTHING_OPEN);
+        final List<Correlated> out = correlator.correlate(List.of(leaf2Imbalance, LINK0_DOWN), NOTHING_OPEN);
 
         assertRoles(out).containsExactly(
-            tuple(id(down), true, null),
-            tuple(id(imbalance), true, null));
+            tuple(id(LINK0_DOWN), true, null),
+            tuple(id(leaf2Imbalance), true, null));
     }
 
     static Stream<Arguments> strongerAndWeaker() {
@@ -105,34 +108,23 @@ class CorrelatorTest {
 
     @Test
     void shouldMakeANewCandidateTheVictimOfAStrongerAlertAlreadyOpen() {
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF0_GROUP);
+        final List<Correlated> out = correlator.correlate(List.of(LEAF0_IMBALANCE), open(LINK0_DOWN));
 
-        final List<Correlated> out = correlator.correlate(List.of(imbalance), open(down));
-
-        assertRoles(out).containsExactly(tuple(id(imbalance), false, id(down)));
+        assertRoles(out).containsExactly(IMBALANCE_AS_ITS_VICTIM);
     }
 
     @Test
     void shouldKeepAnOpenRootTheRootWhileItIsStillReported() {
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF0_GROUP);
+        final List<Correlated> out = correlator.correlate(List.of(LEAF0_IMBALANCE, LINK0_DOWN), open(LINK0_DOWN));
 
-        final List<Correlated> out = correlator.correlate(List.of(imbalance, down), open(down));
-
-        assertRoles(out).containsExactly(
-            tuple(id(down), true, null),
-            tuple(id(imbalance), false, id(down)));
+        assertRoles(out).containsExactly(DOWN_AS_ROOT, IMBALANCE_AS_ITS_VICTIM);
     }
 
     @Test
     void shouldRaiseAStrongerFaultAsARootBesideAWeakerOpenAlertOnItsDevice() {
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF0_GROUP);
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
+        final List<Correlated> out = correlator.correlate(List.of(LINK0_DOWN), open(LEAF0_IMBALANCE));
 
-        final List<Correlated> out = correlator.correlate(List.of(down), open(imbalance));
-
-        assertRoles(out).containsExactly(tuple(id(down), true, null));
+        assertRoles(out).containsExactly(DOWN_AS_ROOT);
     }
 
     @Test
@@ -140,14 +132,9 @@ class CorrelatorTest {
         + "weaker alert that opened first stays a second root when a stronger fault shows on its device, although "
         + "docs/analyzer.md says a candidate sharing a device with a stronger root of this tick becomes its victim")
     void shouldDemoteAWeakerOpenRootToTheVictimOfAStrongerFaultOnItsDevice() {
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF0_GROUP);
-        final Finding down = root(LINK_DOWN, LEAF0_SPINE0);
+        final List<Correlated> out = correlator.correlate(List.of(LEAF0_IMBALANCE, LINK0_DOWN), open(LEAF0_IMBALANCE));
 
-        final List<Correlated> out = correlator.correlate(List.of(imbalance, down), open(imbalance));
-
-        assertRoles(out).containsExactly(
-            tuple(id(down), true, null),
-            tuple(id(imbalance), false, id(down)));
+        assertRoles(out).containsExactly(DOWN_AS_ROOT, IMBALANCE_AS_ITS_VICTIM);
     }
 
     // ---- symptoms: linked to a covering root or held back ----
@@ -159,10 +146,9 @@ class CorrelatorTest {
     @ParameterizedTest(name = "cause {0}")
     @MethodSource("causesOnTheLeaf0Spine0Link")
     void shouldLinkASymptomWhoseCauseIsOnAnOpenRootsLink(final Entity cause) {
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
         final Finding pause = symptom(PFC_STORM, port("leaf-1", "eth2"), cause);
 
-        final List<Correlated> out = correlator.correlate(List.of(pause), open(degraded));
+        final List<Correlated> out = correlator.correlate(List.of(pause), open(LINK0_DEGRADED));
 
         assertThat(out).extracting(Correlated::id, Correlated::finding, Correlated::rootCause, Correlated::causedBy,
                 Correlated::affectedJobs)
@@ -186,12 +172,11 @@ class CorrelatorTest {
 
     @Test
     void shouldHoldBackASymptomNoRootExplains() {
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
         final Finding otherUplink = symptom(PFC_STORM, port("leaf-1", "eth2"), port("leaf-0", "eth3"));
         final Finding otherLink = symptom(LATENCY_SLO, port("leaf-1", "eth2"), Entity.link("leaf-1", "spine-0"));
         final Finding unknownCause = symptom(PFC_STORM, port("leaf-0", "eth2"), null);
 
-        assertThat(correlator.correlate(List.of(otherUplink, otherLink, unknownCause), open(degraded))).isEmpty();
+        assertThat(correlator.correlate(List.of(otherUplink, otherLink, unknownCause), open(LINK0_DEGRADED))).isEmpty();
         assertThat(correlator.correlate(List.of(symptom(PFC_STORM, port("leaf-1", "eth2"), LEAF0_SPINE0)),
             NOTHING_OPEN)).isEmpty();
     }
@@ -200,47 +185,44 @@ class CorrelatorTest {
 
     @Test
     void shouldAttributeASlowJobToTheStrongestRootAffectingIt() {
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF1_GROUP);
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
+        final Finding leaf1Imbalance = root(ECMP_IMBALANCE, LEAF1_GROUP);
         final Finding slow = slowdown("train");
 
-        final List<Correlated> thisTick = correlator.correlate(List.of(imbalance, degraded, slow), NOTHING_OPEN);
-        final List<Correlated> open = correlator.correlate(List.of(slow), open(imbalance, degraded));
+        final List<Correlated> thisTick = correlator.correlate(List.of(leaf1Imbalance, LINK0_DEGRADED, slow), NOTHING_OPEN);
+        final List<Correlated> open = correlator.correlate(List.of(slow), open(leaf1Imbalance, LINK0_DEGRADED));
 
         assertThat(thisTick).extracting(Correlated::id, Correlated::rootCause, Correlated::causedBy,
                 Correlated::affectedJobs)
             .containsExactly(
-                tuple(id(degraded), true, null, List.of("train")),
-                tuple(id(imbalance), true, null, List.of("train")),
+                tuple(id(LINK0_DEGRADED), true, null, List.of("train")),
+                tuple(id(leaf1Imbalance), true, null, List.of("train")),
                 tuple("JOB_BOTTLENECK:job:train", false, "LINK_DEGRADED:link:leaf-0~spine-0", List.of("train")));
         assertThat(open).extracting(Correlated::id, Correlated::finding, Correlated::rootCause, Correlated::causedBy)
-            .containsExactly(tuple("JOB_BOTTLENECK:job:train", slow, false, id(degraded)));
+            .containsExactly(tuple("JOB_BOTTLENECK:job:train", slow, false, id(LINK0_DEGRADED)));
     }
 
     @Test
     void shouldNotBlameARootThatDoesNotReachTheSlowJob() {
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
+        final List<Correlated> out = correlator.correlate(List.of(LINK0_DEGRADED, slowdown("serve")), NOTHING_OPEN);
 
-        final List<Correlated> out = correlator.correlate(List.of(degraded, slowdown("serve")), NOTHING_OPEN);
-
-        assertRoles(out).containsExactly(tuple(id(degraded), true, null));
+        assertRoles(out).containsExactly(tuple(id(LINK0_DEGRADED), true, null));
     }
 
     @Test
     void shouldAttributeASlowJobToTheRootBehindAVictimThatReachesIt() {
-        final Finding degraded = root(LINK_DEGRADED, LEAF2_SPINE0);
-        final Finding imbalance = root(ECMP_IMBALANCE, LEAF2_GROUP);
+        final Finding leaf2Degraded = root(LINK_DEGRADED, LEAF2_SPINE0);
+        final Finding leaf2Imbalance = root(ECMP_IMBALANCE, LEAF2_GROUP);
         assertThat(AlertFixtures.footprint().affected(LEAF2_SPINE0)).as("premise: the link slows no job").isEmpty();
 
-        final List<Correlated> out = correlator.correlate(List.of(imbalance, degraded, slowdown("serve")),
+        final List<Correlated> out = correlator.correlate(List.of(leaf2Imbalance, leaf2Degraded, slowdown("serve")),
             NOTHING_OPEN);
 
         assertThat(out).extracting(Correlated::id, Correlated::rootCause, Correlated::causedBy,
                 Correlated::affectedJobs)
             .containsExactly(
-                tuple(id(degraded), true, null, List.of()),
-                tuple(id(imbalance), false, id(degraded), List.of("serve")),
-                tuple("JOB_BOTTLENECK:job:serve", false, id(degraded), List.of("serve")));
+                tuple(id(leaf2Degraded), true, null, List.of()),
+                tuple(id(leaf2Imbalance), false, id(leaf2Degraded), List.of("serve")),
+                tuple("JOB_BOTTLENECK:job:serve", false, id(leaf2Degraded), List.of("serve")));
     }
 
     @Test
@@ -271,24 +253,22 @@ class CorrelatorTest {
     @Test
     void shouldKeepAnOpenJobBottleneckARootUntilARootReachingTheJobAppears() {
         final Finding slow = slowdown("train");
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
         final Map<String, Finding> bottleneckOpen = open(slow);
 
         final List<Correlated> alone = correlator.correlate(List.of(slow), bottleneckOpen);
-        final List<Correlated> explained = correlator.correlate(List.of(slow, degraded), bottleneckOpen);
+        final List<Correlated> explained = correlator.correlate(List.of(slow, LINK0_DEGRADED), bottleneckOpen);
 
         assertRoles(alone).containsExactly(tuple("JOB_BOTTLENECK:job:train", true, null));
         assertRoles(explained).containsExactly(
-            tuple(id(degraded), true, null),
-            tuple("JOB_BOTTLENECK:job:train", false, id(degraded)));
+            tuple(id(LINK0_DEGRADED), true, null),
+            tuple("JOB_BOTTLENECK:job:train", false, id(LINK0_DEGRADED)));
     }
 
     @Test
     void shouldHoldBackASlowdownWhileItsJobRecoversFromAnExplainedFault() {
         final Finding slow = slowdown("train");
-        final Finding degraded = root(LINK_DEGRADED, LEAF0_SPINE0);
-        assertRoles(correlator.correlate(List.of(degraded, slow), NOTHING_OPEN))
-            .contains(tuple("JOB_BOTTLENECK:job:train", false, id(degraded)));
+        assertRoles(correlator.correlate(List.of(LINK0_DEGRADED, slow), NOTHING_OPEN))
+            .contains(tuple("JOB_BOTTLENECK:job:train", false, id(LINK0_DEGRADED)));
 
         // the recovery window, then a fresh unexplained count
         assertHeldBackFor(Correlator.RECOVERY_TICKS - 1 + Correlator.UNEXPLAINED_TICKS - 1, slow);
@@ -300,12 +280,11 @@ class CorrelatorTest {
     @Test
     void shouldMakeAJobBottleneckCandidateTheVictimOfAStrongerRootOnTheJobsPath() {
         final Finding held = root(JOB_BOTTLENECK, Entity.job("train"));
-        final Finding onPath = root(LINK_DEGRADED, LEAF0_SPINE0);
         final Finding offPath = root(LINK_DEGRADED, LEAF2_SPINE0);
 
-        assertRoles(correlator.correlate(List.of(held, onPath), NOTHING_OPEN)).containsExactly(
-            tuple(id(onPath), true, null),
-            tuple("JOB_BOTTLENECK:job:train", false, id(onPath)));
+        assertRoles(correlator.correlate(List.of(held, LINK0_DEGRADED), NOTHING_OPEN)).containsExactly(
+            tuple(id(LINK0_DEGRADED), true, null),
+            tuple("JOB_BOTTLENECK:job:train", false, id(LINK0_DEGRADED)));
         assertRoles(correlator.correlate(List.of(held, offPath), NOTHING_OPEN)).containsExactly(
             tuple(id(offPath), true, null),
             tuple("JOB_BOTTLENECK:job:train", true, null));
