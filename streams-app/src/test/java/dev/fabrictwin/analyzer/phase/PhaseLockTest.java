@@ -21,6 +21,8 @@ class PhaseLockTest {
     private static final double TWIN_COMM_MS = 800;
     /** 100 Gb/s line rate in bytes per ms. */
     private static final double LINE_RATE = 12.5e6;
+    /** What a NIC sends per iteration: the twin's comm phase at line rate. */
+    private static final double BYTES = LINE_RATE * TWIN_COMM_MS;
     /** The NICs' first comm start: long before the first sample, on no sample boundary. */
     private static final double FIRST_START = EPOCH_MS - 20_000 + 1537;
     private static final long STEP_MS = 100;
@@ -58,7 +60,7 @@ class PhaseLockTest {
     }
 
     private static PulseTrain regular(final double commMs) {
-        return PulseTrain.regular(FIRST_START, COMPUTE_MS, commMs, LINE_RATE, EPOCH_MS + 100_000);
+        return PulseTrain.regular(FIRST_START, COMPUTE_MS, commMs, BYTES, EPOCH_MS + 100_000);
     }
 
     /** Checks the fit against the train it saw: comm time, period (compute + comm), a true comm start. */
@@ -130,7 +132,7 @@ class PhaseLockTest {
     @Test
     void shouldFollowAPeriodThatStretchesOnceTheOldIterationsLeaveTheWindow() {
         final double stretchAt = EPOCH_MS + 10_000;
-        final PulseTrain train = new PulseTrain(FIRST_START, COMPUTE_MS, LINE_RATE,
+        final PulseTrain train = new PulseTrain(FIRST_START, COMPUTE_MS, BYTES,
             i -> FIRST_START + i * 2000.0 < stretchAt ? TWIN_COMM_MS : 1400, EPOCH_MS + 100_000);
         final PhaseLock lock = new PhaseLock(COMPUTE_MS);
         // the window: WINDOW_PERIODS of the longest period searched (compute + 4 × the twin's comm)

@@ -46,38 +46,38 @@ public final class IntervalsFixture {
 
     /**
      * Bulk-synchronous iterations as a NIC shows them: after {@code computeMs} of silence from the previous comm
-     * phase's end, a comm phase of {@code commMs(iteration)} sending {@code bytesPerMs}. The first comm phase
-     * starts at {@code firstStartMs}; phases are laid out up to {@code untilMs}.
+     * phase's end, a comm phase of {@code commMs(iteration)} sending {@code bytesPerIteration} (a longer comm
+     * phase sends the same bytes, slower). The first comm phase starts at {@code firstStartMs}; phases are laid
+     * out up to {@code untilMs}.
      */
     public static final class PulseTrain {
 
+        /** Each comm phase: start, length (ms), rate (bytes/ms). */
         private final List<double[]> pulses = new ArrayList<>();
-        private final double bytesPerMs;
 
-        public PulseTrain(final double firstStartMs, final double computeMs, final double bytesPerMs,
+        public PulseTrain(final double firstStartMs, final double computeMs, final double bytesPerIteration,
                           final IntToDoubleFunction commMs, final double untilMs) {
-            this.bytesPerMs = bytesPerMs;
             double start = firstStartMs;
             for (int iteration = 0; start < untilMs; iteration++) {
                 final double length = commMs.applyAsDouble(iteration);
-                pulses.add(new double[] {start, length});
+                pulses.add(new double[] {start, length, bytesPerIteration / length});
                 start += length + computeMs;
             }
         }
 
         /** Regular iterations: every comm phase lasts {@code commMs}. */
         public static PulseTrain regular(final double firstStartMs, final double computeMs, final double commMs,
-                                         final double bytesPerMs, final double untilMs) {
-            return new PulseTrain(firstStartMs, computeMs, bytesPerMs, i -> commMs, untilMs);
+                                         final double bytesPerIteration, final double untilMs) {
+            return new PulseTrain(firstStartMs, computeMs, bytesPerIteration, i -> commMs, untilMs);
         }
 
         /** Bytes sent over [t0, t1] (ms). */
         public double bytes(final double t0, final double t1) {
-            double covered = 0;
+            double bytes = 0;
             for (final double[] p : pulses) {
-                covered += Math.max(0, Math.min(t1, p[0] + p[1]) - Math.max(t0, p[0]));
+                bytes += Math.max(0, Math.min(t1, p[0] + p[1]) - Math.max(t0, p[0])) * p[2];
             }
-            return covered * bytesPerMs;
+            return bytes;
         }
 
         /** The comm start nearest to {@code tMs}. */
