@@ -11,6 +11,8 @@ import java.util.function.LongBinaryOperator;
 
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.fabrictwin.analyzer.tick.IntervalsFixture.PulseTrain;
 
@@ -88,26 +90,17 @@ class PhaseLockTest {
         assertThat(fit.quality()).isGreaterThan(0.99);
     }
 
-    @Test
-    void shouldRecoverACommPhaseLongerThanTheTwinsWithItsLongerPeriod() {
-        final PulseTrain train = regular(1.75 * TWIN_COMM_MS);
-        final long end = EPOCH_MS + 16_000;
+    /** Comm phases shorter and longer than the twin's, each with its own period: compute + comm. */
+    @ParameterizedTest(name = "comm {0} × the twin''s")
+    @CsvSource({"0.6, 12000", "1.75, 16000", "3.5, 16000"})
+    void shouldRecoverACommPhaseOtherThanTheTwinsWithItsPeriod(final double stretch, final long afterMs) {
+        final double commMs = stretch * TWIN_COMM_MS;
+        final PulseTrain train = regular(commMs);
 
-        final PhaseFit fit = fitAfter(train, end);
+        final PhaseFit fit = fitAfter(train, EPOCH_MS + afterMs);
 
-        assertLockedTo(fit, train, 1400, end);
-        assertThat(fit.periodMs()).isCloseTo(2600, within(COMM_TOLERANCE * 1400));
-        assertThat(fit.quality()).isGreaterThan(0.95);
-    }
-
-    @Test
-    void shouldRecoverACommPhaseShorterThanTheTwins() {
-        final PulseTrain train = regular(0.6 * TWIN_COMM_MS);
-        final long end = EPOCH_MS + 12_000;
-
-        final PhaseFit fit = fitAfter(train, end);
-
-        assertLockedTo(fit, train, 480, end);
+        assertLockedTo(fit, train, commMs, EPOCH_MS + afterMs);
+        assertThat(fit.periodMs()).isCloseTo(COMPUTE_MS + commMs, within(COMM_TOLERANCE * commMs));
         assertThat(fit.quality()).isGreaterThan(0.95);
     }
 
