@@ -219,7 +219,8 @@ class JobHealthTrackerTest {
     @Test
     void shouldReportKWhenCommPhasesLastKTimesLonger() {
         // healthy for 15 iterations (to 31.2 s), then every comm phase takes 1.75× the twin's
-        final Run run = new Run(PHASE_TICK_MS).until(80_000, pulses(stretched(TWIN_FIRST_COMM, i -> i < 15 ? 1 : 1.75)));
+        final PulseTrain train = stretched(TWIN_FIRST_COMM, i -> i < 15 ? 1 : 1.75);
+        final Run run = new Run(PHASE_TICK_MS).until(80_000, pulses(train));
 
         assertThat(run.between(6_000, 31_000)).allSatisfy(r -> {
             assertThat(r.health().slowdown()).isCloseTo(1.0, within(COMM_TOLERANCE));
@@ -271,7 +272,8 @@ class JobHealthTrackerTest {
         final PulseTrain slipping = stretched(TWIN_FIRST_COMM + 500 - 20_000, i -> i == 20 ? 1.375 : 1);
         final Run run = new Run(PHASE_TICK_MS).until(61_000, pulses(slipping));
 
-        assertThat(run.between(50_000, 61_000)).allSatisfy(r -> assertThat(r.health().phaseQuality()).isGreaterThan(0.99));
+        assertThat(run.between(50_000, 61_000))
+            .allSatisfy(r -> assertThat(r.health().phaseQuality()).isGreaterThan(0.99));
         assertThat(run.between(50_000, 61_000)).allSatisfy(r -> assertThat(r.health().observedBytesPerSec())
             .isCloseTo(r.health().expectedBytesPerSec(), within(0.01 * JOB_LINE_RATE)));
         assertThat(run.twinNextCommMs()).isCloseTo(slipping.firstStartAfter(EPOCH_MS + 61_000) - EPOCH_MS,
@@ -388,8 +390,9 @@ class JobHealthTrackerTest {
     @Test
     void shouldOpenABottleneckOverSlowdownAndHoldItUntilUnderRecovered() {
         // healthy, then 1.6×, then hovering between 1.28× and 1.4× (4 s each), then healthy again
-        final Run run = coarse(t -> t < 40_000 ? 1 : t < 70_000 ? 1.6 : t < 100_000 ? ((long) t / 4000 % 2 == 0 ? 1.28 : 1.4)
-            : 1, 140_000);
+        final DoubleUnaryOperator hover = t -> (long) t / 4000 % 2 == 0 ? 1.28 : 1.4;
+        final Run run = coarse(t -> t < 40_000 ? 1 : t < 70_000 ? 1.6 : t < 100_000 ? hover.applyAsDouble(t) : 1,
+            140_000);
 
         final Report opened = first(run.reports, Report::bottleneck);
         final Report closed = first(run.between(opened.atMs(), 140_000), r -> !r.bottleneck());
