@@ -1,9 +1,12 @@
 package dev.fabrictwin.analyzer.alert;
 
+import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.contract.alert.Alert;
+
 import java.nio.file.Path;
 import java.util.List;
 
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -67,7 +70,7 @@ final class AlertFixtures {
     /** A root-cause candidate whose values name its type, so records can be told apart. */
     static Finding root(final FaultType type, final Entity entity) {
         return Finding.root(type, entity, type.name().toLowerCase() + "_metric", 2.0 + type.ordinal(), 1.0,
-            Finding.Severity.CRITICAL, type + " at " + entity);
+            Severity.CRITICAL, type + " at " + entity);
     }
 
     /** A symptom that needs {@code cause}'s fault to explain it. */
@@ -82,7 +85,7 @@ final class AlertFixtures {
     }
 
     static String id(final Finding finding) {
-        return Alert.id(finding.type().name(), finding.entity());
+        return Alert.id(finding.type(), finding.entity());
     }
 
     static long startOf(final long tick) {

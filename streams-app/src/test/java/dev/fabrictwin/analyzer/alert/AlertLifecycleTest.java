@@ -1,5 +1,9 @@
 package dev.fabrictwin.analyzer.alert;
 
+import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fault.FaultType;
+
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_IMBALANCE;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_SPINE0;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
@@ -17,7 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.twin.fabric.PortRef;
 
@@ -51,7 +55,7 @@ class AlertLifecycleTest {
         run.tick(DOWN_ROOT);
 
         assertThat(run.events()).containsExactly("42 OPEN " + DOWN_ID);
-        assertThat(run.last()).isEqualTo(new Alert(DOWN_ID, "LINK_DOWN", Alert.State.OPEN, "CRITICAL", LEAF0_SPINE0,
+        assertThat(run.last()).isEqualTo(new Alert(DOWN_ID, FaultType.LINK_DOWN, Alert.State.OPEN, Severity.CRITICAL, LEAF0_SPINE0,
             true, null, startOf(40), endOf(42), LINK0_DOWN.observed(), 1.0, "link_down_metric", List.of("train"),
             "LINK_DOWN at link:leaf-0~spine-0"));
         assertThat(run.lifecycle.openRoots()).containsExactly(Map.entry(DOWN_ID, LINK0_DOWN));
@@ -88,7 +92,7 @@ class AlertLifecycleTest {
     void shouldRepublishAnOpenAlertAsUpdateAtMostEveryUpdateEveryTicksWithItsLatestValues() {
         for (int tick = 0; tick <= 17; tick++) {
             final Finding f = Finding.root(LINK_DEGRADED, LEAF0_SPINE0, "link_errors/s", 100 + tick, 0,
-                Finding.Severity.WARNING, "errors at tick " + tick);
+                Severity.WARNING, "errors at tick " + tick);
             run.tick(new Correlated(id(f), f, true, null, List.of("train")));
         }
 
@@ -167,13 +171,13 @@ class AlertLifecycleTest {
 
     @Test
     void shouldNameAnAlertByItsTypeAndEntity() {
-        assertThat(Alert.id("LINK_DOWN", Entity.link("spine-0", "leaf-0")))
-            .isEqualTo(Alert.id("LINK_DOWN", Entity.link("leaf-0", "spine-0")))
+        assertThat(Alert.id(FaultType.LINK_DOWN, Entity.link("spine-0", "leaf-0")))
+            .isEqualTo(Alert.id(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0")))
             .isEqualTo("LINK_DOWN:link:leaf-0~spine-0");
-        assertThat(Alert.id("PFC_STORM", Entity.port(new PortRef("leaf-0", "eth2")))).isEqualTo("PFC_STORM:port:leaf-0/eth2");
-        assertThat(Alert.id("ECN_MISCONFIG", Entity.device("spine-1"))).isEqualTo("ECN_MISCONFIG:device:spine-1");
-        assertThat(Alert.id("ECMP_IMBALANCE", Entity.ecmpGroup("leaf-1"))).isEqualTo("ECMP_IMBALANCE:ecmp-group:leaf-1");
-        assertThat(Alert.id("JOB_BOTTLENECK", Entity.job("train"))).isEqualTo("JOB_BOTTLENECK:job:train");
+        assertThat(Alert.id(FaultType.PFC_STORM, Entity.port(new PortRef("leaf-0", "eth2")))).isEqualTo("PFC_STORM:port:leaf-0/eth2");
+        assertThat(Alert.id(FaultType.ECN_MISCONFIG, Entity.device("spine-1"))).isEqualTo("ECN_MISCONFIG:device:spine-1");
+        assertThat(Alert.id(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-1"))).isEqualTo("ECMP_IMBALANCE:ecmp-group:leaf-1");
+        assertThat(Alert.id(FaultType.JOB_BOTTLENECK, Entity.job("train"))).isEqualTo("JOB_BOTTLENECK:job:train");
     }
 
     @Test

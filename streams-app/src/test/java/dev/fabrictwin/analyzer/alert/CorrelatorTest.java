@@ -36,7 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;

@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.job;
 
+import dev.fabrictwin.contract.job.JobHealth;
+
 import static dev.fabrictwin.analyzer.tick.IntervalsFixture.EPOCH_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -18,7 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.fabrictwin.analyzer.detect.Entity;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture;
