@@ -1,0 +1,104 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+class LinkDownDetectorTest {
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+    private final LinkDownDetector detector = new LinkDownDetector();
+
+    @Test
+    void shouldReportTheLinkAsDownWhenOneEndReportsOperDown() {
+        final List<Finding> out = hand.tick(1).everyPort().port("leaf-0", "eth2").down().detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.LINK_DOWN);
+            assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.cause()).isNull();
+            assertThat(f.metric()).isEqualTo("oper_up");
+            assertThat(f.observed()).isZero();
+            assertThat(f.expected()).isEqualTo(1);
+            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertThat(f.summary()).contains("leaf-0—spine-0", "reported by leaf-0 eth2");
+        });
+    }
+
+    @Test
+    void shouldNameTheLinkTheSameWayWhenTheUpperEndReportsIt() {
+        final List<Finding> out = hand.tick(1).everyPort().port("spine-1", "eth1").down().detect(detector);
+
+        assertThat(out).extracting(Finding::entity).containsExactly(Entity.link("leaf-1", "spine-1"));
+    }
+
+    @Test
+    void shouldReportALinkOnceWhenBothEndsReportItDown() {
+        final List<Finding> out = hand.tick(1).everyPort()
+            .port("leaf-0", "eth2").down()
+            .port("spine-0", "eth0").down()
+            .detect(detector);
+
+        assertThat(out).extracting(Finding::entity).containsExactly(Entity.link("leaf-0", "spine-0"));
+    }
+
+    @Test
+    void shouldReportEachDownLinkOnItsOwn() {
+        final List<Finding> out = hand.tick(1).everyPort()
+            .port("host-0", "nic0").down()
+            .port("leaf-1", "eth3").down()
+            .detect(detector);
+
+        assertThat(out).extracting(Finding::entity)
+            .containsExactlyInAnyOrder(Entity.link("host-0", "leaf-0"), Entity.link("leaf-1", "spine-1"));
+    }
+
+    @Test
+    void shouldFindNothingWhenEveryPortIsUp() {
+        assertThat(hand.tick(1).everyPort().detect(detector)).isEmpty();
+    }
+
+    @Test
+    void shouldNotTakeAMissingOperUpGaugeForDown() {
+        final List<Finding> out = hand.tick(1).everyPort().port("leaf-0", "eth2").withoutGauge(CounterNames.OPER_UP)
+            .detect(detector);
+
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void shouldIgnoreADownPortTheTopologyDoesNotKnow() {
+        final List<Finding> out = hand.tick(1).everyPort()
+            .port("leaf-0", "eth9").down()
+            .port("switch-x", "eth0").down()
+            .detect(detector);
+
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void shouldReportADownLinkEvenWhenItsPortsCountersAreUnreliable() {
+        final List<Finding> out = hand.tick(1).port("leaf-0", "eth3").down().reset().gap().detect(detector);
+
+        assertThat(out).extracting(Finding::entity).containsExactly(Entity.link("leaf-0", "spine-1"));
+    }
+
+    @Test
+    void shouldReportTheLinkInEveryTickItStaysDownAndStopWhenItComesBack() {
+        final List<List<Finding>> perTick = hand.drive(detector, 4, i -> i <= 2
+            ? hand.tick(i).everyPort().port("leaf-1", "eth0").down()
+            : hand.tick(i).everyPort());
+
+        assertThat(perTick.get(0)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
+        assertThat(perTick.get(1)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
+        assertThat(perTick.get(2)).isEmpty();
+        assertThat(perTick.get(3)).isEmpty();
+    }
+}
