@@ -1,0 +1,211 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CongestionModel;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/**
+ * On the 2×2 spine-leaf: {@code leaf-i/eth0,eth1} face its hosts, {@code leaf-i/eth2} faces {@code spine-0/eth<i>}
+ * and {@code leaf-i/eth3} faces {@code spine-1/eth<i>}.
+ */
+class PfcOriginDetectorTest {
+
+    /** Pause frames a 100G port sends in one second while holding its peer paused all the time (≈ 5,960). */
+    private static final double FRAMES = CongestionModel.pauseFramesPerSecond(HandTicks.LINK_BPS);
+    private static final String TX_PAUSE = CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, 3);
+    private static final String RX_PAUSE = CounterNames.perPriority(CounterNames.RX_PFC_PAUSE, 3);
+    private static final PortRef HOST_0 = new PortRef("host-0", "nic0");
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+    private final PfcOriginDetector detector = new PfcOriginDetector();
+
+    /** Every port idle; {@code device/port} holds its peer paused {@code share} of the 1 s tick. */
+    private HandTicks.TickBuilder pausing(final String device, final String port, final double share) {
+        return hand.tick(1).everyPort().port(device, port).observed(TX_PAUSE, share * FRAMES);
+    }
+
+    @Test
+    void shouldNameAHostNicSendingPausesTheOriginOfAStorm() {
+        final List<Finding> out = pausing("host-0", "nic0", 0.5).detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
+            assertThat(f.entity()).isEqualTo(Entity.port(HOST_0));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.cause()).isNull();
+            assertThat(f.metric()).isEqualTo("pfc_paused_share");
+            assertThat(f.observed()).isCloseTo(0.5, within(1e-3));
+            assertThat(f.expected()).isZero();
+            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertThat(f.summary()).isEqualTo("host-0 nic0 is storming PFC: it holds its peer paused 50% of the time "
+                + "with no congestion to explain it");
+        });
+    }
+
+    @Test
+    void shouldAddUpThePausesOfEveryPriority() {
+        final List<Finding> out = pausing("host-0", "nic0", 0.3)
+            .observed(CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, 4), 0.2 * FRAMES).detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.5, within(1e-3)));
+    }
+
+    @Test
+    void shouldTracePausesSpreadingUpstreamBackToTheNicThatStartedThem() {
+        final List<Finding> out = hand.tick(1).everyPort()
+            .port("host-0", "nic0").observed(TX_PAUSE, 0.5 * FRAMES)
+            .port("leaf-0", "eth0").observed(RX_PAUSE, 0.5 * FRAMES)
+            .port("leaf-0", "eth2").observed(TX_PAUSE, 0.3 * FRAMES)
+            .port("spine-0", "eth0").observed(RX_PAUSE, 0.3 * FRAMES)
+            .port("spine-0", "eth1").observed(TX_PAUSE, 0.2 * FRAMES)
+            .port("leaf-1", "eth2").observed(RX_PAUSE, 0.2 * FRAMES)
+            .port("leaf-1", "eth0").observed(TX_PAUSE, 0.1 * FRAMES)
+            .detect(detector);
+
+        assertThat(out).filteredOn(Finding::rootCandidate).extracting(Finding::entity)
+            .containsExactly(Entity.port(HOST_0));
+        assertThat(out).filteredOn(f -> !f.rootCandidate()).hasSize(3).allSatisfy(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
+            assertThat(f.cause()).isEqualTo(Entity.port(HOST_0));
+            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertThat(f.summary()).contains("passing on pauses that start at host-0 nic0");
+        }).extracting(f -> f.entity().key())
+            .containsExactlyInAnyOrder("port:leaf-0/eth2", "port:spine-0/eth1", "port:leaf-1/eth0");
+    }
+
+    @Test
+    void shouldNameASwitchPortTheOriginWhenNothingPausesOrCongestsItsDevice() {
+        final List<Finding> out = pausing("leaf-0", "eth2", 0.1).detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.observed()).isCloseTo(0.1, within(1e-3));
+        });
+    }
+
+    @Test
+    void shouldNameASwitchPortTheOriginOnlyAboveFivePercentOfTheTime() {
+        final double below = Math.floor(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
+        final double above = Math.ceil(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
+
+        assertThat(pausing("leaf-0", "eth2", below).detect(detector)).isEmpty();
+        assertThat(pausing("leaf-0", "eth2", above).detect(detector)).singleElement()
+            .satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
+    void shouldCountAPortAsSendingPausesOnlyAboveTwoPercentOfTheTime() {
+        final double below = Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
+        final double above = Math.ceil(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
+
+        assertThat(pausing("host-0", "nic0", below).detect(detector)).isEmpty();
+        assertThat(pausing("host-0", "nic0", above).detect(detector)).singleElement()
+            .satisfies(f -> assertThat(f.entity()).isEqualTo(Entity.port(HOST_0)));
+    }
+
+    @Test
+    void shouldCallSwitchPausesASymptomOfACongestedEgressOnTheirDevice() {
+        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+            .port("leaf-0", "eth0").gauge(CounterNames.QUEUE_DEPTH_BYTES, 200_000)
+            .detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
+            assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
+            assertThat(f.rootCandidate()).isFalse();
+            assertThat(f.cause()).isEqualTo(Entity.link("host-0", "leaf-0"));
+            assertThat(f.summary()).endsWith("because link:host-0~leaf-0 is congested");
+        });
+    }
+
+    @Test
+    void shouldTakeEcnMarksBeyondTwiceTheTwinsForCongestion() {
+        final List<Finding> marking = pausing("leaf-0", "eth2", 0.1).port("leaf-0", "eth1")
+            .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 2_000)
+            .expected(CounterNames.ECN_MARKED, 400).detect(detector);
+        final List<Finding> asTheTwinExpects = pausing("leaf-0", "eth2", 0.1).port("leaf-0", "eth1")
+            .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 2_000)
+            .expected(CounterNames.ECN_MARKED, 1_000).detect(detector);
+
+        assertThat(marking).singleElement().satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.link("host-1", "leaf-0")));
+        assertThat(asTheTwinExpects).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
+    void shouldFollowAPausedPortBeforeBlamingCongestion() {
+        // leaf-0 is paused by host-0 (which reports no pause counters itself) and also congests towards host-1
+        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+            .port("leaf-0", "eth0").observed(RX_PAUSE, 0.4 * FRAMES)
+            .port("leaf-0", "eth1").gauge(CounterNames.QUEUE_DEPTH_BYTES, 200_000)
+            .detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.rootCandidate()).isFalse();
+            assertThat(f.cause()).isEqualTo(Entity.port(HOST_0));
+        });
+    }
+
+    @Test
+    void shouldNotFollowAPortPausedForTwoPercentOfTheTimeOrLess() {
+        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+            .port("leaf-0", "eth0").observed(RX_PAUSE, Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES))
+            .detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
+            assertThat(f.rootCandidate()).isTrue();
+        });
+    }
+
+    @Test
+    void shouldNotFollowPausesTheSendingPortReceivesItself() {
+        final List<Finding> out = pausing("leaf-0", "eth2", 0.1).observed(RX_PAUSE, 0.5 * FRAMES).detect(detector);
+
+        assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
+    void shouldFindNothingWhenTheTwinExpectsThePauses() {
+        final List<Finding> out = pausing("host-0", "nic0", 0.5).expected(TX_PAUSE, 0.5 * FRAMES).detect(detector);
+
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void shouldFindNothingOnAHealthyTick() {
+        assertThat(hand.tick(1).everyPort().detect(detector)).isEmpty();
+    }
+
+    @Test
+    void shouldIgnorePausesFromAPortTheTopologyDoesNotKnow() {
+        assertThat(pausing("leaf-0", "eth9", 0.9).detect(detector)).isEmpty();
+    }
+
+    @Test
+    void shouldStopWalkingAPauseLoopAndReportEachOfItsSendersOnce() {
+        // a cyclic buffer dependency: leaf-0 → spine-0 → leaf-1 → spine-1 → leaf-0, each pausing the next
+        final List<Finding> out = hand.tick(1).everyPort()
+            .port("leaf-0", "eth2").observed(TX_PAUSE, 0.1 * FRAMES)
+            .port("spine-0", "eth0").observed(RX_PAUSE, 0.1 * FRAMES)
+            .port("spine-0", "eth1").observed(TX_PAUSE, 0.1 * FRAMES)
+            .port("leaf-1", "eth2").observed(RX_PAUSE, 0.1 * FRAMES)
+            .port("leaf-1", "eth3").observed(TX_PAUSE, 0.1 * FRAMES)
+            .port("spine-1", "eth1").observed(RX_PAUSE, 0.1 * FRAMES)
+            .port("spine-1", "eth0").observed(TX_PAUSE, 0.1 * FRAMES)
+            .port("leaf-0", "eth3").observed(RX_PAUSE, 0.1 * FRAMES)
+            .detect(detector);
+
+        assertThat(out).extracting(f -> f.entity().key()).containsExactlyInAnyOrder("port:leaf-0/eth2",
+            "port:spine-0/eth1", "port:leaf-1/eth3", "port:spine-1/eth0");
+    }
+}
