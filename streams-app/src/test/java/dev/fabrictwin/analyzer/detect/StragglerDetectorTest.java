@@ -1,0 +1,174 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.workload.Pattern;
+
+/**
+ * A ring over host-0..3 (one NIC each); {@code leaf-0/eth0,eth1} face host-0 and host-1, {@code leaf-1/eth0,eth1}
+ * face host-2 and host-3. A fast NIC takes in 96% of line rate a tick, a slow one 24%.
+ */
+class StragglerDetectorTest {
+
+    private static final int WINDOW = StragglerDetector.WINDOW;
+    private static final double LINE = HandTicks.LINE_BYTES_PER_S;
+    private static final double FAST = 0.96 * LINE;
+    private static final double SLOW = 0.24 * LINE;
+    private static final PortRef HOST_1 = new PortRef("host-1", "nic0");
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2),
+        HandTicks.job("j", Pattern.RING_ALLREDUCE, "host-0", "host-1", "host-2", "host-3")).slowdown("j", 2.0);
+    private final StragglerDetector detector = new StragglerDetector();
+
+    /** Adds host-h's NIC taking in {@code rx} bytes and the leaf port facing it, queueing beyond the twin or not. */
+    private static HandTicks.TickBuilder nic(final HandTicks.TickBuilder tick, final int host, final double rx,
+                                             final boolean queued) {
+        return tick.port("host-" + host, "nic0").observed(CounterNames.RX_BYTES, rx)
+            .port("leaf-" + host / 2, "eth" + host % 2).gauge(CounterNames.QUEUE_DEPTH_BYTES, queued ? 200_000 : 0);
+    }
+
+    /** Tick {@code index}: the hosts in {@code slow} take in {@code slowRx} behind queueing ports (if {@code queued}). */
+    private HandTicks.TickBuilder ring(final long index, final Set<Integer> slow, final double slowRx,
+                                       final boolean queued) {
+        HandTicks.TickBuilder tick = hand.tick(index).everyPort();
+        for (int h = 0; h < 4; h++) {
+            tick = slow.contains(h) ? nic(tick, h, slowRx, queued) : nic(tick, h, FAST, false);
+        }
+        return tick;
+    }
+
+    private List<List<Finding>> slowFor(final int ticks, final Set<Integer> slow, final double slowRx) {
+        return hand.drive(detector, ticks, i -> ring(i, slow, slowRx, true));
+    }
+
+    private static List<Finding> last(final List<List<Finding>> perTick) {
+        return perTick.get(perTick.size() - 1);
+    }
+
+    @Test
+    void shouldNameTheOneNicThatIsSlowToTakeInWhatItsQueueingSwitchSendsIt() {
+        final List<List<Finding>> perTick = slowFor(WINDOW, Set.of(1), SLOW);
+
+        assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(perTick)).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.STRAGGLER);
+            assertThat(f.entity()).isEqualTo(Entity.port(HOST_1));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.cause()).isNull();
+            assertThat(f.metric()).isEqualTo("rx_line_share");
+            assertThat(f.observed()).isCloseTo(0.24, within(1e-12));
+            assertThat(f.expected()).isEqualTo(StragglerDetector.LINE_SHARE);
+            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs 2.0× slower than the "
+                + "twin's while the switch port facing it queues and it takes in 24% of line rate");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhenEveryNicKeepsUp() {
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> ring(i, Set.of(), 0, false)))
+            .allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldJudgeNothingUnlessTheJobRunsMoreThanThirtyPercentSlower() {
+        hand.slowdown("j", 1.3);
+        assertThat(slowFor(WINDOW, Set.of(1), SLOW)).allSatisfy(f -> assertThat(f).isEmpty());
+
+        hand.slowdown("j", 1.31);
+        assertThat(hand.drive(detector, 1, i -> ring(WINDOW + i, Set.of(1), SLOW, true)).get(0))
+            .extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+    }
+
+    @Test
+    void shouldNeedTheFacingPortQueueingInMostTicksOfTheWindow() {
+        final IntPredicate twoOfFour = i -> i % 2 == 0;
+        final IntPredicate threeOfFour = i -> i != 1;
+
+        final List<List<Finding>> half = hand.drive(detector, WINDOW,
+            i -> ring(i, Set.of(1), SLOW, twoOfFour.test(i)));
+        final List<List<Finding>> most = hand.drive(new StragglerDetector(), WINDOW,
+            i -> ring(i, Set.of(1), SLOW, threeOfFour.test(i)));
+
+        assertThat(half).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(most)).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+    }
+
+    @Test
+    void shouldNeedTheNicToTakeInUnderSeventyPercentOfLineRate() {
+        assertThat(last(slowFor(WINDOW, Set.of(1), 0.7 * LINE))).isEmpty();
+        assertThat(last(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(1), 0.69 * LINE, true))))
+            .singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.69, within(1e-12)));
+    }
+
+    @Test
+    void shouldLeaveTwoOrThreeSlowNicsOfFourToTheDetectorsOfWhatSlowsThem() {
+        assertThat(last(slowFor(WINDOW, Set.of(1, 2), SLOW))).isEmpty();
+        assertThat(last(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(0, 1, 2), SLOW, true))))
+            .isEmpty();
+    }
+
+    @Test
+    void shouldBlameTheJobAsAWholeWhenMoreThanThreeQuartersOfItsNicsAreSlow() {
+        final List<List<Finding>> perTick = slowFor(WINDOW, Set.of(0, 1, 2, 3), SLOW);
+
+        assertThat(last(perTick)).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.JOB_BOTTLENECK);
+            assertThat(f.entity()).isEqualTo(Entity.job("j"));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.metric()).isEqualTo("slowdown");
+            assertThat(f.observed()).isEqualTo(2.0);
+            assertThat(f.expected()).isEqualTo(1);
+            assertThat(f.summary()).contains("held back at its own NICs: 4 of 4");
+        });
+    }
+
+    @Test
+    void shouldNotFillTheWindowWithATickTheNicWasDownOrLostSamples() {
+        final List<List<Finding>> downInTickTwo = hand.drive(detector, WINDOW + 1,
+            i -> i == 2 ? ring(i, Set.of(1), SLOW, true).port("host-1", "nic0").down() : ring(i, Set.of(1), SLOW, true));
+        final List<List<Finding>> gapInTickTwo = hand.drive(new StragglerDetector(), WINDOW + 1,
+            i -> i == 2 ? ring(i, Set.of(1), SLOW, true).port("host-1", "nic0").gap() : ring(i, Set.of(1), SLOW, true));
+
+        for (final List<List<Finding>> perTick : List.of(downInTickTwo, gapInTickTwo)) {
+            assertThat(perTick.subList(0, WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
+            assertThat(last(perTick)).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+        }
+    }
+
+    @Test
+    void shouldNotFillTheWindowWithATickMissingTheSwitchPortFacingTheNic() {
+        final List<List<Finding>> perTick = hand.drive(detector, WINDOW + 1, i -> i == 2
+            ? nic(nic(nic(hand.tick(i), 0, FAST, false), 2, FAST, false), 3, FAST, false)
+                .port("host-1", "nic0").observed(CounterNames.RX_BYTES, SLOW)
+            : ring(i, Set.of(1), SLOW, true));
+
+        assertThat(perTick.subList(0, WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(perTick)).hasSize(1);
+    }
+
+    @Test
+    void shouldNotJudgeBackgroundTraffic() {
+        final HandTicks background = HandTicks.on(HandTicks.spineLeaf(2),
+            HandTicks.job("bg", Pattern.BACKGROUND, "host-0", "host-1", "host-2", "host-3")).slowdown("bg", 2.0);
+
+        assertThat(background.drive(detector, 2 * WINDOW, i -> {
+            HandTicks.TickBuilder tick = background.tick(i).everyPort();
+            for (int h = 0; h < 4; h++) {
+                tick = nic(tick, h, SLOW, true);
+            }
+            return tick;
+        })).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+}
