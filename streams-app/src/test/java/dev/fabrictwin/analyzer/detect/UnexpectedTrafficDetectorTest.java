@@ -1,0 +1,160 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
+class UnexpectedTrafficDetectorTest {
+
+    private static final int WINDOW = UnexpectedTrafficDetector.WINDOW;
+    private static final PortRef SOURCE = new PortRef("host-0", "nic0");
+    private static final PortRef SINK = new PortRef("host-2", "nic0");
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+    private final UnexpectedTrafficDetector detector = new UnexpectedTrafficDetector();
+
+    /** host-0 sends {@code bytes} a tick and host-2 takes them in; the twin expects neither. */
+    private HandTicks.TickBuilder flow(final long index, final double bytes) {
+        return hand.tick(index).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, bytes)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes);
+    }
+
+    /** host-2 takes in {@code bytes} a tick where the twin expects {@code expected}; nobody is seen sending it. */
+    private List<List<Finding>> sink(final double bytes, final double expected) {
+        return hand.drive(new UnexpectedTrafficDetector(), WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes).expected(CounterNames.RX_BYTES, expected));
+    }
+
+    private static List<Finding> last(final List<List<Finding>> perTick) {
+        return perTick.get(perTick.size() - 1);
+    }
+
+    @Test
+    void shouldBlameTheNicTakingInTrafficNoJobExplainsAndCallItsSourceASymptom() {
+        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> flow(i, 5e9));
+
+        assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(perTick)).hasSize(2);
+        assertThat(last(perTick)).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
+            assertThat(f.entity()).isEqualTo(Entity.port(SINK));
+            assertThat(f.cause()).isNull();
+            assertThat(f.metric()).isEqualTo("rx_excess_share");
+            assertThat(f.observed()).isCloseTo(0.4, within(1e-12));
+            assertThat(f.expected()).isZero();
+            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertThat(f.summary()).isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
+        });
+        assertThat(last(perTick)).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
+            assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+            assertThat(f.cause()).isEqualTo(Entity.port(SINK));
+            assertThat(f.metric()).isEqualTo("tx_excess_share");
+            assertThat(f.observed()).isCloseTo(0.4, within(1e-12));
+            assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain, "
+                + "towards host-2");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhenTheTwinExpectsTheTraffic() {
+        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").matching(CounterNames.TX_BYTES, 5e9)
+            .port("host-2", "nic0").matching(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldMakeTheSourceTheRootWhenNoNicIsSeenTakingItIn() {
+        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9));
+
+        assertThat(last(perTick)).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.metric()).isEqualTo("tx_excess_share");
+            assertThat(f.summary()).doesNotContain("towards");
+        });
+    }
+
+    @Test
+    void shouldReportAnExcessOfTwentyPercentOfLineRateButNotJustUnder() {
+        assertThat(last(sink(2.5e9, 0))).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isEqualTo(UnexpectedTrafficDetector.EXCESS_SHARE));
+        assertThat(sink(2.5e9 - 1, 0)).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldNeedObservedAtLeastOneAndAHalfTimesTheTwins() {
+        // 4e9 a tick beyond the twin's 8e9 is 32% of line rate, but a busy job's own noise below 1.5× the twin's
+        assertThat(sink(1.19e10, 8e9)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(sink(1.2e10, 8e9))).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.32, within(1e-12)));
+    }
+
+    @Test
+    void shouldPointEverySourceAtTheNicTakingInTheMost() {
+        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 9e9)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)
+            .port("host-3", "nic0").observed(CounterNames.RX_BYTES, 4e9));
+
+        assertThat(last(perTick)).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().key(), Finding::observed)
+            .containsExactlyInAnyOrder(tuple("port:host-2/nic0", 0.4), tuple("port:host-3/nic0", 0.32));
+        assertThat(last(perTick)).filteredOn(f -> !f.rootCandidate()).singleElement()
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.port(SINK)));
+    }
+
+    @Test
+    void shouldStartTheWindowOverAfterAResetOrAGap() {
+        final List<List<Finding>> reset = hand.drive(detector, 2 * WINDOW,
+            i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").reset().port("host-0", "nic0").reset() : flow(i, 5e9));
+        final List<List<Finding>> gap = hand.drive(new UnexpectedTrafficDetector(), 2 * WINDOW,
+            i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").gap().port("host-0", "nic0").gap() : flow(i, 5e9));
+
+        for (final List<List<Finding>> perTick : List.of(reset, gap)) {
+            assertThat(perTick.subList(0, 2 * WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
+            assertThat(last(perTick)).hasSize(2);
+        }
+    }
+
+    @Test
+    void shouldIgnoreSwitchPorts() {
+        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+            .port("leaf-0", "eth0").observed(CounterNames.TX_BYTES, 5e9)
+            .port("spine-0", "eth1").observed(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldIgnorePortsTheTopologyDoesNotKnow() {
+        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i)
+            .port("host-0", "nic7").observed(CounterNames.RX_BYTES, 5e9)
+            .port("host-99", "nic0").observed(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldSpanFiveSecondsOfTicksWhenTicksAreFaster() {
+        final HandTicks fast = hand.withTickMs(100);
+        final List<List<Finding>> perTick = fast.drive(detector, 50, i -> fast.tick(i)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e8));
+
+        assertThat(perTick.subList(0, 49)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(last(perTick)).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
+    }
+}
