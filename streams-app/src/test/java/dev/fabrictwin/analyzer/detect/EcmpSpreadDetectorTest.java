@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
@@ -49,14 +50,8 @@ class EcmpSpreadDetectorTest {
 
         assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
         assertThat(perTick.get(WINDOW - 1)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.ECMP_IMBALANCE);
-            assertThat(f.entity()).isEqualTo(Entity.ecmpGroup("leaf-0"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("busiest_member_share");
-            assertThat(f.observed()).isEqualTo(1.0);
-            assertThat(f.expected()).isEqualTo(0.5);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"), "busiest_member_share",
+                1.0, 0.5, Finding.Severity.WARNING, null));
             assertThat(f.summary()).startsWith("leaf-0's ECMP group is imbalanced: spine-0 carries 100% of its 2 "
                 + "uplinks' traffic; hashing its 16 flows would do that by chance with p < ");
         });

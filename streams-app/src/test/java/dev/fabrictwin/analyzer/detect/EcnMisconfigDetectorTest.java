@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -43,15 +44,9 @@ class EcnMisconfigDetectorTest {
 
         assertThat(perTick.subList(0, EcnMisconfigDetector.WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
         assertThat(last(perTick)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.ECN_MISCONFIG);
-            assertThat(f.entity()).isEqualTo(Entity.device("leaf-0"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("ecn_marked");
-            assertThat(f.observed()).isZero();
             // the twin expects no marks: congestion calls for 1% of the 1e7 congested packets
-            assertThat(f.expected()).isEqualTo(1e5);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.root(FaultType.ECN_MISCONFIG, Entity.device("leaf-0"), "ecn_marked", 0, 1e5,
+                Finding.Severity.WARNING, null));
             assertThat(f.summary()).contains("leaf-0 queues 1.00e+07 packets", "in 10 ticks", "marked 0.00");
         });
     }

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -16,6 +17,8 @@ class LatencySloDetectorTest {
     /** {@code AnalyzerConfig.defaults}: 30 µs. */
     private static final double SLO_US = 30;
 
+    private static final PortRef UPLINK = new PortRef("leaf-0", "eth2");
+
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
     private final LatencySloDetector detector = new LatencySloDetector();
 
@@ -31,14 +34,8 @@ class LatencySloDetectorTest {
 
         assertThat(hand.config().latencySloUs()).isEqualTo(SLO_US);
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.LATENCY_SLO);
-            assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("latency_p99_us");
-            assertThat(f.observed()).isEqualTo(40);
-            assertThat(f.expected()).isEqualTo(1.5);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.root(FaultType.LATENCY_SLO, Entity.port(UPLINK), "latency_p99_us", 40, 1.5,
+                Finding.Severity.WARNING, null));
             assertThat(f.summary()).contains("leaf-0 eth2", "40.0 µs", "30 µs SLO", "twin's 1.5 µs")
                 .doesNotContain("queueing");
         });
@@ -70,11 +67,8 @@ class LatencySloDetectorTest {
             .detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.LATENCY_SLO);
-            assertThat(f.rootCandidate()).isFalse();
-            assertThat(f.cause()).isEqualTo(Entity.link("leaf-0", "spine-0"));
-            assertThat(f.observed()).isEqualTo(200);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.symptom(FaultType.LATENCY_SLO, Entity.port(UPLINK), Entity.link("leaf-0", "spine-0"),
+                "latency_p99_us", 200, 1.5, null));
             assertThat(f.summary()).endsWith("(queueing)");
         });
     }

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -43,14 +44,8 @@ class LinkConservationDetectorTest {
 
         assertNothingBefore(perTick, SPAN);
         assertThat(perTick.get(SPAN - 1)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.SILENT_DROP);
-            assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("lost_packet_share");
-            assertThat(f.observed()).isCloseTo(0.01, within(1e-9));
-            assertThat(f.expected()).isZero();
-            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertFinding(f, Finding.root(FaultType.SILENT_DROP, Entity.link("leaf-0", "spine-0"), "lost_packet_share",
+                0.01, 0, Finding.Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0 silently loses 1.00% of packets from leaf-0 to spine-0",
                 "(2.90e+05 of 2.90e+07 over 30 ticks)");
         });

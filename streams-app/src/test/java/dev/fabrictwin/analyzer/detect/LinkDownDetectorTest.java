@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -20,14 +21,8 @@ class LinkDownDetectorTest {
         final List<Finding> out = hand.tick(1).everyPort().port("leaf-0", "eth2").down().detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.LINK_DOWN);
-            assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("oper_up");
-            assertThat(f.observed()).isZero();
-            assertThat(f.expected()).isEqualTo(1);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertFinding(f, Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0"), "oper_up", 0, 1,
+                Finding.Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0", "reported by leaf-0 eth2");
         });
     }

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -29,14 +30,8 @@ class LinkErrorDetectorTest {
         final List<Finding> out = corrected(1, 1e6);
 
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.LINK_DEGRADED);
-            assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("link_errors/s");
-            assertThat(f.observed()).isEqualTo(1e6);
-            assertThat(f.expected()).isZero();
-            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertFinding(f, Finding.root(FaultType.LINK_DEGRADED, Entity.link("leaf-0", "spine-0"), "link_errors/s",
+                1e6, 0, Finding.Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0", "at leaf-0 eth2", "1.0e-05 per line bit");
         });
     }

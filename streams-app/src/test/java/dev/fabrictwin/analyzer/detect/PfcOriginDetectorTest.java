@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -28,6 +29,11 @@ class PfcOriginDetectorTest {
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
     private final PfcOriginDetector detector = new PfcOriginDetector();
 
+    /** The share of the tick a port sending {@code share × FRAMES} pause frames (rounded) holds its peer paused. */
+    private static double share(final double share) {
+        return Math.round(share * FRAMES) / FRAMES;
+    }
+
     /** Every port idle; {@code device/port} holds its peer paused {@code share} of the 1 s tick. */
     private HandTicks.TickBuilder pausing(final String device, final String port, final double share) {
         return hand.tick(1).everyPort().port(device, port).observed(TX_PAUSE, share * FRAMES);
@@ -38,14 +44,8 @@ class PfcOriginDetectorTest {
         final List<Finding> out = pausing("host-0", "nic0", 0.5).detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
-            assertThat(f.entity()).isEqualTo(Entity.port(HOST_0));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("pfc_paused_share");
-            assertThat(f.observed()).isCloseTo(0.5, within(1e-3));
-            assertThat(f.expected()).isZero();
-            assertThat(f.severity()).isEqualTo(Finding.Severity.CRITICAL);
+            assertFinding(f, Finding.root(FaultType.PFC_STORM, Entity.port(HOST_0), "pfc_paused_share", share(0.5), 0,
+                Finding.Severity.CRITICAL, null));
             assertThat(f.summary()).isEqualTo("host-0 nic0 is storming PFC: it holds its peer paused 50% of the time "
                 + "with no congestion to explain it");
         });
@@ -120,10 +120,8 @@ class PfcOriginDetectorTest {
             .detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
-            assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
-            assertThat(f.rootCandidate()).isFalse();
-            assertThat(f.cause()).isEqualTo(Entity.link("host-0", "leaf-0"));
+            assertFinding(f, Finding.symptom(FaultType.PFC_STORM, Entity.port(new PortRef("leaf-0", "eth2")),
+                Entity.link("host-0", "leaf-0"), "pfc_paused_share", share(0.1), 0, null));
             assertThat(f.summary()).endsWith("because link:host-0~leaf-0 is congested");
         });
     }

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -62,14 +63,8 @@ class StragglerDetectorTest {
 
         assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
         assertThat(last(perTick)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.STRAGGLER);
-            assertThat(f.entity()).isEqualTo(Entity.port(HOST_1));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("rx_line_share");
-            assertThat(f.observed()).isCloseTo(0.24, within(1e-12));
-            assertThat(f.expected()).isEqualTo(StragglerDetector.LINE_SHARE);
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
+                StragglerDetector.LINE_SHARE, Finding.Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs 2.0× slower than the "
                 + "twin's while the switch port facing it queues and it takes in 24% of line rate");
         });
@@ -124,12 +119,8 @@ class StragglerDetectorTest {
         final List<List<Finding>> perTick = slowFor(WINDOW, Set.of(0, 1, 2, 3), SLOW);
 
         assertThat(last(perTick)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.JOB_BOTTLENECK);
-            assertThat(f.entity()).isEqualTo(Entity.job("j"));
-            assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.metric()).isEqualTo("slowdown");
-            assertThat(f.observed()).isEqualTo(2.0);
-            assertThat(f.expected()).isEqualTo(1);
+            assertFinding(f, Finding.root(FaultType.JOB_BOTTLENECK, Entity.job("j"), "slowdown", 2.0, 1,
+                Finding.Severity.WARNING, null));
             assertThat(f.summary()).contains("held back at its own NICs: 4 of 4");
         });
     }

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
@@ -47,21 +48,13 @@ class UnexpectedTrafficDetectorTest {
         assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
         assertThat(last(perTick)).hasSize(2);
         assertThat(last(perTick)).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
-            assertThat(f.entity()).isEqualTo(Entity.port(SINK));
-            assertThat(f.cause()).isNull();
-            assertThat(f.metric()).isEqualTo("rx_excess_share");
-            assertThat(f.observed()).isCloseTo(0.4, within(1e-12));
-            assertThat(f.expected()).isZero();
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
+                Finding.Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
         });
         assertThat(last(perTick)).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
-            assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
-            assertThat(f.cause()).isEqualTo(Entity.port(SINK));
-            assertThat(f.metric()).isEqualTo("tx_excess_share");
-            assertThat(f.observed()).isCloseTo(0.4, within(1e-12));
+            assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), Entity.port(SINK),
+                "tx_excess_share", 0.4, 0, null));
             assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain, "
                 + "towards host-2");
         });

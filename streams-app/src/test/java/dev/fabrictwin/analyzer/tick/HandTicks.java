@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.tick;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -117,6 +119,16 @@ public final class HandTicks {
         final List<Finding> out = new ArrayList<>();
         detector.detect(new TickContext(tick, twin, config, job -> slowdowns.getOrDefault(job, 1.0)), out);
         return out;
+    }
+
+    /** Asserts the finding is {@code expected} in every field but the summary, numbers within 1e-9. */
+    public static void assertFinding(final Finding actual, final Finding expected) {
+        assertThat(actual).usingRecursiveComparison().ignoringFields("summary")
+            .withComparatorForType(HandTicks::closeTo, Double.class).isEqualTo(expected);
+    }
+
+    private static int closeTo(final Double a, final Double b) {
+        return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.max(Math.abs(a), Math.abs(b))) ? 0 : Double.compare(a, b);
     }
 
     /**
