@@ -40,16 +40,16 @@ class EcmpSpreadDetectorTest {
             .port("leaf-0", "eth" + (first + 1)).observed(CounterNames.TX_BYTES, toSpine1);
     }
 
-    private List<List<Finding>> polarized(final HandTicks on, final int count) {
+    private HandTicks.Run polarized(final HandTicks on, final int count) {
         return on.drive(new EcmpSpreadDetector(), count, i -> uplinks(on, i, 2e9, 0));
     }
 
     @Test
     void shouldReportAGroupWhoseBusiestMemberCarriesWhatHashingTheTwinsFlowsWouldNot() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 2e9, 0));
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 2e9, 0));
 
-        assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(perTick.get(WINDOW - 1)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
+        assertThat(perTick.tick(WINDOW)).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"), "busiest_member_share",
                 1.0, 0.5, Finding.Severity.WARNING, null));
             assertThat(f.summary()).startsWith("leaf-0's ECMP group is imbalanced: spine-0 carries 100% of its 2 "
@@ -59,9 +59,9 @@ class EcmpSpreadDetectorTest {
 
     @Test
     void shouldNameTheBusiestMemberWhicheverItIs() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1e7, 2e9));
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1e7, 2e9));
 
-        assertThat(perTick.get(WINDOW - 1)).singleElement().satisfies(f -> {
+        assertThat(perTick.tick(WINDOW)).singleElement().satisfies(f -> {
             assertThat(f.observed()).isEqualTo(2e9 / (2e9 + 1e7));
             assertThat(f.summary()).contains("spine-1 carries 100%");
         });
@@ -69,21 +69,18 @@ class EcmpSpreadDetectorTest {
 
     @Test
     void shouldFindNothingWhenTheGroupIsBalanced() {
-        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1e9, 1e9)))
-            .allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1e9, 1e9)).all()).isEmpty();
     }
 
     @Test
     void shouldNotJudgeAShareOfSixtyPercentOrLess() {
-        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.2e9, 0.8e9)))
-            .allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.2e9, 0.8e9)).all()).isEmpty();
     }
 
     @Test
     void shouldFindAModerateImbalanceOfSixteenFlowsPlausibleLuck() {
         // 80% on one member: hashing 16 flows puts 13 or more on one of two members about 2% of the time
-        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.6e9, 0.4e9)))
-            .allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.6e9, 0.4e9)).all()).isEmpty();
     }
 
     @Test
@@ -91,45 +88,45 @@ class EcmpSpreadDetectorTest {
         // two hosts a leaf: 4 flows cross leaf-0's uplinks, and all on one member happens 1 time in 8
         final HandTicks small = allToAll(2);
 
-        assertThat(polarized(small, 2 * WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(polarized(small, 2 * WINDOW).all()).isEmpty();
     }
 
     @Test
     void shouldNotBlameAGroupWhenTheTwinRoutesNoFlowsOverIt() {
         final HandTicks idle = HandTicks.on(HandTicks.spineLeaf(4));
 
-        assertThat(polarized(idle, 2 * WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(polarized(idle, 2 * WINDOW).all()).isEmpty();
     }
 
     @Test
     void shouldStartTheWindowOverWhenAMemberGoesDown() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW,
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW,
             i -> i == WINDOW ? uplinks(hand, i, 2e9, 0).port("leaf-0", "eth5").down() : uplinks(hand, i, 2e9, 0));
 
-        assertThat(perTick.subList(0, 2 * WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(perTick.get(2 * WINDOW - 1)).extracting(Finding::entity).containsExactly(Entity.ecmpGroup("leaf-0"));
+        assertThat(perTick.upTo(2 * WINDOW - 1)).isEmpty();
+        assertThat(perTick.tick(2 * WINDOW)).extracting(Finding::entity).containsExactly(Entity.ecmpGroup("leaf-0"));
     }
 
     @Test
     void shouldSkipATickInWhichAMemberLostSamplesOrDidNotReport() {
         // tick 3: a gap on eth5; tick 4: eth4 missing from the tick; the window fills with ticks 1, 2, 5, 6, 7
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW + 2, i -> switch (i) {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW + 2, i -> switch (i) {
             case 3 -> uplinks(hand, i, 2e9, 0).port("leaf-0", "eth5").gap();
             case 4 -> hand.tick(i).port("leaf-0", "eth5").observed(CounterNames.TX_BYTES, 0).expectedFromTwin();
             default -> uplinks(hand, i, 2e9, 0);
         });
 
-        assertThat(perTick.subList(0, WINDOW + 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(perTick.get(WINDOW + 1)).hasSize(1);
+        assertThat(perTick.upTo(WINDOW + 1)).isEmpty();
+        assertThat(perTick.tick(WINDOW + 2)).hasSize(1);
     }
 
     @Test
     void shouldStopOnceTheImbalanceHasLeftTheWindow() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW,
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW,
             i -> i <= WINDOW ? uplinks(hand, i, 2e9, 0) : uplinks(hand, i, 1e9, 1e9));
 
-        assertThat(perTick.get(WINDOW - 1)).hasSize(1);
-        assertThat(perTick.get(2 * WINDOW - 1)).isEmpty();
+        assertThat(perTick.tick(WINDOW)).hasSize(1);
+        assertThat(perTick.tick(2 * WINDOW)).isEmpty();
     }
 
     @Test

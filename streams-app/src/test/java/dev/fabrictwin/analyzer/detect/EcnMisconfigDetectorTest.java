@@ -26,24 +26,20 @@ class EcnMisconfigDetectorTest {
     }
 
     /** A fresh detector through ticks 1..count. */
-    private List<List<Finding>> run(final int count, final IntFunction<HandTicks.TickBuilder> tick) {
+    private HandTicks.Run run(final int count, final IntFunction<HandTicks.TickBuilder> tick) {
         return hand.drive(new EcnMisconfigDetector(), count, tick);
     }
 
-    private List<List<Finding>> tenTicks(final double queue, final double packets, final double marks) {
+    private HandTicks.Run tenTicks(final double queue, final double packets, final double marks) {
         return run(EcnMisconfigDetector.WINDOW, i -> egress(i, queue, packets, marks));
-    }
-
-    private static List<Finding> last(final List<List<Finding>> perTick) {
-        return perTick.get(perTick.size() - 1);
     }
 
     @Test
     void shouldBlameTheDeviceWhenItsQueuesBuildForAWholeWindowWithoutMarking() {
-        final List<List<Finding>> perTick = tenTicks(DEEP_QUEUE, 1e6, 0);
+        final HandTicks.Run perTick = tenTicks(DEEP_QUEUE, 1e6, 0);
 
-        assertThat(perTick.subList(0, EcnMisconfigDetector.WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(EcnMisconfigDetector.WINDOW - 1)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
             // the twin expects no marks: congestion calls for 1% of the 1e7 congested packets
             assertFinding(f, Finding.root(FaultType.ECN_MISCONFIG, Entity.device("leaf-0"), "ecn_marked", 0, 1e5,
                 Finding.Severity.WARNING, null));
@@ -53,94 +49,94 @@ class EcnMisconfigDetectorTest {
 
     @Test
     void shouldFindNothingWhileTheDeviceMarksAsTheTwinExpects() {
-        final List<List<Finding>> perTick = run(12, i -> egress(i, DEEP_QUEUE, 1e6, 2e4)
+        final HandTicks.Run perTick = run(12, i -> egress(i, DEEP_QUEUE, 1e6, 2e4)
             .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).expected(CounterNames.ECN_MARKED, 2e4));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldFindNothingWhenACongestedDeviceMarksMoreThanFivePercentOfWhatCongestionCallsFor() {
         // called for: 1% of 1e7 congested packets = 1e5 marks; 5% of that = 5,000 over the window
-        assertThat(last(tenTicks(DEEP_QUEUE, 1e6, 500))).hasSize(1);
-        assertThat(last(tenTicks(DEEP_QUEUE, 1e6, 501))).isEmpty();
+        assertThat(tenTicks(DEEP_QUEUE, 1e6, 500).last()).hasSize(1);
+        assertThat(tenTicks(DEEP_QUEUE, 1e6, 501).last()).isEmpty();
     }
 
     @Test
     void shouldCallForAtLeastTheMarksTheTwinExpects() {
-        final List<List<Finding>> tooFew = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 4_900)
+        final HandTicks.Run tooFew = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 4_900)
             .expected(CounterNames.ECN_MARKED, 1e5));
-        final List<List<Finding>> enough = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 5_100)
+        final HandTicks.Run enough = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 5_100)
             .expected(CounterNames.ECN_MARKED, 1e5));
 
-        assertThat(last(tooFew)).singleElement().satisfies(f -> {
+        assertThat(tooFew.last()).singleElement().satisfies(f -> {
             assertThat(f.observed()).isEqualTo(49_000);
             assertThat(f.expected()).isEqualTo(1e6);
         });
-        assertThat(last(enough)).isEmpty();
+        assertThat(enough.last()).isEmpty();
     }
 
     @Test
     void shouldNeedAHundredThousandCongestedPacketsInTheWindow() {
-        assertThat(last(tenTicks(DEEP_QUEUE, 9_999, 0))).isEmpty();
-        assertThat(last(tenTicks(DEEP_QUEUE, 10_000, 0))).singleElement()
+        assertThat(tenTicks(DEEP_QUEUE, 9_999, 0).last()).isEmpty();
+        assertThat(tenTicks(DEEP_QUEUE, 10_000, 0).last()).singleElement()
             .satisfies(f -> assertThat(f.summary()).contains("queues 1.00e+05 packets"));
     }
 
     @Test
     void shouldNotCallAQueueBelowAnySwitchsMarkingThresholdCongested() {
         assertThat(EcnMisconfigDetector.MARKING_QUEUE_BYTES).isEqualTo(150_000);
-        assertThat(last(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES, 1e6, 0))).isEmpty();
-        assertThat(last(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES + 1, 1e6, 0)))
+        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES, 1e6, 0).last()).isEmpty();
+        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES + 1, 1e6, 0).last())
             .hasSize(1);
     }
 
     @Test
     void shouldNotCallAQueueCongestedUnlessItExceedsTheTwinsByFiftyKilobytes() {
         final double twinQueue = DEEP_QUEUE - PfcOriginDetector.QUEUE_EXCESS_BYTES;
-        final List<List<Finding>> atExcess = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+        final HandTicks.Run atExcess = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
             .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, twinQueue));
-        final List<List<Finding>> beyond = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+        final HandTicks.Run beyond = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
             .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, twinQueue - 1));
 
-        assertThat(last(atExcess)).isEmpty();
-        assertThat(last(beyond)).hasSize(1);
+        assertThat(atExcess.last()).isEmpty();
+        assertThat(beyond.last()).hasSize(1);
     }
 
     @Test
     void shouldCountMarksFromEveryPortOfTheDevice() {
-        final List<List<Finding>> perTick = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+        final HandTicks.Run perTick = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
             .port("leaf-0", "eth0").observed(CounterNames.ECN_MARKED, 1e4));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldIgnoreHostPorts() {
-        final List<List<Finding>> perTick = run(10, i -> hand.tick(i).port("host-0", "nic0")
+        final HandTicks.Run perTick = run(10, i -> hand.tick(i).port("host-0", "nic0")
             .gauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).observed(CounterNames.TX_PACKETS, 1e6));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldJudgeTheWholeWindowSoOneCongestedTickFiresUntilItSlidesOut() {
         // congested in tick 10 only: the device is judged from tick 10 (the window is full) through tick 19
-        final List<List<Finding>> perTick = run(20, i -> egress(i, i == 10 ? DEEP_QUEUE : 0, 1e6, 0));
+        final HandTicks.Run perTick = run(20, i -> egress(i, i == 10 ? DEEP_QUEUE : 0, 1e6, 0));
 
-        assertThat(perTick.subList(0, 9)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(perTick.subList(9, 19)).allSatisfy(f -> assertThat(f).extracting(Finding::entity)
+        assertThat(perTick.upTo(9)).isEmpty();
+        assertThat(perTick.ticks(10, 19)).allSatisfy(f -> assertThat(f).extracting(Finding::entity)
             .containsExactly(Entity.device("leaf-0")));
-        assertThat(perTick.get(19)).isEmpty();
+        assertThat(perTick.tick(20)).isEmpty();
     }
 
     @Test
     void shouldSpanTenSecondsOfTicksWhenTicksAreFaster() {
         final HandTicks fast = hand.withTickMs(100);
-        final List<List<Finding>> perTick = fast.drive(new EcnMisconfigDetector(), 100, i -> fast.tick(i).port("leaf-0", "eth2")
+        final HandTicks.Run perTick = fast.drive(new EcnMisconfigDetector(), 100, i -> fast.tick(i).port("leaf-0", "eth2")
             .gauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).observed(CounterNames.TX_PACKETS, 1e5));
 
-        assertThat(perTick.subList(0, 99)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).singleElement().satisfies(f -> assertThat(f.summary()).contains("in 100 ticks"));
+        assertThat(perTick.upTo(99)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.summary()).contains("in 100 ticks"));
     }
 }

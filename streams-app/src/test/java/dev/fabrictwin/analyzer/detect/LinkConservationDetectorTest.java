@@ -30,20 +30,16 @@ class LinkConservationDetectorTest {
     }
 
     /** A fresh detector through {@code count} ticks of {@code sent} packets each, losing {@code share} of them. */
-    private List<List<Finding>> losing(final int count, final double sent, final double share) {
+    private HandTicks.Run losing(final int count, final double sent, final double share) {
         return hand.drive(new LinkConservationDetector(), count, i -> up(i, sent, Math.round(sent * (1 - share))));
-    }
-
-    private static void assertNothingBefore(final List<List<Finding>> perTick, final int tick) {
-        assertThat(perTick.subList(0, tick - 1)).allSatisfy(f -> assertThat(f).isEmpty());
     }
 
     @Test
     void shouldReportSilentLossOnceAFullWindowShowsIt() {
-        final List<List<Finding>> perTick = losing(SPAN, 1e6, 0.01);
+        final HandTicks.Run perTick = losing(SPAN, 1e6, 0.01);
 
-        assertNothingBefore(perTick, SPAN);
-        assertThat(perTick.get(SPAN - 1)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(SPAN - 1)).isEmpty();
+        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.SILENT_DROP, Entity.link("leaf-0", "spine-0"), "lost_packet_share",
                 0.01, 0, Finding.Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0 silently loses 1.00% of packets from leaf-0 to spine-0",
@@ -53,24 +49,24 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldFindNothingWhenTheReceiverCountsEveryPacketSent() {
-        assertThat(losing(2 * SPAN, 1e6, 0)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(losing(2 * SPAN, 1e6, 0).all()).isEmpty();
     }
 
     @Test
     void shouldReportLossJustAboveATenthOfAPercentButNotJustBelow() {
-        assertThat(losing(SPAN, 1e6, 0.0009)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(losing(SPAN, 1e6, 0.0011).get(SPAN - 1)).singleElement()
+        assertThat(losing(SPAN, 1e6, 0.0009).all()).isEmpty();
+        assertThat(losing(SPAN, 1e6, 0.0011).last()).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0011, within(1e-9)));
     }
 
     @Test
     void shouldNeedAHundredThousandPacketsSentInTheWindow() {
         // the window's 30 points span 29 ticks of sending: 29 × 3,448 < 1e5 ≤ 29 × 3,449 (35 packets lost a tick)
-        final List<List<Finding>> tooFew = hand.drive(detector, SPAN, i -> up(i, 3_448, 3_448 - 35));
-        final List<List<Finding>> enough = hand.drive(new LinkConservationDetector(), SPAN, i -> up(i, 3_449, 3_449 - 35));
+        final HandTicks.Run tooFew = hand.drive(detector, SPAN, i -> up(i, 3_448, 3_448 - 35));
+        final HandTicks.Run enough = hand.drive(new LinkConservationDetector(), SPAN, i -> up(i, 3_449, 3_449 - 35));
 
-        assertThat(tooFew).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(enough.get(SPAN - 1)).hasSize(1);
+        assertThat(tooFew.all()).isEmpty();
+        assertThat(enough.tick(SPAN)).hasSize(1);
     }
 
     @Test
@@ -79,13 +75,13 @@ class LinkConservationDetectorTest {
         final IntToDoubleFunction nineActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS + 1 ? 1e6 : 0;
         final IntToDoubleFunction tenActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS ? 1e6 : 0;
 
-        final List<List<Finding>> nine = hand.drive(detector, SPAN,
+        final HandTicks.Run nine = hand.drive(detector, SPAN,
             i -> up(i, nineActive.applyAsDouble(i), 0.99 * nineActive.applyAsDouble(i)));
-        final List<List<Finding>> ten = hand.drive(new LinkConservationDetector(), SPAN,
+        final HandTicks.Run ten = hand.drive(new LinkConservationDetector(), SPAN,
             i -> up(i, tenActive.applyAsDouble(i), 0.99 * tenActive.applyAsDouble(i)));
 
-        assertThat(nine).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(ten.get(SPAN - 1)).singleElement()
+        assertThat(nine.all()).isEmpty();
+        assertThat(ten.tick(SPAN)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-6)));
     }
 
@@ -93,31 +89,31 @@ class LinkConservationDetectorTest {
     void shouldAttributeADifferenceThatFollowsTheRateToClockSkewNotLoss() {
         // the receiver samples 10 ms early: each tick it misses 1% of this tick's packets and counts 1% of the last's
         final IntToDoubleFunction rate = i -> i % 2 == 0 ? 2e6 : 1e6;
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * SPAN, i -> up(i, rate.applyAsDouble(i),
+        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> up(i, rate.applyAsDouble(i),
             rate.applyAsDouble(i) - 0.01 * rate.applyAsDouble(i) + (i > 1 ? 0.01 * rate.applyAsDouble(i - 1) : 0)));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldStillFindLossBehindClockSkew() {
         final IntToDoubleFunction rate = i -> i % 2 == 0 ? 2e6 : 1e6;
-        final List<List<Finding>> perTick = hand.drive(detector, SPAN, i -> up(i, rate.applyAsDouble(i),
+        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> up(i, rate.applyAsDouble(i),
             0.99 * rate.applyAsDouble(i) - 0.01 * rate.applyAsDouble(i) + (i > 1 ? 0.01 * rate.applyAsDouble(i - 1) : 0)));
 
-        assertThat(perTick.get(SPAN - 1)).singleElement()
+        assertThat(perTick.tick(SPAN)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-4)));
     }
 
     /** 1% loss for two windows, with {@code restart} applied in tick 30; returns every tick's findings. */
-    private List<List<Finding>> restartedInTickThirty(final UnaryOperator<HandTicks.TickBuilder> restart) {
+    private HandTicks.Run restartedInTickThirty(final UnaryOperator<HandTicks.TickBuilder> restart) {
         return hand.drive(detector, 2 * SPAN, i -> i == SPAN ? restart.apply(up(i, 1e6, 990_000)) : up(i, 1e6, 990_000));
     }
 
     /** Tick 30 restarted the direction: nothing until its new window is full at tick {@code fullAt}. */
-    private static void assertRestartedAccounting(final List<List<Finding>> perTick, final int fullAt) {
-        assertNothingBefore(perTick, fullAt);
-        assertThat(perTick.get(fullAt - 1)).singleElement()
+    private static void assertRestartedAccounting(final HandTicks.Run perTick, final int fullAt) {
+        assertThat(perTick.upTo(fullAt - 1)).isEmpty();
+        assertThat(perTick.tick(fullAt)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
     }
 
@@ -142,27 +138,27 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldKeepReportingLossAtHalfTheEvidenceOnceFound() {
-        final List<List<Finding>> perTick = hand.drive(detector, 3 * SPAN, i -> {
+        final HandTicks.Run perTick = hand.drive(detector, 3 * SPAN, i -> {
             final double share = i <= SPAN ? 0.0012 : i <= 2 * SPAN ? 0.0008 : 0.0004;
             return up(i, 1e6, Math.round(1e6 * (1 - share)));
         });
 
-        assertThat(perTick.get(SPAN - 1)).hasSize(1);
+        assertThat(perTick.tick(SPAN)).hasSize(1);
         // 0.08% alone is below the 0.1% that finds loss, but above the half of it that keeps it found
-        assertThat(perTick.subList(SPAN, 2 * SPAN)).allSatisfy(f -> assertThat(f).hasSize(1));
-        assertThat(perTick.get(2 * SPAN - 1)).singleElement()
+        assertThat(perTick.ticks(SPAN + 1, 2 * SPAN)).allSatisfy(f -> assertThat(f).hasSize(1));
+        assertThat(perTick.tick(2 * SPAN)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0008, within(1e-9)));
         // 0.04% is below even that
-        assertThat(perTick.get(3 * SPAN - 1)).isEmpty();
+        assertThat(perTick.tick(3 * SPAN)).isEmpty();
     }
 
     @Test
     void shouldReportALinkLosingInBothDirectionsOnceWithItsWorseDirection() {
-        final List<List<Finding>> perTick = hand.drive(detector, SPAN, i -> hand.tick(i)
+        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> hand.tick(i)
             .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 980_000)
             .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 990_000));
 
-        assertThat(perTick.get(SPAN - 1)).singleElement().satisfies(f -> {
+        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
             assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
             assertThat(f.observed()).isCloseTo(0.02, within(1e-9));
             assertThat(f.summary()).contains("from spine-0 to leaf-0");
@@ -171,18 +167,18 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldJudgeNothingWithoutTheReceiversReport() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
+        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
             .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldIgnoreAPortTheTopologyDoesNotKnow() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
+        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
             .port("leaf-0", "eth9").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0)
             .port("spine-0", "eth9").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 0));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 }

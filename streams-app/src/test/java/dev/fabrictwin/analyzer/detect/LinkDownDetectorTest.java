@@ -87,13 +87,13 @@ class LinkDownDetectorTest {
 
     @Test
     void shouldReportTheLinkInEveryTickItStaysDownAndStopWhenItComesBack() {
-        final List<List<Finding>> perTick = hand.drive(detector, 4, i -> i <= 2
+        final HandTicks.Run perTick = hand.drive(detector, 4, i -> i <= 2
             ? hand.tick(i).everyPort().port("leaf-1", "eth0").down()
             : hand.tick(i).everyPort());
 
-        assertThat(perTick.get(0)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
-        assertThat(perTick.get(1)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
-        assertThat(perTick.get(2)).isEmpty();
-        assertThat(perTick.get(3)).isEmpty();
+        assertThat(perTick.tick(1)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
+        assertThat(perTick.tick(2)).extracting(Finding::entity).containsExactly(Entity.link("host-2", "leaf-1"));
+        assertThat(perTick.tick(3)).isEmpty();
+        assertThat(perTick.tick(4)).isEmpty();
     }
 }

@@ -34,14 +34,24 @@ class PfcOriginDetectorTest {
         return Math.round(share * FRAMES) / FRAMES;
     }
 
-    /** Every port idle; {@code device/port} holds its peer paused {@code share} of the 1 s tick. */
-    private HandTicks.TickBuilder pausing(final String device, final String port, final double share) {
-        return hand.tick(1).everyPort().port(device, port).observed(TX_PAUSE, share * FRAMES);
+    /**
+     * Every port idle but these senders ({@code device/port}), each holding its peer paused {@code share} of the
+     * 1 s tick: its {@code tx_pfc_pause} and its peer's {@code rx_pfc_pause}. The last sender stays selected.
+     */
+    private HandTicks.TickBuilder pausing(final double share, final String... senders) {
+        final HandTicks.TickBuilder tick = hand.tick(1).everyPort();
+        for (final String s : senders) {
+            final PortRef sender = new PortRef(s.substring(0, s.indexOf('/')), s.substring(s.indexOf('/') + 1));
+            hand.fabric().linkAt(sender).map(l -> l.lower().equals(sender) ? l.upper() : l.lower())
+                .ifPresent(peer -> tick.port(peer).observed(RX_PAUSE, share * FRAMES));
+            tick.port(sender).observed(TX_PAUSE, share * FRAMES);
+        }
+        return tick;
     }
 
     @Test
     void shouldNameAHostNicSendingPausesTheOriginOfAStorm() {
-        final List<Finding> out = pausing("host-0", "nic0", 0.5).detect(detector);
+        final List<Finding> out = pausing(0.5, "host-0/nic0").detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.PFC_STORM, Entity.port(HOST_0), "pfc_paused_share", share(0.5), 0,
@@ -53,7 +63,7 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldAddUpThePausesOfEveryPriority() {
-        final List<Finding> out = pausing("host-0", "nic0", 0.3)
+        final List<Finding> out = pausing(0.3, "host-0/nic0")
             .observed(CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, 4), 0.2 * FRAMES).detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.5, within(1e-3)));
@@ -61,14 +71,7 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldTracePausesSpreadingUpstreamBackToTheNicThatStartedThem() {
-        final List<Finding> out = hand.tick(1).everyPort()
-            .port("host-0", "nic0").observed(TX_PAUSE, 0.5 * FRAMES)
-            .port("leaf-0", "eth0").observed(RX_PAUSE, 0.5 * FRAMES)
-            .port("leaf-0", "eth2").observed(TX_PAUSE, 0.3 * FRAMES)
-            .port("spine-0", "eth0").observed(RX_PAUSE, 0.3 * FRAMES)
-            .port("spine-0", "eth1").observed(TX_PAUSE, 0.2 * FRAMES)
-            .port("leaf-1", "eth2").observed(RX_PAUSE, 0.2 * FRAMES)
-            .port("leaf-1", "eth0").observed(TX_PAUSE, 0.1 * FRAMES)
+        final List<Finding> out = pausing(0.3, "host-0/nic0", "leaf-0/eth2", "spine-0/eth1", "leaf-1/eth0")
             .detect(detector);
 
         assertThat(out).filteredOn(Finding::rootCandidate).extracting(Finding::entity)
@@ -84,7 +87,7 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldNameASwitchPortTheOriginWhenNothingPausesOrCongestsItsDevice() {
-        final List<Finding> out = pausing("leaf-0", "eth2", 0.1).detect(detector);
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2").detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
             assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("leaf-0", "eth2")));
@@ -98,8 +101,8 @@ class PfcOriginDetectorTest {
         final double below = Math.floor(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
         final double above = Math.ceil(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
 
-        assertThat(pausing("leaf-0", "eth2", below).detect(detector)).isEmpty();
-        assertThat(pausing("leaf-0", "eth2", above).detect(detector)).singleElement()
+        assertThat(pausing(below, "leaf-0/eth2").detect(detector)).isEmpty();
+        assertThat(pausing(above, "leaf-0/eth2").detect(detector)).singleElement()
             .satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 
@@ -108,14 +111,14 @@ class PfcOriginDetectorTest {
         final double below = Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
         final double above = Math.ceil(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
 
-        assertThat(pausing("host-0", "nic0", below).detect(detector)).isEmpty();
-        assertThat(pausing("host-0", "nic0", above).detect(detector)).singleElement()
+        assertThat(pausing(below, "host-0/nic0").detect(detector)).isEmpty();
+        assertThat(pausing(above, "host-0/nic0").detect(detector)).singleElement()
             .satisfies(f -> assertThat(f.entity()).isEqualTo(Entity.port(HOST_0)));
     }
 
     @Test
     void shouldCallSwitchPausesASymptomOfACongestedEgressOnTheirDevice() {
-        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2")
             .port("leaf-0", "eth0").gauge(CounterNames.QUEUE_DEPTH_BYTES, 200_000)
             .detect(detector);
 
@@ -128,10 +131,10 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldTakeEcnMarksBeyondTwiceTheTwinsForCongestion() {
-        final List<Finding> marking = pausing("leaf-0", "eth2", 0.1).port("leaf-0", "eth1")
+        final List<Finding> marking = pausing(0.1, "leaf-0/eth2").port("leaf-0", "eth1")
             .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 2_000)
             .expected(CounterNames.ECN_MARKED, 400).detect(detector);
-        final List<Finding> asTheTwinExpects = pausing("leaf-0", "eth2", 0.1).port("leaf-0", "eth1")
+        final List<Finding> asTheTwinExpects = pausing(0.1, "leaf-0/eth2").port("leaf-0", "eth1")
             .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 2_000)
             .expected(CounterNames.ECN_MARKED, 1_000).detect(detector);
 
@@ -142,7 +145,7 @@ class PfcOriginDetectorTest {
     @Test
     void shouldFollowAPausedPortBeforeBlamingCongestion() {
         // leaf-0 is paused by host-0 (which reports no pause counters itself) and also congests towards host-1
-        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2")
             .port("leaf-0", "eth0").observed(RX_PAUSE, 0.4 * FRAMES)
             .port("leaf-0", "eth1").gauge(CounterNames.QUEUE_DEPTH_BYTES, 200_000)
             .detect(detector);
@@ -155,7 +158,7 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldNotFollowAPortPausedForTwoPercentOfTheTimeOrLess() {
-        final List<Finding> out = pausing("leaf-0", "eth2", 0.1)
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2")
             .port("leaf-0", "eth0").observed(RX_PAUSE, Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES))
             .detect(detector);
 
@@ -167,14 +170,14 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldNotFollowPausesTheSendingPortReceivesItself() {
-        final List<Finding> out = pausing("leaf-0", "eth2", 0.1).observed(RX_PAUSE, 0.5 * FRAMES).detect(detector);
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2").observed(RX_PAUSE, 0.5 * FRAMES).detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 
     @Test
     void shouldFindNothingWhenTheTwinExpectsThePauses() {
-        final List<Finding> out = pausing("host-0", "nic0", 0.5).expected(TX_PAUSE, 0.5 * FRAMES).detect(detector);
+        final List<Finding> out = pausing(0.5, "host-0/nic0").expected(TX_PAUSE, 0.5 * FRAMES).detect(detector);
 
         assertThat(out).isEmpty();
     }
@@ -186,21 +189,13 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldIgnorePausesFromAPortTheTopologyDoesNotKnow() {
-        assertThat(pausing("leaf-0", "eth9", 0.9).detect(detector)).isEmpty();
+        assertThat(pausing(0.9, "leaf-0/eth9").detect(detector)).isEmpty();
     }
 
     @Test
     void shouldStopWalkingAPauseLoopAndReportEachOfItsSendersOnce() {
         // a cyclic buffer dependency: leaf-0 → spine-0 → leaf-1 → spine-1 → leaf-0, each pausing the next
-        final List<Finding> out = hand.tick(1).everyPort()
-            .port("leaf-0", "eth2").observed(TX_PAUSE, 0.1 * FRAMES)
-            .port("spine-0", "eth0").observed(RX_PAUSE, 0.1 * FRAMES)
-            .port("spine-0", "eth1").observed(TX_PAUSE, 0.1 * FRAMES)
-            .port("leaf-1", "eth2").observed(RX_PAUSE, 0.1 * FRAMES)
-            .port("leaf-1", "eth3").observed(TX_PAUSE, 0.1 * FRAMES)
-            .port("spine-1", "eth1").observed(RX_PAUSE, 0.1 * FRAMES)
-            .port("spine-1", "eth0").observed(TX_PAUSE, 0.1 * FRAMES)
-            .port("leaf-0", "eth3").observed(RX_PAUSE, 0.1 * FRAMES)
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2", "spine-0/eth1", "leaf-1/eth3", "spine-1/eth0")
             .detect(detector);
 
         assertThat(out).extracting(f -> f.entity().key()).containsExactlyInAnyOrder("port:leaf-0/eth2",

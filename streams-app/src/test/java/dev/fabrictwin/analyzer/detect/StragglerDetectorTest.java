@@ -49,20 +49,16 @@ class StragglerDetectorTest {
         return tick;
     }
 
-    private List<List<Finding>> slowFor(final int ticks, final Set<Integer> slow, final double slowRx) {
+    private HandTicks.Run slowFor(final int ticks, final Set<Integer> slow, final double slowRx) {
         return hand.drive(detector, ticks, i -> ring(i, slow, slowRx, true));
-    }
-
-    private static List<Finding> last(final List<List<Finding>> perTick) {
-        return perTick.get(perTick.size() - 1);
     }
 
     @Test
     void shouldNameTheOneNicThatIsSlowToTakeInWhatItsQueueingSwitchSendsIt() {
-        final List<List<Finding>> perTick = slowFor(WINDOW, Set.of(1), SLOW);
+        final HandTicks.Run perTick = slowFor(WINDOW, Set.of(1), SLOW);
 
-        assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
                 StragglerDetector.LINE_SHARE, Finding.Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs 2.0× slower than the "
@@ -72,17 +68,16 @@ class StragglerDetectorTest {
 
     @Test
     void shouldFindNothingWhenEveryNicKeepsUp() {
-        assertThat(hand.drive(detector, 2 * WINDOW, i -> ring(i, Set.of(), 0, false)))
-            .allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> ring(i, Set.of(), 0, false)).all()).isEmpty();
     }
 
     @Test
     void shouldJudgeNothingUnlessTheJobRunsMoreThanThirtyPercentSlower() {
         hand.slowdown("j", 1.3);
-        assertThat(slowFor(WINDOW, Set.of(1), SLOW)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(slowFor(WINDOW, Set.of(1), SLOW).all()).isEmpty();
 
         hand.slowdown("j", 1.31);
-        assertThat(hand.drive(detector, 1, i -> ring(WINDOW + i, Set.of(1), SLOW, true)).get(0))
+        assertThat(hand.drive(detector, 1, i -> ring(WINDOW + i, Set.of(1), SLOW, true)).last())
             .extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
     }
 
@@ -91,34 +86,34 @@ class StragglerDetectorTest {
         final IntPredicate twoOfFour = i -> i % 2 == 0;
         final IntPredicate threeOfFour = i -> i != 1;
 
-        final List<List<Finding>> half = hand.drive(detector, WINDOW,
+        final HandTicks.Run half = hand.drive(detector, WINDOW,
             i -> ring(i, Set.of(1), SLOW, twoOfFour.test(i)));
-        final List<List<Finding>> most = hand.drive(new StragglerDetector(), WINDOW,
+        final HandTicks.Run most = hand.drive(new StragglerDetector(), WINDOW,
             i -> ring(i, Set.of(1), SLOW, threeOfFour.test(i)));
 
-        assertThat(half).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(most)).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+        assertThat(half.all()).isEmpty();
+        assertThat(most.last()).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
     }
 
     @Test
     void shouldNeedTheNicToTakeInUnderSeventyPercentOfLineRate() {
-        assertThat(last(slowFor(WINDOW, Set.of(1), 0.7 * LINE))).isEmpty();
-        assertThat(last(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(1), 0.69 * LINE, true))))
+        assertThat(slowFor(WINDOW, Set.of(1), 0.7 * LINE).last()).isEmpty();
+        assertThat(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(1), 0.69 * LINE, true)).last())
             .singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.69, within(1e-12)));
     }
 
     @Test
     void shouldLeaveTwoOrThreeSlowNicsOfFourToTheDetectorsOfWhatSlowsThem() {
-        assertThat(last(slowFor(WINDOW, Set.of(1, 2), SLOW))).isEmpty();
-        assertThat(last(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(0, 1, 2), SLOW, true))))
+        assertThat(slowFor(WINDOW, Set.of(1, 2), SLOW).last()).isEmpty();
+        assertThat(hand.drive(new StragglerDetector(), WINDOW, i -> ring(i, Set.of(0, 1, 2), SLOW, true)).last())
             .isEmpty();
     }
 
     @Test
     void shouldBlameTheJobAsAWholeWhenMoreThanThreeQuartersOfItsNicsAreSlow() {
-        final List<List<Finding>> perTick = slowFor(WINDOW, Set.of(0, 1, 2, 3), SLOW);
+        final HandTicks.Run perTick = slowFor(WINDOW, Set.of(0, 1, 2, 3), SLOW);
 
-        assertThat(last(perTick)).singleElement().satisfies(f -> {
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.JOB_BOTTLENECK, Entity.job("j"), "slowdown", 2.0, 1,
                 Finding.Severity.WARNING, null));
             assertThat(f.summary()).contains("held back at its own NICs: 4 of 4");
@@ -127,26 +122,26 @@ class StragglerDetectorTest {
 
     @Test
     void shouldNotFillTheWindowWithATickTheNicWasDownOrLostSamples() {
-        final List<List<Finding>> downInTickTwo = hand.drive(detector, WINDOW + 1,
+        final HandTicks.Run downInTickTwo = hand.drive(detector, WINDOW + 1,
             i -> i == 2 ? ring(i, Set.of(1), SLOW, true).port("host-1", "nic0").down() : ring(i, Set.of(1), SLOW, true));
-        final List<List<Finding>> gapInTickTwo = hand.drive(new StragglerDetector(), WINDOW + 1,
+        final HandTicks.Run gapInTickTwo = hand.drive(new StragglerDetector(), WINDOW + 1,
             i -> i == 2 ? ring(i, Set.of(1), SLOW, true).port("host-1", "nic0").gap() : ring(i, Set.of(1), SLOW, true));
 
-        for (final List<List<Finding>> perTick : List.of(downInTickTwo, gapInTickTwo)) {
-            assertThat(perTick.subList(0, WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
-            assertThat(last(perTick)).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+        for (final HandTicks.Run perTick : List.of(downInTickTwo, gapInTickTwo)) {
+            assertThat(perTick.upTo(WINDOW)).isEmpty();
+            assertThat(perTick.last()).extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
         }
     }
 
     @Test
     void shouldNotFillTheWindowWithATickMissingTheSwitchPortFacingTheNic() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW + 1, i -> i == 2
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW + 1, i -> i == 2
             ? nic(nic(nic(hand.tick(i), 0, FAST, false), 2, FAST, false), 3, FAST, false)
                 .port("host-1", "nic0").observed(CounterNames.RX_BYTES, SLOW)
             : ring(i, Set.of(1), SLOW, true));
 
-        assertThat(perTick.subList(0, WINDOW)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).hasSize(1);
+        assertThat(perTick.upTo(WINDOW)).isEmpty();
+        assertThat(perTick.last()).hasSize(1);
     }
 
     @Test
@@ -160,6 +155,6 @@ class StragglerDetectorTest {
                 tick = nic(tick, h, SLOW, true);
             }
             return tick;
-        })).allSatisfy(f -> assertThat(f).isEmpty());
+        }).all()).isEmpty();
     }
 }

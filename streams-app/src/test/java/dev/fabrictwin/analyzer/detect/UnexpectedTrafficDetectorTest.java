@@ -32,27 +32,23 @@ class UnexpectedTrafficDetectorTest {
     }
 
     /** host-2 takes in {@code bytes} a tick where the twin expects {@code expected}; nobody is seen sending it. */
-    private List<List<Finding>> sink(final double bytes, final double expected) {
+    private HandTicks.Run sink(final double bytes, final double expected) {
         return hand.drive(new UnexpectedTrafficDetector(), WINDOW, i -> hand.tick(i).everyPort()
             .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes).expected(CounterNames.RX_BYTES, expected));
     }
 
-    private static List<Finding> last(final List<List<Finding>> perTick) {
-        return perTick.get(perTick.size() - 1);
-    }
-
     @Test
     void shouldBlameTheNicTakingInTrafficNoJobExplainsAndCallItsSourceASymptom() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> flow(i, 5e9));
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> flow(i, 5e9));
 
-        assertThat(perTick.subList(0, WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).hasSize(2);
-        assertThat(last(perTick)).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
+        assertThat(perTick.last()).hasSize(2);
+        assertThat(perTick.last()).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
                 Finding.Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
         });
-        assertThat(last(perTick)).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
+        assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), Entity.port(SINK),
                 "tx_excess_share", 0.4, 0, null));
             assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain, "
@@ -62,19 +58,19 @@ class UnexpectedTrafficDetectorTest {
 
     @Test
     void shouldFindNothingWhenTheTwinExpectsTheTraffic() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
             .port("host-0", "nic0").matching(CounterNames.TX_BYTES, 5e9)
             .port("host-2", "nic0").matching(CounterNames.RX_BYTES, 5e9));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldMakeTheSourceTheRootWhenNoNicIsSeenTakingItIn() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
             .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9));
 
-        assertThat(last(perTick)).singleElement().satisfies(f -> {
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
             assertThat(f.rootCandidate()).isTrue();
             assertThat(f.metric()).isEqualTo("tx_excess_share");
@@ -84,70 +80,70 @@ class UnexpectedTrafficDetectorTest {
 
     @Test
     void shouldReportAnExcessOfTwentyPercentOfLineRateButNotJustUnder() {
-        assertThat(last(sink(2.5e9, 0))).singleElement()
+        assertThat(sink(2.5e9, 0).last()).singleElement()
             .satisfies(f -> assertThat(f.observed()).isEqualTo(UnexpectedTrafficDetector.EXCESS_SHARE));
-        assertThat(sink(2.5e9 - 1, 0)).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(sink(2.5e9 - 1, 0).all()).isEmpty();
     }
 
     @Test
     void shouldNeedObservedAtLeastOneAndAHalfTimesTheTwins() {
         // 4e9 a tick beyond the twin's 8e9 is 32% of line rate, but a busy job's own noise below 1.5× the twin's
-        assertThat(sink(1.19e10, 8e9)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(sink(1.2e10, 8e9))).singleElement()
+        assertThat(sink(1.19e10, 8e9).all()).isEmpty();
+        assertThat(sink(1.2e10, 8e9).last()).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.32, within(1e-12)));
     }
 
     @Test
     void shouldPointEverySourceAtTheNicTakingInTheMost() {
-        final List<List<Finding>> perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
             .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 9e9)
             .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)
             .port("host-3", "nic0").observed(CounterNames.RX_BYTES, 4e9));
 
-        assertThat(last(perTick)).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().key(), Finding::observed)
+        assertThat(perTick.last()).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().key(), Finding::observed)
             .containsExactlyInAnyOrder(tuple("port:host-2/nic0", 0.4), tuple("port:host-3/nic0", 0.32));
-        assertThat(last(perTick)).filteredOn(f -> !f.rootCandidate()).singleElement()
+        assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement()
             .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.port(SINK)));
     }
 
     @Test
     void shouldStartTheWindowOverAfterAResetOrAGap() {
-        final List<List<Finding>> reset = hand.drive(detector, 2 * WINDOW,
+        final HandTicks.Run reset = hand.drive(detector, 2 * WINDOW,
             i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").reset().port("host-0", "nic0").reset() : flow(i, 5e9));
-        final List<List<Finding>> gap = hand.drive(new UnexpectedTrafficDetector(), 2 * WINDOW,
+        final HandTicks.Run gap = hand.drive(new UnexpectedTrafficDetector(), 2 * WINDOW,
             i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").gap().port("host-0", "nic0").gap() : flow(i, 5e9));
 
-        for (final List<List<Finding>> perTick : List.of(reset, gap)) {
-            assertThat(perTick.subList(0, 2 * WINDOW - 1)).allSatisfy(f -> assertThat(f).isEmpty());
-            assertThat(last(perTick)).hasSize(2);
+        for (final HandTicks.Run perTick : List.of(reset, gap)) {
+            assertThat(perTick.upTo(2 * WINDOW - 1)).isEmpty();
+            assertThat(perTick.last()).hasSize(2);
         }
     }
 
     @Test
     void shouldIgnoreSwitchPorts() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
             .port("leaf-0", "eth0").observed(CounterNames.TX_BYTES, 5e9)
             .port("spine-0", "eth1").observed(CounterNames.RX_BYTES, 5e9));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldIgnorePortsTheTopologyDoesNotKnow() {
-        final List<List<Finding>> perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i)
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i)
             .port("host-0", "nic7").observed(CounterNames.RX_BYTES, 5e9)
             .port("host-99", "nic0").observed(CounterNames.RX_BYTES, 5e9));
 
-        assertThat(perTick).allSatisfy(f -> assertThat(f).isEmpty());
+        assertThat(perTick.all()).isEmpty();
     }
 
     @Test
     void shouldSpanFiveSecondsOfTicksWhenTicksAreFaster() {
         final HandTicks fast = hand.withTickMs(100);
-        final List<List<Finding>> perTick = fast.drive(detector, 50, i -> fast.tick(i)
+        final HandTicks.Run perTick = fast.drive(detector, 50, i -> fast.tick(i)
             .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e8));
 
-        assertThat(perTick.subList(0, 49)).allSatisfy(f -> assertThat(f).isEmpty());
-        assertThat(last(perTick)).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
+        assertThat(perTick.upTo(49)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
     }
 }

@@ -131,16 +131,40 @@ public final class HandTicks {
         return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.max(Math.abs(a), Math.abs(b))) ? 0 : Double.compare(a, b);
     }
 
-    /**
-     * Drives the detector through ticks {@code 1..count} built by {@code tick}; returns each tick's findings
-     * (element {@code i} holds tick {@code i + 1}'s).
-     */
-    public List<List<Finding>> drive(final Detector detector, final int count, final IntFunction<TickBuilder> tick) {
+    /** Drives the detector through ticks {@code 1..count} built by {@code tick}. */
+    public Run drive(final Detector detector, final int count, final IntFunction<TickBuilder> tick) {
         final List<List<Finding>> out = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             out.add(detect(detector, tick.apply(i).build()));
         }
-        return out;
+        return new Run(out);
+    }
+
+    /** What a detector found in each tick of a {@link #drive}; ticks are numbered from 1. */
+    public record Run(List<List<Finding>> perTick) {
+
+        public List<Finding> tick(final int index) {
+            return perTick.get(index - 1);
+        }
+
+        public List<Finding> last() {
+            return perTick.get(perTick.size() - 1);
+        }
+
+        /** Every finding of ticks {@code 1..index}. */
+        public List<Finding> upTo(final int index) {
+            return perTick.subList(0, index).stream().flatMap(List::stream).toList();
+        }
+
+        /** Every finding of every tick. */
+        public List<Finding> all() {
+            return upTo(perTick.size());
+        }
+
+        /** Each tick's findings, ticks {@code from..to}. */
+        public List<List<Finding>> ticks(final int from, final int to) {
+            return perTick.subList(from - 1, to);
+        }
     }
 
     private static int slot(final String name) {
