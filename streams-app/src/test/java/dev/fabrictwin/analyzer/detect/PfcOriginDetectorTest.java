@@ -34,6 +34,16 @@ class PfcOriginDetectorTest {
         return Math.round(share * FRAMES) / FRAMES;
     }
 
+    /** The share of whole pause frames a tick just below {@code share}. */
+    private static double justBelow(final double share) {
+        return Math.floor(share * FRAMES) / FRAMES;
+    }
+
+    /** The share of whole pause frames a tick just above {@code share}. */
+    private static double justAbove(final double share) {
+        return Math.ceil(share * FRAMES) / FRAMES;
+    }
+
     /**
      * Every port idle but these senders ({@code device/port}), each holding its peer paused {@code share} of the
      * 1 s tick: its {@code tx_pfc_pause} and its peer's {@code rx_pfc_pause}. The last sender stays selected.
@@ -98,21 +108,16 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldNameASwitchPortTheOriginOnlyAboveFivePercentOfTheTime() {
-        final double below = Math.floor(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
-        final double above = Math.ceil(PfcOriginDetector.SWITCH_ORIGIN_SHARE * FRAMES) / FRAMES;
-
-        assertThat(pausing(below, "leaf-0/eth2").detect(detector)).isEmpty();
-        assertThat(pausing(above, "leaf-0/eth2").detect(detector)).singleElement()
+        assertThat(pausing(justBelow(PfcOriginDetector.SWITCH_ORIGIN_SHARE), "leaf-0/eth2").detect(detector)).isEmpty();
+        assertThat(pausing(justAbove(PfcOriginDetector.SWITCH_ORIGIN_SHARE), "leaf-0/eth2").detect(detector))
+            .singleElement()
             .satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 
     @Test
     void shouldCountAPortAsSendingPausesOnlyAboveTwoPercentOfTheTime() {
-        final double below = Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
-        final double above = Math.ceil(PfcOriginDetector.PAUSED_SHARE * FRAMES) / FRAMES;
-
-        assertThat(pausing(below, "host-0/nic0").detect(detector)).isEmpty();
-        assertThat(pausing(above, "host-0/nic0").detect(detector)).singleElement()
+        assertThat(pausing(justBelow(PfcOriginDetector.PAUSED_SHARE), "host-0/nic0").detect(detector)).isEmpty();
+        assertThat(pausing(justAbove(PfcOriginDetector.PAUSED_SHARE), "host-0/nic0").detect(detector)).singleElement()
             .satisfies(f -> assertThat(f.entity()).isEqualTo(Entity.port(HOST_0)));
     }
 
@@ -159,7 +164,7 @@ class PfcOriginDetectorTest {
     @Test
     void shouldNotFollowAPortPausedForTwoPercentOfTheTimeOrLess() {
         final List<Finding> out = pausing(0.1, "leaf-0/eth2")
-            .port("leaf-0", "eth0").observed(RX_PAUSE, Math.floor(PfcOriginDetector.PAUSED_SHARE * FRAMES))
+            .port("leaf-0", "eth0").observed(RX_PAUSE, justBelow(PfcOriginDetector.PAUSED_SHARE) * FRAMES)
             .detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {

@@ -40,13 +40,18 @@ class StragglerDetectorTest {
     }
 
     /** Tick {@code index}: the hosts in {@code slow} take in {@code slowRx} behind queueing ports (if {@code queued}). */
-    private HandTicks.TickBuilder ring(final long index, final Set<Integer> slow, final double slowRx,
-                                       final boolean queued) {
-        HandTicks.TickBuilder tick = hand.tick(index).everyPort();
+    private static HandTicks.TickBuilder ring(final HandTicks on, final long index, final Set<Integer> slow,
+                                              final double slowRx, final boolean queued) {
+        final HandTicks.TickBuilder tick = on.tick(index).everyPort();
         for (int h = 0; h < 4; h++) {
-            tick = slow.contains(h) ? nic(tick, h, slowRx, queued) : nic(tick, h, FAST, false);
+            nic(tick, h, slow.contains(h) ? slowRx : FAST, slow.contains(h) && queued);
         }
         return tick;
+    }
+
+    private HandTicks.TickBuilder ring(final long index, final Set<Integer> slow, final double slowRx,
+                                       final boolean queued) {
+        return ring(hand, index, slow, slowRx, queued);
     }
 
     private HandTicks.Run slowFor(final int ticks, final Set<Integer> slow, final double slowRx) {
@@ -149,12 +154,7 @@ class StragglerDetectorTest {
         final HandTicks background = HandTicks.on(HandTicks.spineLeaf(2),
             HandTicks.job("bg", Pattern.BACKGROUND, "host-0", "host-1", "host-2", "host-3")).slowdown("bg", 2.0);
 
-        assertThat(background.drive(detector, 2 * WINDOW, i -> {
-            HandTicks.TickBuilder tick = background.tick(i).everyPort();
-            for (int h = 0; h < 4; h++) {
-                tick = nic(tick, h, SLOW, true);
-            }
-            return tick;
-        }).all()).isEmpty();
+        assertThat(background.drive(detector, 2 * WINDOW, i -> ring(background, i, Set.of(0, 1, 2, 3), SLOW, true))
+            .all()).isEmpty();
     }
 }
