@@ -85,21 +85,24 @@ class LinkConservationDetectorTest {
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-6)));
     }
 
+    /**
+     * Tick {@code index} of a rate alternating between 1e6 and 2e6 packets, {@code share} of them lost, counted by a
+     * receiver that samples 10 ms early: it misses 1% of this tick's packets and counts 1% of the last tick's.
+     */
+    private HandTicks.TickBuilder skewed(final int index, final double share) {
+        final IntToDoubleFunction rate = i -> i < 1 ? 0 : i % 2 == 0 ? 2e6 : 1e6;
+        final double sent = rate.applyAsDouble(index);
+        return up(index, sent, (1 - share) * sent - 0.01 * sent + 0.01 * rate.applyAsDouble(index - 1));
+    }
+
     @Test
     void shouldAttributeADifferenceThatFollowsTheRateToClockSkewNotLoss() {
-        // the receiver samples 10 ms early: each tick it misses 1% of this tick's packets and counts 1% of the last's
-        final IntToDoubleFunction rate = i -> i % 2 == 0 ? 2e6 : 1e6;
-        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> up(i, rate.applyAsDouble(i),
-            rate.applyAsDouble(i) - 0.01 * rate.applyAsDouble(i) + (i > 1 ? 0.01 * rate.applyAsDouble(i - 1) : 0)));
-
-        assertThat(perTick.all()).isEmpty();
+        assertThat(hand.drive(detector, 2 * SPAN, i -> skewed(i, 0)).all()).isEmpty();
     }
 
     @Test
     void shouldStillFindLossBehindClockSkew() {
-        final IntToDoubleFunction rate = i -> i % 2 == 0 ? 2e6 : 1e6;
-        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> up(i, rate.applyAsDouble(i),
-            0.99 * rate.applyAsDouble(i) - 0.01 * rate.applyAsDouble(i) + (i > 1 ? 0.01 * rate.applyAsDouble(i - 1) : 0)));
+        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> skewed(i, 0.01));
 
         assertThat(perTick.tick(SPAN)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-4)));
@@ -133,7 +136,8 @@ class LinkConservationDetectorTest {
         // the tick without rx_packets is reliable: it is the first point of the new window, full at tick 59
         assertRestartedAccounting(restartedInTickThirty(t -> hand.tick(SPAN)
             .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6)
-            .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 990_000)), 2 * SPAN - 1);
+            .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 990_000)),
+            2 * SPAN - 1);
     }
 
     @Test

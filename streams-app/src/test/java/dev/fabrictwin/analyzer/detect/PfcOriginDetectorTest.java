@@ -143,7 +143,8 @@ class PfcOriginDetectorTest {
             .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 2_000)
             .expected(CounterNames.ECN_MARKED, 1_000).detect(detector);
 
-        assertThat(marking).singleElement().satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.link("host-1", "leaf-0")));
+        assertThat(marking).singleElement()
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.link("host-1", "leaf-0")));
         assertThat(asTheTwinExpects).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 

@@ -46,7 +46,8 @@ class UnexpectedTrafficDetectorTest {
         assertThat(perTick.last()).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
                 Finding.Severity.WARNING, null));
-            assertThat(f.summary()).isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
+            assertThat(f.summary())
+                .isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
         });
         assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), Entity.port(SINK),
