@@ -1,0 +1,147 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.workload.Pattern;
+
+/**
+ * Four single-NIC hosts a leaf and an all-to-all job over all eight: the twin hashes the 16 flows from leaf-0's
+ * hosts to leaf-1's over leaf-0's uplinks {@code eth4} (to spine-0) and {@code eth5} (to spine-1). Every tick takes
+ * the twin's expectation, which advances the replica to it.
+ */
+class EcmpSpreadDetectorTest {
+
+    private static final int WINDOW = EcmpSpreadDetector.WINDOW;
+
+    private final HandTicks hand = allToAll(4);
+    private final EcmpSpreadDetector detector = new EcmpSpreadDetector();
+
+    private static HandTicks allToAll(final int hostsPerLeaf) {
+        final String[] hosts = IntStream.range(0, 2 * hostsPerLeaf).mapToObj(h -> "host-" + h).toArray(String[]::new);
+        return HandTicks.on(HandTicks.spineLeaf(hostsPerLeaf), HandTicks.job("a2a", Pattern.ALL_TO_ALL, hosts));
+    }
+
+    /** Every port of the fabric; leaf-0 sends these bytes up to spine-0 and spine-1. */
+    private static HandTicks.TickBuilder uplinks(final HandTicks on, final long index, final double toSpine0,
+                                                 final double toSpine1) {
+        final int first = on.fabric().node("leaf-0").map(n -> on.fabric().degree(n.index()) - 2).orElseThrow();
+        return on.tick(index).everyPort().expectedFromTwin()
+            .port("leaf-0", "eth" + first).observed(CounterNames.TX_BYTES, toSpine0)
+            .port("leaf-0", "eth" + (first + 1)).observed(CounterNames.TX_BYTES, toSpine1);
+    }
+
+    private HandTicks.Run polarized(final HandTicks on, final int count) {
+        return on.drive(new EcmpSpreadDetector(), count, i -> uplinks(on, i, 2e9, 0));
+    }
+
+    @Test
+    void shouldReportAGroupWhoseBusiestMemberCarriesWhatHashingTheTwinsFlowsWouldNot() {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 2e9, 0));
+
+        assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
+        assertThat(perTick.tick(WINDOW)).singleElement().satisfies(f -> {
+            assertFinding(f, Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"), "busiest_member_share",
+                1.0, 0.5, Finding.Severity.WARNING, null));
+            assertThat(f.summary()).startsWith("leaf-0's ECMP group is imbalanced: spine-0 carries 100% of its 2 "
+                + "uplinks' traffic; hashing its 16 flows would do that by chance with p < ");
+        });
+    }
+
+    @Test
+    void shouldNameTheBusiestMemberWhicheverItIs() {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1e7, 2e9));
+
+        assertThat(perTick.tick(WINDOW)).singleElement().satisfies(f -> {
+            assertThat(f.observed()).isEqualTo(2e9 / (2e9 + 1e7));
+            assertThat(f.summary()).contains("spine-1 carries 100%");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhenTheGroupIsBalanced() {
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1e9, 1e9)).all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotJudgeAShareOfSixtyPercentOrLess() {
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.2e9, 0.8e9)).all()).isEmpty();
+    }
+
+    @Test
+    void shouldFindAModerateImbalanceOfSixteenFlowsPlausibleLuck() {
+        // 80% on one member: hashing 16 flows puts 13 or more on one of two members about 2% of the time
+        assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1.6e9, 0.4e9)).all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotBlameAGroupThatTheTwinSeesTooFewFlowsCrossToJudge() {
+        // two hosts a leaf: 4 flows cross leaf-0's uplinks, and all on one member happens 1 time in 8
+        final HandTicks small = allToAll(2);
+
+        assertThat(polarized(small, 2 * WINDOW).all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotBlameAGroupWhenTheTwinRoutesNoFlowsOverIt() {
+        final HandTicks idle = HandTicks.on(HandTicks.spineLeaf(4));
+
+        assertThat(polarized(idle, 2 * WINDOW).all()).isEmpty();
+    }
+
+    @Test
+    void shouldStartTheWindowOverWhenAMemberGoesDown() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW,
+            i -> i == WINDOW ? uplinks(hand, i, 2e9, 0).port("leaf-0", "eth5").down() : uplinks(hand, i, 2e9, 0));
+
+        assertThat(perTick.upTo(2 * WINDOW - 1)).isEmpty();
+        assertThat(perTick.tick(2 * WINDOW)).extracting(Finding::entity).containsExactly(Entity.ecmpGroup("leaf-0"));
+    }
+
+    @Test
+    void shouldSkipATickInWhichAMemberLostSamplesOrDidNotReport() {
+        // tick 3: a gap on eth5; tick 4: eth4 missing from the tick; the window fills with ticks 1, 2, 5, 6, 7
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW + 2, i -> switch (i) {
+            case 3 -> uplinks(hand, i, 2e9, 0).port("leaf-0", "eth5").gap();
+            case 4 -> hand.tick(i).port("leaf-0", "eth5").observed(CounterNames.TX_BYTES, 0).expectedFromTwin();
+            default -> uplinks(hand, i, 2e9, 0);
+        });
+
+        assertThat(perTick.upTo(WINDOW + 1)).isEmpty();
+        assertThat(perTick.tick(WINDOW + 2)).hasSize(1);
+    }
+
+    @Test
+    void shouldStopOnceTheImbalanceHasLeftTheWindow() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW,
+            i -> i <= WINDOW ? uplinks(hand, i, 2e9, 0) : uplinks(hand, i, 1e9, 1e9));
+
+        assertThat(perTick.tick(WINDOW)).hasSize(1);
+        assertThat(perTick.tick(2 * WINDOW)).isEmpty();
+    }
+
+    @Test
+    void shouldGiveTheChanceThatHashingPutsAShareOnTheBusiestMember() {
+        final double[] sixteen = new double[16];
+        Arrays.fill(sixteen, 1);
+        final double[] four = {1, 1, 1, 1};
+
+        // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, unseen in 2,000 trials
+        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7)).isLessThan(EcmpSpreadDetector.P_VALUE);
+        // all 4 on one: 1 in 8; the count stops as soon as the answer is sure to reach the p-value
+        assertThat(EcmpSpreadDetector.chanceOfShare(four, 2, 1.0, 7)).isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
+        // one elephant flow explains its member's share whatever the hash does
+        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {10, 1, 1}, 2, 10.0 / 12, 7))
+            .isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
+        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {0, 0}, 2, 1.0, 7)).isEqualTo(1);
+    }
+}

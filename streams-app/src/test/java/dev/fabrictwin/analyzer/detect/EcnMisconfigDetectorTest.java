@@ -1,0 +1,142 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.function.IntFunction;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+class EcnMisconfigDetectorTest {
+
+    /** Past the marking threshold of any switch (150 kB) and beyond the twin's empty queue by far more than 50 kB. */
+    private static final double DEEP_QUEUE = 300_000;
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+
+    /** leaf-0/eth2 (towards spine-0) queues {@code queue} bytes, sends {@code packets} and marks {@code marks}. */
+    private HandTicks.TickBuilder egress(final long index, final double queue, final double packets, final double marks) {
+        return hand.tick(index).port("leaf-0", "eth2").gauge(CounterNames.QUEUE_DEPTH_BYTES, queue)
+            .observed(CounterNames.TX_PACKETS, packets).observed(CounterNames.ECN_MARKED, marks);
+    }
+
+    /** A fresh detector through ticks 1..count. */
+    private HandTicks.Run run(final int count, final IntFunction<HandTicks.TickBuilder> tick) {
+        return hand.drive(new EcnMisconfigDetector(), count, tick);
+    }
+
+    private HandTicks.Run tenTicks(final double queue, final double packets, final double marks) {
+        return run(EcnMisconfigDetector.WINDOW, i -> egress(i, queue, packets, marks));
+    }
+
+    @Test
+    void shouldBlameTheDeviceWhenItsQueuesBuildForAWholeWindowWithoutMarking() {
+        final HandTicks.Run perTick = tenTicks(DEEP_QUEUE, 1e6, 0);
+
+        assertThat(perTick.upTo(EcnMisconfigDetector.WINDOW - 1)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
+            // the twin expects no marks: congestion calls for 1% of the 1e7 congested packets
+            assertFinding(f, Finding.root(FaultType.ECN_MISCONFIG, Entity.device("leaf-0"), "ecn_marked", 0, 1e5,
+                Finding.Severity.WARNING, null));
+            assertThat(f.summary()).contains("leaf-0 queues 1.00e+07 packets", "in 10 ticks", "marked 0.00");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhileTheDeviceMarksAsTheTwinExpects() {
+        final HandTicks.Run perTick = run(12, i -> egress(i, DEEP_QUEUE, 1e6, 2e4)
+            .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).expected(CounterNames.ECN_MARKED, 2e4));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldFindNothingWhenACongestedDeviceMarksMoreThanFivePercentOfWhatCongestionCallsFor() {
+        // called for: 1% of 1e7 congested packets = 1e5 marks; 5% of that = 5,000 over the window
+        assertThat(tenTicks(DEEP_QUEUE, 1e6, 500).last()).hasSize(1);
+        assertThat(tenTicks(DEEP_QUEUE, 1e6, 501).last()).isEmpty();
+    }
+
+    @Test
+    void shouldCallForAtLeastTheMarksTheTwinExpects() {
+        final HandTicks.Run tooFew = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 4_900)
+            .expected(CounterNames.ECN_MARKED, 1e5));
+        final HandTicks.Run enough = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 5_100)
+            .expected(CounterNames.ECN_MARKED, 1e5));
+
+        assertThat(tooFew.last()).singleElement().satisfies(f -> {
+            assertThat(f.observed()).isEqualTo(49_000);
+            assertThat(f.expected()).isEqualTo(1e6);
+        });
+        assertThat(enough.last()).isEmpty();
+    }
+
+    @Test
+    void shouldNeedAHundredThousandCongestedPacketsInTheWindow() {
+        assertThat(tenTicks(DEEP_QUEUE, 9_999, 0).last()).isEmpty();
+        assertThat(tenTicks(DEEP_QUEUE, 10_000, 0).last()).singleElement()
+            .satisfies(f -> assertThat(f.summary()).contains("queues 1.00e+05 packets"));
+    }
+
+    @Test
+    void shouldNotCallAQueueBelowAnySwitchsMarkingThresholdCongested() {
+        assertThat(EcnMisconfigDetector.MARKING_QUEUE_BYTES).isEqualTo(150_000);
+        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES, 1e6, 0).last()).isEmpty();
+        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES + 1, 1e6, 0).last())
+            .hasSize(1);
+    }
+
+    @Test
+    void shouldNotCallAQueueCongestedUnlessItExceedsTheTwinsByFiftyKilobytes() {
+        final double twinQueue = DEEP_QUEUE - PfcOriginDetector.QUEUE_EXCESS_BYTES;
+        final HandTicks.Run atExcess = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+            .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, twinQueue));
+        final HandTicks.Run beyond = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+            .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, twinQueue - 1));
+
+        assertThat(atExcess.last()).isEmpty();
+        assertThat(beyond.last()).hasSize(1);
+    }
+
+    @Test
+    void shouldCountMarksFromEveryPortOfTheDevice() {
+        final HandTicks.Run perTick = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
+            .port("leaf-0", "eth0").observed(CounterNames.ECN_MARKED, 1e4));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldIgnoreHostPorts() {
+        final HandTicks.Run perTick = run(10, i -> hand.tick(i).port("host-0", "nic0")
+            .gauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).observed(CounterNames.TX_PACKETS, 1e6));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldJudgeTheWholeWindowSoOneCongestedTickFiresUntilItSlidesOut() {
+        // congested in tick 10 only: the device is judged from tick 10 (the window is full) through tick 19
+        final HandTicks.Run perTick = run(20, i -> egress(i, i == 10 ? DEEP_QUEUE : 0, 1e6, 0));
+
+        assertThat(perTick.upTo(9)).isEmpty();
+        assertThat(perTick.ticks(10, 19)).allSatisfy(f -> assertThat(f).extracting(Finding::entity)
+            .containsExactly(Entity.device("leaf-0")));
+        assertThat(perTick.tick(20)).isEmpty();
+    }
+
+    @Test
+    void shouldSpanTenSecondsOfTicksWhenTicksAreFaster() {
+        final HandTicks fast = hand.withTickMs(100);
+        final HandTicks.Run perTick = fast.drive(new EcnMisconfigDetector(), 100, i -> fast.tick(i).port("leaf-0", "eth2")
+            .gauge(CounterNames.QUEUE_DEPTH_BYTES, DEEP_QUEUE).observed(CounterNames.TX_PACKETS, 1e5));
+
+        assertThat(perTick.upTo(99)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.summary()).contains("in 100 ticks"));
+    }
+}

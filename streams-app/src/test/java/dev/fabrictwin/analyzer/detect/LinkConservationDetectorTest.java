@@ -1,0 +1,188 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.function.IntToDoubleFunction;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/** Traffic from {@code leaf-0/eth2} up to {@code spine-0/eth0}; both ends report both packet counters every tick. */
+class LinkConservationDetectorTest {
+
+    private static final int SPAN = LinkConservationDetector.SPAN;
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+    private final LinkConservationDetector detector = new LinkConservationDetector();
+
+    /** leaf-0/eth2 sends {@code sent} packets in tick {@code index}, spine-0/eth0 counts {@code received}. */
+    private HandTicks.TickBuilder up(final long index, final double sent, final double received) {
+        return hand.tick(index)
+            .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, sent).observed(CounterNames.RX_PACKETS, 0)
+            .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, received);
+    }
+
+    /** A fresh detector through {@code count} ticks of {@code sent} packets each, losing {@code share} of them. */
+    private HandTicks.Run losing(final int count, final double sent, final double share) {
+        return hand.drive(new LinkConservationDetector(), count, i -> up(i, sent, Math.round(sent * (1 - share))));
+    }
+
+    @Test
+    void shouldReportSilentLossOnceAFullWindowShowsIt() {
+        final HandTicks.Run perTick = losing(SPAN, 1e6, 0.01);
+
+        assertThat(perTick.upTo(SPAN - 1)).isEmpty();
+        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
+            assertFinding(f, Finding.root(FaultType.SILENT_DROP, Entity.link("leaf-0", "spine-0"), "lost_packet_share",
+                0.01, 0, Finding.Severity.CRITICAL, null));
+            assertThat(f.summary()).contains("leaf-0—spine-0 silently loses 1.00% of packets from leaf-0 to spine-0",
+                "(2.90e+05 of 2.90e+07 over 30 ticks)");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhenTheReceiverCountsEveryPacketSent() {
+        assertThat(losing(2 * SPAN, 1e6, 0).all()).isEmpty();
+    }
+
+    @Test
+    void shouldReportLossJustAboveATenthOfAPercentButNotJustBelow() {
+        assertThat(losing(SPAN, 1e6, 0.0009).all()).isEmpty();
+        assertThat(losing(SPAN, 1e6, 0.0011).last()).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0011, within(1e-9)));
+    }
+
+    @Test
+    void shouldNeedAHundredThousandPacketsSentInTheWindow() {
+        // the window's 30 points span 29 ticks of sending: 29 × 3,448 < 1e5 ≤ 29 × 3,449 (35 packets lost a tick)
+        final HandTicks.Run tooFew = hand.drive(detector, SPAN, i -> up(i, 3_448, 3_448 - 35));
+        final HandTicks.Run enough = hand.drive(new LinkConservationDetector(), SPAN, i -> up(i, 3_449, 3_449 - 35));
+
+        assertThat(tooFew.all()).isEmpty();
+        assertThat(enough.tick(SPAN)).hasSize(1);
+    }
+
+    @Test
+    void shouldNeedTrafficInAThirdOfTheWindowAndThenFindLossInIt() {
+        // one active tick short of a third of the window, then exactly a third
+        final IntToDoubleFunction nineActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS + 1 ? 1e6 : 0;
+        final IntToDoubleFunction tenActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS ? 1e6 : 0;
+
+        final HandTicks.Run nine = hand.drive(detector, SPAN,
+            i -> up(i, nineActive.applyAsDouble(i), 0.99 * nineActive.applyAsDouble(i)));
+        final HandTicks.Run ten = hand.drive(new LinkConservationDetector(), SPAN,
+            i -> up(i, tenActive.applyAsDouble(i), 0.99 * tenActive.applyAsDouble(i)));
+
+        assertThat(nine.all()).isEmpty();
+        assertThat(ten.tick(SPAN)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-6)));
+    }
+
+    /**
+     * Tick {@code index} of a rate alternating between 1e6 and 2e6 packets, {@code share} of them lost, counted by a
+     * receiver that samples 10 ms early: it misses 1% of this tick's packets and counts 1% of the last tick's.
+     */
+    private HandTicks.TickBuilder skewed(final int index, final double share) {
+        final IntToDoubleFunction rate = i -> i < 1 ? 0 : i % 2 == 0 ? 2e6 : 1e6;
+        final double sent = rate.applyAsDouble(index);
+        return up(index, sent, (1 - share) * sent - 0.01 * sent + 0.01 * rate.applyAsDouble(index - 1));
+    }
+
+    @Test
+    void shouldAttributeADifferenceThatFollowsTheRateToClockSkewNotLoss() {
+        assertThat(hand.drive(detector, 2 * SPAN, i -> skewed(i, 0)).all()).isEmpty();
+    }
+
+    @Test
+    void shouldStillFindLossBehindClockSkew() {
+        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> skewed(i, 0.01));
+
+        assertThat(perTick.tick(SPAN)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-4)));
+    }
+
+    /** 1% loss for two windows, with {@code restart} applied in tick 30; returns every tick's findings. */
+    private HandTicks.Run restartedInTickThirty(final UnaryOperator<HandTicks.TickBuilder> restart) {
+        return hand.drive(detector, 2 * SPAN, i -> i == SPAN ? restart.apply(up(i, 1e6, 990_000)) : up(i, 1e6, 990_000));
+    }
+
+    /** Tick 30 restarted the direction: nothing until its new window is full at tick {@code fullAt}. */
+    private static void assertRestartedAccounting(final HandTicks.Run perTick, final int fullAt) {
+        assertThat(perTick.upTo(fullAt - 1)).isEmpty();
+        assertThat(perTick.tick(fullAt)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+    }
+
+    @Test
+    void shouldRestartTheAccountingWhenTheReceiverResets() {
+        // an unreliable tick gives no point: the new window runs from tick 31 to 60
+        assertRestartedAccounting(restartedInTickThirty(t -> t.port("spine-0", "eth0").reset()), 2 * SPAN);
+    }
+
+    @Test
+    void shouldRestartTheAccountingWhenTheSenderHasAGap() {
+        assertRestartedAccounting(restartedInTickThirty(t -> t.port("leaf-0", "eth2").gap()), 2 * SPAN);
+    }
+
+    @Test
+    void shouldRestartTheAccountingWhenAPortStopsReportingAPacketCounter() {
+        // the tick without rx_packets is reliable: it is the first point of the new window, full at tick 59
+        assertRestartedAccounting(restartedInTickThirty(t -> hand.tick(SPAN)
+            .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6)
+            .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 990_000)),
+            2 * SPAN - 1);
+    }
+
+    @Test
+    void shouldKeepReportingLossAtHalfTheEvidenceOnceFound() {
+        final HandTicks.Run perTick = hand.drive(detector, 3 * SPAN, i -> {
+            final double share = i <= SPAN ? 0.0012 : i <= 2 * SPAN ? 0.0008 : 0.0004;
+            return up(i, 1e6, Math.round(1e6 * (1 - share)));
+        });
+
+        assertThat(perTick.tick(SPAN)).hasSize(1);
+        // 0.08% alone is below the 0.1% that finds loss, but above the half of it that keeps it found
+        assertThat(perTick.ticks(SPAN + 1, 2 * SPAN)).allSatisfy(f -> assertThat(f).hasSize(1));
+        assertThat(perTick.tick(2 * SPAN)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0008, within(1e-9)));
+        // 0.04% is below even that
+        assertThat(perTick.tick(3 * SPAN)).isEmpty();
+    }
+
+    @Test
+    void shouldReportALinkLosingInBothDirectionsOnceWithItsWorseDirection() {
+        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> hand.tick(i)
+            .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 980_000)
+            .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 990_000));
+
+        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
+            assertThat(f.observed()).isCloseTo(0.02, within(1e-9));
+            assertThat(f.summary()).contains("from spine-0 to leaf-0");
+        });
+    }
+
+    @Test
+    void shouldJudgeNothingWithoutTheReceiversReport() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
+            .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldIgnoreAPortTheTopologyDoesNotKnow() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
+            .port("leaf-0", "eth9").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0)
+            .port("spine-0", "eth9").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 0));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+}

@@ -1,0 +1,150 @@
+package dev.fabrictwin.analyzer.detect;
+
+import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterNames;
+
+/** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
+class UnexpectedTrafficDetectorTest {
+
+    private static final int WINDOW = UnexpectedTrafficDetector.WINDOW;
+    private static final PortRef SOURCE = new PortRef("host-0", "nic0");
+    private static final PortRef SINK = new PortRef("host-2", "nic0");
+
+    private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
+    private final UnexpectedTrafficDetector detector = new UnexpectedTrafficDetector();
+
+    /** host-0 sends {@code bytes} a tick and host-2 takes them in; the twin expects neither. */
+    private HandTicks.TickBuilder flow(final long index, final double bytes) {
+        return hand.tick(index).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, bytes)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes);
+    }
+
+    /** host-2 takes in {@code bytes} a tick where the twin expects {@code expected}; nobody is seen sending it. */
+    private HandTicks.Run sink(final double bytes, final double expected) {
+        return hand.drive(new UnexpectedTrafficDetector(), WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes).expected(CounterNames.RX_BYTES, expected));
+    }
+
+    @Test
+    void shouldBlameTheNicTakingInTrafficNoJobExplainsAndCallItsSourceASymptom() {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> flow(i, 5e9));
+
+        assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
+        assertThat(perTick.last()).hasSize(2);
+        assertThat(perTick.last()).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
+            assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
+                Finding.Severity.WARNING, null));
+            assertThat(f.summary())
+                .isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
+        });
+        assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
+            assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), Entity.port(SINK),
+                "tx_excess_share", 0.4, 0, null));
+            assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain, "
+                + "towards host-2");
+        });
+    }
+
+    @Test
+    void shouldFindNothingWhenTheTwinExpectsTheTraffic() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").matching(CounterNames.TX_BYTES, 5e9)
+            .port("host-2", "nic0").matching(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldMakeTheSourceTheRootWhenNoNicIsSeenTakingItIn() {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9));
+
+        assertThat(perTick.last()).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.metric()).isEqualTo("tx_excess_share");
+            assertThat(f.summary()).doesNotContain("towards");
+        });
+    }
+
+    @Test
+    void shouldReportAnExcessOfTwentyPercentOfLineRateButNotJustUnder() {
+        assertThat(sink(2.5e9, 0).last()).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isEqualTo(UnexpectedTrafficDetector.EXCESS_SHARE));
+        assertThat(sink(2.5e9 - 1, 0).all()).isEmpty();
+    }
+
+    @Test
+    void shouldNeedObservedAtLeastOneAndAHalfTimesTheTwins() {
+        // 4e9 a tick beyond the twin's 8e9 is 32% of line rate, but a busy job's own noise below 1.5× the twin's
+        assertThat(sink(1.19e10, 8e9).all()).isEmpty();
+        assertThat(sink(1.2e10, 8e9).last()).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.32, within(1e-12)));
+    }
+
+    @Test
+    void shouldPointEverySourceAtTheNicTakingInTheMost() {
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 9e9)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)
+            .port("host-3", "nic0").observed(CounterNames.RX_BYTES, 4e9));
+
+        assertThat(perTick.last()).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().key(), Finding::observed)
+            .containsExactlyInAnyOrder(tuple("port:host-2/nic0", 0.4), tuple("port:host-3/nic0", 0.32));
+        assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement()
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.port(SINK)));
+    }
+
+    @Test
+    void shouldStartTheWindowOverAfterAResetOrAGap() {
+        final HandTicks.Run reset = hand.drive(detector, 2 * WINDOW,
+            i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").reset().port("host-0", "nic0").reset() : flow(i, 5e9));
+        final HandTicks.Run gap = hand.drive(new UnexpectedTrafficDetector(), 2 * WINDOW,
+            i -> i == WINDOW ? flow(i, 5e9).port("host-2", "nic0").gap().port("host-0", "nic0").gap() : flow(i, 5e9));
+
+        for (final HandTicks.Run perTick : List.of(reset, gap)) {
+            assertThat(perTick.upTo(2 * WINDOW - 1)).isEmpty();
+            assertThat(perTick.last()).hasSize(2);
+        }
+    }
+
+    @Test
+    void shouldIgnoreSwitchPorts() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i).everyPort()
+            .port("leaf-0", "eth0").observed(CounterNames.TX_BYTES, 5e9)
+            .port("spine-0", "eth1").observed(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldIgnorePortsTheTopologyDoesNotKnow() {
+        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i)
+            .port("host-0", "nic7").observed(CounterNames.RX_BYTES, 5e9)
+            .port("host-99", "nic0").observed(CounterNames.RX_BYTES, 5e9));
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldSpanFiveSecondsOfTicksWhenTicksAreFaster() {
+        final HandTicks fast = hand.withTickMs(100);
+        final HandTicks.Run perTick = fast.drive(detector, 50, i -> fast.tick(i)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e8));
+
+        assertThat(perTick.upTo(49)).isEmpty();
+        assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
+    }
+}
