@@ -74,7 +74,7 @@ public final class StreamsBench {
                 topics, false, n -> { });
             progress.accept(String.format(Locale.ROOT, "throughput input: %d samples of %d ports", samples,
                 new SyntheticCluster(big, big.telemetry()).fabric().ports().size()));
-            final double consumer = plainConsumerPerSec(client, topics.samples(), samples);
+            final double consumer = plainConsumerPerSec(client, topics.samples().name(), samples);
             progress.accept(String.format(Locale.ROOT, "plain consumer: %.0f samples/s", consumer));
             // untimed passes first: on a cold JVM the JIT compiler takes most of one of the two cores through the
             // first passes (broker, Streams and analyzer code all turn hot at once), and an always-on analyzer runs warm
@@ -119,24 +119,13 @@ public final class StreamsBench {
                     if (count == 0) {
                         first = System.nanoTime();
                     }
-                    // count the samples a record holds (a device's batch holds one per port), touching every byte
-                    count += samplesIn(r.value());
+                    // one canonical sample per record (docs/contracts.md); every byte is touched, as a reader would
+                    count++;
                     checksum += r.value().length;
                 }
                 last = System.nanoTime();
             }
             return checksum > 0 && last > first ? count / ((last - first) / 1e9) : 0;
-        }
-    }
-
-    private static int samplesIn(final byte[] value) {
-        if (!SampleJson.isBatch(value)) {
-            return 1;
-        }
-        try {
-            return SampleJson.elements(value).size();
-        } catch (dev.fabrictwin.twin.telemetry.SampleFormatException e) {
-            return 0;
         }
     }
 
@@ -192,10 +181,10 @@ public final class StreamsBench {
         final long epoch = scenario.epoch().toEpochMilli();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(client));
              AnalyzerApp app = AnalyzerApp.start(streams, new AnalyzerSettings(topics, config), new SimpleMeterRegistry(), 20)) {
-            producer.send(new ProducerRecord<>(topics.topology(), cluster.fabric().id(),
+            producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
                 SimulationFiles.topologyJson(cluster).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             for (final var job : new com.fasterxml.jackson.databind.ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
-                producer.send(new ProducerRecord<>(topics.jobs(), job.get("id").asText(), job.toString().getBytes(
+                producer.send(new ProducerRecord<>(topics.jobs().name(), job.get("id").asText(), job.toString().getBytes(
                     java.nio.charset.StandardCharsets.UTF_8)));
             }
             producer.flush();
@@ -210,7 +199,7 @@ public final class StreamsBench {
                 if (wait > 0) {
                     Thread.sleep(wait); // pacing the producer to accelerated real time
                 }
-                producer.send(new ProducerRecord<>(topics.samples(), s.device(), SampleJson.writeBytes(s)));
+                producer.send(new ProducerRecord<>(topics.samples().name(), s.device(), SampleJson.writeBytes(s)));
             }
             producer.flush();
             Thread.sleep(3_000); // let the last ticks close and commit
@@ -244,7 +233,7 @@ public final class StreamsBench {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
             new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topics.alerts()));
+            consumer.subscribe(List.of(topics.alerts().name()));
             while (reading.get()) {
                 for (final var r : consumer.poll(Duration.ofMillis(50))) {
                     final Alert a = AlertJson.read(r.value());

@@ -1,5 +1,9 @@
 package dev.fabrictwin.cli;
 
+import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
+
+import dev.fabrictwin.contract.job.JobHealth;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -16,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
@@ -24,25 +27,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
-import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.cli.DurationConverter;
-import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.cli.UsageException;
 import dev.fabrictwin.evaluation.Scorecard;
 import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
@@ -106,7 +98,7 @@ public final class DemoCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "FILE",
-        description = "Scenario YAML (DESIGN §3) instead of the built-in 256-GPU one.")
+        description = "Scenario YAML (docs/contracts.md) instead of the built-in 256-GPU one.")
     private Path scenarioFile;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
@@ -224,7 +216,6 @@ public final class DemoCommand implements Callable<Integer> {
         Scorecard execute() throws Exception {
             final long epoch = scenario.epoch().toEpochMilli();
             final long endOfScenario = epoch + scenario.duration().toMillis();
-            final Path stateDir = Files.createTempDirectory("fabric-twin-demo-state");
             final long startNanos = System.nanoTime();
             final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
             final int gpus = cluster.fabric().hosts().stream().mapToInt(h -> cluster.fabric().nicsOf(h).size()).sum();
@@ -241,19 +232,14 @@ public final class DemoCommand implements Callable<Integer> {
                 final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 final AnalyzerSettings settings = new AnalyzerSettings(topics,
                     AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
-                final Properties streams = new Properties();
-                streams.putAll(client);
-                streams.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-demo");
-                streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
                 final AtomicReference<Throwable> generatorFailure = new AtomicReference<>();
                 final AtomicBoolean stopping = new AtomicBoolean();
                 final CountDownLatch generatorDone = new CountDownLatch(1);
                 try (MetricsServer metrics = MetricsServer.start(registry, "127.0.0.1", metricsPort);
-                     AnalyzerApp analyzer = AnalyzerApp.start(streams, settings, registry, 20);
-                     KafkaConsumer<String, byte[]> consumer = consumer(client, topics)) {
+                     AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, "fabric-twin-demo", registry, 20)) {
                     console.line(String.format(Locale.ROOT, "demo: analyzer running (exactly-once); metrics at "
                         + "http://127.0.0.1:%d/metrics; topics %s, %s; Ctrl-C to stop", metrics.port(),
-                        topics.alerts(), topics.jobHealth()));
+                        topics.alerts().name(), topics.jobHealth().name()));
                     final Thread generator = new Thread(() -> {
                         try {
                             KafkaSimulationPublisher.publish(cluster, client, topics, speed, rounds -> { });
@@ -269,7 +255,7 @@ public final class DemoCommand implements Callable<Integer> {
                     }, "fabric-twin-demo-generator");
                     generator.setDaemon(true);
                     generator.start();
-                    follow(consumer, registry, generatorDone);
+                    follow(analyzer, registry, generatorDone);
                     stopping.set(true);
                     generator.interrupt();
                     generator.join(TimeUnit.SECONDS.toMillis(30));
@@ -282,8 +268,6 @@ public final class DemoCommand implements Callable<Integer> {
                     }
                     console.line("demo: stopping (analyzer, metrics, broker) ...");
                 }
-            } finally {
-                TempDirs.delete(stateDir);
             }
             final long runEnd = analyzedUpToMs == Long.MIN_VALUE ? epoch : Math.min(analyzedUpToMs, endOfScenario);
             console.line(String.format(Locale.ROOT, "demo: analyzed %.0f s of simulated time in %.0f s", (runEnd - epoch) / 1000.0,
@@ -293,7 +277,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
 
         /** Prints alerts and status until the run is over: duration, Ctrl-C, or the scenario analyzed to its end. */
-        private void follow(final KafkaConsumer<String, byte[]> consumer, final PrometheusMeterRegistry registry,
+        private void follow(final AnalyzerHarness analyzer, final PrometheusMeterRegistry registry,
                             final CountDownLatch generatorDone)
             throws InterruptedException {
             // counted from the generator's start: the broker's and the analyzer's start-up do not eat the run
@@ -306,9 +290,7 @@ public final class DemoCommand implements Callable<Integer> {
             long generatorDoneAt = Long.MAX_VALUE;
             while (stop.getCount() > 0 && System.nanoTime() < deadline && System.nanoTime() < drainUntil) {
                 final long before = analyzedUpToMs;
-                for (final ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    take(r);
-                }
+                take(analyzer.poll(Duration.ofMillis(200)));
                 if (analyzedUpToMs != before) {
                     progressAt = System.nanoTime();
                 }
@@ -333,12 +315,8 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
 
-        private void take(final ConsumerRecord<String, byte[]> r) {
-            if (r.value() == null) {
-                return;
-            }
-            if (r.topic().equals(topics.alerts())) {
-                final Alert a = AlertJson.read(r.value());
+        private void take(final AnalyzerHarness.Output out) {
+            for (final Alert a : out.alerts()) {
                 alerts.add(a);
                 if (a.state() == Alert.State.RESOLVED) {
                     open.remove(a.id());
@@ -346,30 +324,13 @@ public final class DemoCommand implements Callable<Integer> {
                     open.put(a.id(), a);
                 }
                 console.alert(a);
-                return;
             }
-            try {
-                final JsonNode health = JSON.readTree(r.value());
-                analyzedUpToMs = Math.max(analyzedUpToMs, health.path("ts").asLong());
-                final double s = health.path("slowdown").asDouble(Double.NaN);
-                if (!Double.isNaN(s)) {
-                    slowdown.put(health.path("job").asText(), s);
+            for (final JobHealth health : out.jobHealth()) {
+                analyzedUpToMs = Math.max(analyzedUpToMs, health.ts());
+                if (!Double.isNaN(health.slowdown())) {
+                    slowdown.put(health.job(), health.slowdown());
                 }
-            } catch (IOException e) {
-                console.line("demo: unreadable job-health record: " + e.getMessage());
             }
-        }
-
-        private KafkaConsumer<String, byte[]> consumer(final Properties client, final Topics topics) {
-            final Properties c = new Properties();
-            c.putAll(client);
-            c.put(ConsumerConfig.GROUP_ID_CONFIG, "fabric-twin-demo-console-" + UUID.randomUUID());
-            c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            final KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
-                new ByteArrayDeserializer());
-            consumer.subscribe(List.of(topics.alerts(), topics.jobHealth()));
-            return consumer;
         }
     }
 }

@@ -50,10 +50,10 @@ final class DemoConsole {
             simSeconds, samplesPerSec, openRoots, openVictims, jobs.length() == 0 ? " (waiting for a phase lock)" : jobs));
     }
 
-    /** The closing summary: DESIGN §3's scores of the run's root-cause alerts against the injected faults. */
+    /** The closing summary: the docs/contracts.md scores of the run's root-cause alerts against the injected faults. */
     void summary(final Scorecard card) {
         line("");
-        line("Score against the injected faults (DESIGN §3 scoring: root-cause alerts only):");
+        line("Score against the injected faults (docs/contracts.md scoring: root-cause alerts only):");
         ScoreTable.print(out, card, null);
         final Scorecard.Line all = card.overall();
         line(String.format(Locale.ROOT, "  recall %s, precision %s, localization %s, median time to detect %s s, "

@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Score the analyzer on a scenario (or a folder of them): simulate the cluster with its faults, run the "
-            + "analyzer over it, and score its root-cause alerts against what was injected (DESIGN §3 scoring).",
+            + "analyzer over it, and score its root-cause alerts against what was injected (docs/contracts.md scoring).",
         "Per fault type and overall: recall, precision, localization, median time to detect (seconds and sample "
             + "intervals; p95 in the JSON) and false alerts per hour of healthy running.",
         "--baseline thresholds scores a static-threshold detector (utilization > 90 %%, PFC pauses, ECN marks, any "
@@ -52,7 +52,7 @@ public final class EvalCommand implements Callable<Integer> {
     private Input input;
 
     static final class Input {
-        @Option(names = "--scenario", paramLabel = "FILE", description = "One scenario file (DESIGN §3).")
+        @Option(names = "--scenario", paramLabel = "FILE", description = "One scenario file (docs/contracts.md).")
         Path scenario;
 
         @Option(names = "--all", paramLabel = "DIR", description = "Every *.yaml scenario in this folder, pooled.")

@@ -40,7 +40,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (DESIGN §3).")
+    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (docs/contracts.md).")
     private Path scenario;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -120,7 +120,7 @@ final class SimulateCommand implements Callable<Integer> {
             kafka.topicPrefix = topicPrefix;
             samples = KafkaSimulationPublisher.publish(cluster, kafka.clientConfig(), kafka.topics(),
                 rate.equals("realtime"), progress);
-            where = kafka.topics().samples() + " at " + target.bootstrap;
+            where = kafka.topics().samples().name() + " at " + target.bootstrap;
         }
         err.printf(Locale.ROOT, "%ssimulate: %s, %d ports, %d samples, %d faults -> %s (%.1f s)%n",
             System.console() != null ? "\n" : "", s.name(), cluster.fabric().ports().size(), samples, s.faults().size(),

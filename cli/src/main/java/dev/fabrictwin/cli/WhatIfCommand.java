@@ -46,7 +46,7 @@ final class WhatIfCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (DESIGN §3).")
+    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (docs/contracts.md).")
     private Path scenario;
 
     @Option(names = "--set", required = true, paramLabel = "KEY=V1,V2,...",

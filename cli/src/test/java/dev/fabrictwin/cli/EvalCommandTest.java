@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** {@code eval}: DESIGN §3 scores as a table and a JSON last line, beside the static-threshold baseline. */
+/** {@code eval}: docs/contracts.md scores as a table and a JSON last line, beside the static-threshold baseline. */
 class EvalCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

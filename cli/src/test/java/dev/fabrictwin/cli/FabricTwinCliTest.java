@@ -128,7 +128,7 @@ class FabricTwinCliTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         final long epoch = java.time.Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
-        // the storm is injected at 120 s of simulated time (DESIGN §3: fault times are epoch ms on that clock)
+        // the storm is injected at 120 s of simulated time (docs/contracts.md: fault times are epoch ms on that clock)
         assertThat(java.nio.file.Files.readString(dir.resolve("truth.jsonl"))).contains("\"start\":" + (epoch + 120_000));
     }
 

@@ -50,7 +50,7 @@ public final class ScoreTable {
         return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
     }
 
-    /** The figures of one scorecard under the names DESIGN and the issue give; NaN becomes null. */
+    /** The figures of one scorecard under the names docs/contracts.md and the benchmarks give; NaN becomes null. */
     public static Map<String, Object> json(final Scorecard card) {
         final Map<String, Object> out = new LinkedHashMap<>(figures(card.overall()));
         final Map<String, Object> byType = new LinkedHashMap<>();

@@ -11,7 +11,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.contract.truth.TruthRecord;
 
 /**
- * Scores alerts against the injected faults exactly as DESIGN §3 "Scoring" defines it. Only root-cause alerts
+ * Scores alerts against the injected faults exactly as docs/contracts.md, Scoring defines it. Only root-cause alerts
  * count, and not {@code JOB_BOTTLENECK}: it is an impact, never scored — so an injected {@code JOB_BOTTLENECK}
  * (a job's NICs capped) is not a fault to find either: no scored alert could ever detect it. A fault's window is
  * [start − 1 interval, end + 3 intervals]; it is <em>detected</em> when a root-cause alert of its type opens
@@ -66,7 +66,7 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
             return faults == 0 ? Double.NaN : detected / (double) faults;
         }
 
-        /** True alerts / alerts opened; NaN when none opened (DESIGN §3's ratio is undefined then). */
+        /** True alerts / alerts opened; NaN when none opened (the contract's ratio is undefined then). */
         public double precision() {
             return alerts == 0 ? Double.NaN : trueAlerts / (double) alerts;
         }

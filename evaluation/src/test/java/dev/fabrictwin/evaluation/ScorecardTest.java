@@ -15,7 +15,7 @@ import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 
-/** DESIGN §3 scoring, computed by hand on small runs. */
+/** docs/contracts.md scoring, computed by hand on small runs. */
 class ScorecardTest {
 
     private static final long S = 1_000;

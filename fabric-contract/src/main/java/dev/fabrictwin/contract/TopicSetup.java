@@ -2,7 +2,6 @@ package dev.fabrictwin.contract;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +20,6 @@ import dev.fabrictwin.contract.Topics;
  */
 public final class TopicSetup {
 
-    /** Partitions of {@code telemetry.samples} (keyed by device): the analyzer's unit of scale-out. */
-    public static final int SAMPLE_PARTITIONS = 6;
-
     private TopicSetup() {
     }
 
@@ -32,14 +28,8 @@ public final class TopicSetup {
             final int brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
             final short rf = (short) Math.max(1, Math.min(3, brokers));
             final List<NewTopic> wanted = new ArrayList<>();
-            for (final String name : topics.all()) {
-                final int partitions = name.equals(topics.samples()) || name.equals(topics.deadLetter())
-                    || name.equals(topics.alerts()) || name.equals(topics.jobHealth()) ? SAMPLE_PARTITIONS : 1;
-                final NewTopic t = new NewTopic(name, partitions, rf);
-                if (topics.compacted().contains(name)) {
-                    t.configs(Map.of("cleanup.policy", "compact"));
-                }
-                wanted.add(t);
+            for (final TopicSpec<?, ?> spec : topics.all()) {
+                wanted.add(spec.newTopic(rf));
             }
             KafkaTopics.createAndAwait(admin, wanted);
         } catch (InterruptedException e) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
-import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 
 /**
@@ -195,17 +195,13 @@ class ComposeFileTest {
     @Test
     void topicInitShouldCreateEveryTopicOfTheDesignWithItsLayout() {
         final List<String> lines = String.join("\n", command("topic-init")).lines().toList();
-        final Topics topics = Topics.DEFAULT;
-        final Set<String> partitioned = Set.of(topics.samples(), topics.deadLetter(), topics.alerts(), topics.jobHealth());
-
-        for (final String topic : topics.all()) {
-            final List<String> creating = lines.stream().filter(l -> l.contains("--create") && l.contains("--topic " + topic + " "))
-                .toList();
+        for (final TopicSpec<?, ?> topic : Topics.DEFAULT.all()) {
+            final List<String> creating = lines.stream()
+                .filter(l -> l.contains("--create") && l.contains("--topic " + topic.name() + " ")).toList();
             assertThat(creating).as("line creating %s", topic).hasSize(1);
-            final int partitions = partitioned.contains(topic) ? TopicSetup.SAMPLE_PARTITIONS : 1;
-            assertThat(creating.get(0)).contains("--partitions " + partitions, "--if-not-exists", "--replication-factor 1");
+            assertThat(creating.get(0)).contains("--partitions " + topic.partitions(), "--if-not-exists", "--replication-factor 1");
             assertThat(creating.get(0).contains("cleanup.policy=compact")).as("%s compacted", topic)
-                .isEqualTo(topics.compacted().contains(topic));
+                .isEqualTo(topic.cleanup() == TopicSpec.Cleanup.COMPACT);
         }
     }
 

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The Grafana dashboards in {@code grafana/dashboards}: Grafana cannot run here (DESIGN §5), so they are checked by
+ * The Grafana dashboards in {@code grafana/dashboards}: Grafana cannot run here (docs/development.md), so they are checked by
  * their JSON and their queries; {@link #panelQueries(Path)} gives the queries to a test that runs them on Prometheus.
  */
 public class DashboardsTest {

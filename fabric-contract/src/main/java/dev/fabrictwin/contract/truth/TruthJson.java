@@ -1,19 +1,43 @@
 package dev.fabrictwin.contract.truth;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.TreeMap;
+
+import org.apache.kafka.common.serialization.Serde;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.contract.JsonSerdes;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 
 /** {@code truth.jsonl} lines: {@code {"id","type","target":{device,port?,peer?,job?},"start","end","params"}}. */
 public final class TruthJson {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    public static final Serde<TruthRecord> SERDE = JsonSerdes.of(TruthJson::write, TruthJson::read);
+
     private TruthJson() {
+    }
+
+    public static byte[] write(final TruthRecord t) {
+        try {
+            return JSON.writeValueAsBytes(toJson(t, JSON));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static TruthRecord read(final byte[] json) {
+        try {
+            return fromJson(JSON.readTree(json));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static ObjectNode toJson(final TruthRecord t, final ObjectMapper mapper) {

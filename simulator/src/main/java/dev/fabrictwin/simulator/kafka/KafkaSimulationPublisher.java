@@ -1,6 +1,7 @@
 package dev.fabrictwin.simulator.kafka;
 
 import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -19,6 +21,7 @@ import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.JobJson;
 
 /**
@@ -33,8 +36,8 @@ public final class KafkaSimulationPublisher {
     }
 
     /**
-     * Returns the samples published (in per-device batches: one record per device per round, see
-     * {@link DeviceBatcher}). {@code realtime} paces delivery to the samples' own clock.
+     * Returns the samples published, one canonical sample per record keyed by device (docs/contracts.md).
+     * {@code realtime} paces delivery to the samples' own clock.
      */
     public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
                                final boolean realtime, final java.util.function.LongConsumer progress) {
@@ -54,23 +57,19 @@ public final class KafkaSimulationPublisher {
         TopicSetup.ensure(clientConfig, topics);
         final AtomicReference<Exception> failure = new AtomicReference<>();
         try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
-            producer.send(new ProducerRecord<>(topics.topology(), cluster.fabric().id(),
+            producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
                 SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
             for (final var job : cluster.twin().jobs()) {
-                producer.send(new ProducerRecord<>(topics.jobs(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
+                producer.send(new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
             }
             for (final TruthRecord t : cluster.truth()) {
-                producer.send(new ProducerRecord<>(topics.truth(), t.id(), bytes(TruthJson.toJson(t, MAPPER))));
+                producer.send(new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)));
             }
             producer.flush();
             final long wallStart = System.nanoTime();
             final long simStart = cluster.scenario().epoch().toEpochMilli();
-            final DeviceBatcher batcher = new DeviceBatcher(cluster.scenario().sampleInterval().toMillis(),
-                (device, value) -> producer.send(new ProducerRecord<>(topics.samples(), device, value), (m, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
+            final TopicSpec<String, Sample> samples = topics.samples();
+            final Serializer<Sample> values = samples.valueSerde().serializer();
             final long published = cluster.run(sample -> {
                 if (failure.get() != null) {
                     throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
@@ -81,12 +80,15 @@ public final class KafkaSimulationPublisher {
                 }
                 final long wallElapsedMs = realtime ? (long) ((sample.ts() - simStart) / speed) : 0;
                 if (realtime && due(wallStart, wallElapsedMs) > 0) {
-                    batcher.flush(); // about to wait: what is buffered is due now
                     pace(wallStart, wallElapsedMs);
                 }
-                batcher.add(sample);
+                producer.send(new ProducerRecord<>(samples.name(), sample.device(), values.serialize(samples.name(), sample)),
+                    (m, e) -> {
+                        if (e != null) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
             }, progress);
-            batcher.flush();
             producer.flush();
             if (failure.get() != null) {
                 throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());

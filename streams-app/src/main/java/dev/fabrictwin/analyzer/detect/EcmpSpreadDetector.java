@@ -19,7 +19,7 @@ import dev.fabrictwin.twin.model.LinkState;
 
 /**
  * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any
- * spread that hashing the twin's flows could give. The switch's hash is unknown (DESIGN §4), so the twin
+ * spread that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin
  * predicts the spread statistically: it knows how many flows cross the group and how big each is, and a
  * Monte Carlo of {@value #TRIALS} uniform hash assignments gives how often the busiest member would carry at
  * least the observed share. Below {@value #P_VALUE} — over a window of {@value #WINDOW} ticks — the group is

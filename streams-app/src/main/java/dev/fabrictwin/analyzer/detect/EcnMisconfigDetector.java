@@ -27,7 +27,7 @@ public final class EcnMisconfigDetector implements Detector {
     static final double MIN_CONGESTED_PACKETS = 1e5;
     /**
      * A queue this deep is past the marking threshold of any plausibly configured switch: 1.5× the twin's default
-     * Kmin (real thresholds are only approximately known, DESIGN §4).
+     * Kmin (real thresholds are only approximately known, docs/twin.md).
      */
     static final double MARKING_QUEUE_BYTES = 1.5 * dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
 

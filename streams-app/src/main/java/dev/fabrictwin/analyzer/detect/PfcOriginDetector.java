@@ -16,7 +16,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
- * {@code PFC_STORM}, culprit vs victim (DESIGN §4). Pauses flow against the traffic: a port that is paused
+ * {@code PFC_STORM}, culprit vs victim (docs/twin.md). Pauses flow against the traffic: a port that is paused
  * stops sending, its switch's queue fills and the switch pauses its own upstream ingress ports. Each tick
  * this builds the graph of pause senders (ports whose {@code tx_pfc_pause} is well above the twin's) and
  * walks each sender back to where the pausing started:

@@ -8,85 +8,119 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * The analyzer's product meters (docs/analyzer.md lists them). Every tag is bounded: alert types and
- * severities are enums; devices, tiers and jobs are the declared fabric's; per-port series exist only for ports
- * with an open alert or among the {@code topPorts} with the largest utilization residual; per-alert series only
- * while the alert is open.
+ * The analyzer's product meters (docs/analyzer.md lists them): one meter per quantity, its unit in its name
+ * (Prometheus and OpenTelemetry conventions: {@code _ratio}, {@code _seconds}, {@code _per_second}, counters
+ * {@code _total}), an {@code observed}/{@code expected} {@code kind} tag where the twin has a value. Every tag is
+ * bounded: alert types and severities are enums; devices, tiers and jobs are the declared fabric's; per-port series
+ * exist only for ports with an open alert or among the {@code topPorts} largest utilization residuals; per-alert
+ * series only while the alert is open.
+ *
+ * <p>The processing thread only hands over the latest closed tick ({@link #tick}); the per-device, per-tier and
+ * per-port aggregates and the open-alert series are computed from it on this class's own thread once a second
+ * (gauges are scraped seconds apart), so metrics never slow the analysis. {@link #close()} stops that thread.
  */
-public final class AnalyzerMetrics implements AnalyzerListener {
+public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
+
+    /** Wall time between two refreshes of the aggregates. */
+    static final long REFRESH_EVERY_MS = 1_000;
 
     private final MeterRegistry registry;
     private final int topPorts;
     private final Counter samples;
+    private final Counter deadLettered;
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<String, Counter> alertRecords = new ConcurrentHashMap<>();
     private final DistributionSummary lag;
     private final MultiGauge openByType;
     private final MultiGauge openAlerts;
     private final MultiGauge portUtilization;
-    private final MultiGauge deviceValues;
-    private final MultiGauge tierValues;
-    private final Map<String, double[]> jobs = new ConcurrentHashMap<>();
+    private final LoadGauges devices;
+    private final LoadGauges tiers;
+    private final Map<String, JobGauges> jobs = new ConcurrentHashMap<>();
     private final AtomicLong twinNanos = new AtomicLong();
     private final AtomicLong lateIntervals = new AtomicLong();
-    /** Wall time between two refreshes of the per-tick aggregates. */
-    static final long AGGREGATE_EVERY_MS = 1_000;
-    private long lastAggregateMs = Long.MIN_VALUE;
+    private final ScheduledExecutorService refresher;
+    /** The latest closed tick and what was open after it, handed over by the processing thread. */
+    private volatile Snapshot latest;
+    private Snapshot refreshed;
     private List<String> lastOpenIds = List.of();
 
+    /** What the refresher aggregates: a closed tick (never mutated once closed) and the alerts open after it. */
+    private record Snapshot(Fabric fabric, Tick tick, List<Alert> open) {
+    }
+
     public AnalyzerMetrics(final MeterRegistry registry, final int topPorts) {
+        this(registry, topPorts, true);
+    }
+
+    /** With {@code refreshInBackground} false, nothing is aggregated until {@link #refresh()} is called (tests). */
+    AnalyzerMetrics(final MeterRegistry registry, final int topPorts, final boolean refreshInBackground) {
         this.registry = registry;
         this.topPorts = topPorts;
-        this.samples = Counter.builder("fabric.samples.processed").description("Port intervals analyzed")
-            .register(registry);
+        this.samples = Counter.builder("fabric.samples.processed")
+            .description("Port intervals analyzed").register(registry);
+        this.deadLettered = Counter.builder("fabric.records.dead.lettered")
+            .description("Records sent to the dead letter topic (by reason: fabric.records.rejected)").register(registry);
         this.lag = DistributionSummary.builder("fabric.sample.to.alert.lag").baseUnit("seconds")
             .description("Wall clock at publication minus the event time of the tick that raised it (live telemetry)")
             .publishPercentiles(0.5, 0.99).register(registry);
-        this.openByType = MultiGauge.builder("fabric.alerts.open").description("Open alerts by type and severity")
-            .register(registry);
-        this.openAlerts = MultiGauge.builder("fabric.alert").description("1 per open alert, with its entity")
-            .register(registry);
-        this.portUtilization = MultiGauge.builder("fabric.port.utilization")
+        this.openByType = MultiGauge.builder("fabric.alerts.open")
+            .description("Open alerts by type and severity").register(registry);
+        this.openAlerts = MultiGauge.builder("fabric.alert.open")
+            .description("1 per open alert, with its id, type, entity and whether it is a root cause").register(registry);
+        this.portUtilization = MultiGauge.builder("fabric.port.utilization.ratio")
             .description("Tx utilization of ports with an open alert or the largest residual, observed and expected")
             .register(registry);
-        this.deviceValues = MultiGauge.builder("fabric.device").description("Per-device aggregates per tick")
-            .register(registry);
-        this.tierValues = MultiGauge.builder("fabric.tier").description("Per-tier aggregates per tick")
-            .register(registry);
+        this.devices = new LoadGauges(registry, "device");
+        this.tiers = new LoadGauges(registry, "tier");
         Gauge.builder("fabric.twin.eval.seconds", twinNanos, n -> n.get() / 1e9)
             .description("Time of the last twin evaluation (advancing and solving the replica)").register(registry);
-        Gauge.builder("fabric.records.dead.lettered.by.handlers", dev.fabrictwin.analyzer.topology.DeadLetterHandlers::handled)
-            .description("Records the processing/deserialization exception handlers sent to the dead letter topic")
-            .register(registry);
-        Gauge.builder("fabric.intervals.late", lateIntervals, AtomicLong::get)
+        FunctionCounter.builder("fabric.intervals.late", lateIntervals, AtomicLong::get)
             .description("Intervals that arrived after their tick closed").register(registry);
+        if (refreshInBackground) {
+            refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+                final Thread t = new Thread(r, "fabric-twin-metrics");
+                t.setDaemon(true);
+                return t;
+            });
+            refresher.scheduleWithFixedDelay(this::refreshQuietly, REFRESH_EVERY_MS, REFRESH_EVERY_MS, TimeUnit.MILLISECONDS);
+        } else {
+            refresher = null;
+        }
     }
 
     @Override
     public void rejected(final String reason) {
-        rejected.computeIfAbsent(reason, r -> Counter.builder("fabric.records.rejected").tag("reason", r)
-            .description("Records sent to the dead letter topic (or not analyzed), by reason").register(registry))
-            .increment();
+        deadLettered.increment();
+        rejected.computeIfAbsent(reason, r -> Counter.builder("fabric.records.rejected")
+            .tag("reason", r).description("Records sent to the dead letter topic (or not analyzed), by reason")
+            .register(registry)).increment();
     }
 
     @Override
@@ -97,7 +131,8 @@ public final class AnalyzerMetrics implements AnalyzerListener {
     @Override
     public void alert(final Alert alert, final long wallClockMs) {
         alertRecords.computeIfAbsent(alert.type() + "/" + alert.state(), k -> Counter.builder("fabric.alerts.published")
-            .tag("type", alert.type().name()).tag("state", alert.state().name()).register(registry)).increment();
+            .tag("type", alert.type().name()).tag("state", alert.state().name())
+            .description("Alert records published, by type and lifecycle state").register(registry)).increment();
         if (alert.state() == Alert.State.OPEN) {
             lag.record(Math.max(0, wallClockMs - alert.lastSeen()) / 1000.0);
         }
@@ -105,39 +140,44 @@ public final class AnalyzerMetrics implements AnalyzerListener {
 
     @Override
     public void jobHealth(final JobHealth h) {
-        final double[] values = jobs.computeIfAbsent(h.job(), job -> {
-            final double[] v = new double[4];
-            Gauge.builder("fabric.job.slowdown", v, x -> x[0]).tag("job", job)
-                .description("Observed comm time over the twin's").register(registry);
-            Gauge.builder("fabric.job.comm.seconds", v, x -> x[1]).tag("job", job).tag("kind", "observed").register(registry);
-            Gauge.builder("fabric.job.comm.seconds", v, x -> x[2]).tag("job", job).tag("kind", "expected").register(registry);
-            Gauge.builder("fabric.job.bottleneck", v, x -> x[3]).tag("job", job)
-                .description("1 while a root cause holds the job back").register(registry);
-            return v;
-        });
-        if (!Double.isNaN(h.slowdown())) {
-            values[0] = h.slowdown();
-            values[1] = h.observedCommMs() / 1000;
-        }
-        values[2] = Double.isNaN(h.expectedCommMs()) ? values[2] : h.expectedCommMs() / 1000;
-        values[3] = h.rootCauseAlert() == null ? 0 : 1;
+        jobs.computeIfAbsent(h.job(), job -> new JobGauges(registry, job)).update(h);
     }
 
     @Override
     public void tick(final FabricAnalyzer analyzer, final Tick tick, final List<Alert> open, final long wallClockMs) {
         twinNanos.set((long) (analyzer.lastTwinMs() * 1e6));
         lateIntervals.set(analyzer.lateIntervals());
-        final List<String> openIds = open.stream().map(a -> a.id() + "/" + a.rootCause() + "/" + a.severity()).toList();
+        latest = new Snapshot(analyzer.twin().fabric(), tick, List.copyOf(open));
+    }
+
+    /** Aggregates the latest tick into the gauges (the refresher thread calls it once a second). */
+    void refresh() {
+        final Snapshot s = latest;
+        if (s == null || s == refreshed) {
+            return;
+        }
+        refreshed = s;
+        final List<String> openIds = s.open().stream().map(a -> a.id() + "/" + a.rootCause() + "/" + a.severity()).toList();
         if (!openIds.equals(lastOpenIds)) {
-            registerOpen(open);
+            registerOpen(s.open());
             lastOpenIds = openIds;
         }
-        // Gauges are read at scrape time (seconds apart): re-aggregating every tick only costs when a backlog
-        // drains many ticks a second (a quarter of the analysis thread in `bench streams`), so once a second.
-        if (lastAggregateMs == Long.MIN_VALUE || wallClockMs - lastAggregateMs >= AGGREGATE_EVERY_MS
-            || wallClockMs < lastAggregateMs) {
-            aggregate(analyzer.twin().fabric(), tick, alertPorts(open));
-            lastAggregateMs = wallClockMs;
+        aggregate(s.fabric(), s.tick(), alertPorts(s.open()));
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            // a metrics refresh must never stop the refresher; the next one tries again
+            org.slf4j.LoggerFactory.getLogger(AnalyzerMetrics.class).warn("metrics refresh failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (refresher != null) {
+            refresher.shutdownNow();
         }
     }
 
@@ -165,24 +205,21 @@ public final class AnalyzerMetrics implements AnalyzerListener {
 
     /** Per-device and per-tier sums, and the per-port rows for alerting and top-residual ports. */
     private void aggregate(final Fabric fabric, final Tick tick, final Set<PortRef> alertPorts) {
-        final Map<String, double[]> devices = new HashMap<>();
-        final Map<String, double[]> tiers = new HashMap<>();
+        final Map<String, Load> byDevice = new HashMap<>();
+        final Map<String, Load> byTier = new HashMap<>();
         final List<PortTick> ports = new ArrayList<>(tick.ports().values());
         for (final PortTick t : ports) {
             final Node node = fabric.node(t.port().device()).orElse(null);
-            final double capacity = fabric.linkAt(t.port()).map(l -> l.capacityBps()).orElse(0.0);
+            final double capacity = fabric.linkAt(t.port()).map(Link::capacityBps).orElse(0.0);
             if (node == null || capacity <= 0 || t.seconds() <= 0) {
                 continue;
             }
-            final double[] v = {
-                t.observed(CounterNames.TX_BYTES) * 8 / t.seconds(), t.expected(CounterNames.TX_BYTES) * 8 / t.seconds(),
-                capacity, pfc(t, true) / t.seconds(), pfc(t, false) / t.seconds(),
-                t.observedRate(CounterNames.ECN_MARKED), t.expectedRate(CounterNames.ECN_MARKED)};
-            add(devices.computeIfAbsent(node.name(), n -> new double[v.length]), v);
-            add(tiers.computeIfAbsent(node.tier().label(), n -> new double[v.length]), v);
+            final Load port = Load.of(t, capacity);
+            byDevice.computeIfAbsent(node.name(), n -> new Load()).add(port);
+            byTier.computeIfAbsent(node.tier().label(), n -> new Load()).add(port);
         }
-        deviceValues.register(rows(devices, "device"), true);
-        tierValues.register(rows(tiers, "tier"), true);
+        devices.register(byDevice);
+        tiers.register(byTier);
         ports.sort(Comparator.comparingDouble((PortTick t) -> -Math.abs(t.observed(CounterNames.TX_BYTES)
             - t.expected(CounterNames.TX_BYTES))));
         final List<MultiGauge.Row<?>> portRows = new ArrayList<>();
@@ -191,7 +228,7 @@ public final class AnalyzerMetrics implements AnalyzerListener {
             if (i >= topPorts && !alertPorts.contains(t.port())) {
                 continue;
             }
-            final double line = fabric.linkAt(t.port()).map(l -> l.capacityBps()).orElse(0.0) / 8 * t.seconds();
+            final double line = fabric.linkAt(t.port()).map(Link::capacityBps).orElse(0.0) / 8 * t.seconds();
             if (line <= 0) {
                 continue;
             }
@@ -202,27 +239,106 @@ public final class AnalyzerMetrics implements AnalyzerListener {
         portUtilization.register(portRows, true);
     }
 
-    private static List<MultiGauge.Row<?>> rows(final Map<String, double[]> sums, final String tag) {
-        final List<MultiGauge.Row<?>> rows = new ArrayList<>();
-        sums.forEach((name, v) -> {
-            final Tags t = Tags.of(tag, name);
-            rows.add(MultiGauge.Row.of(t.and("metric", "utilization", "kind", "observed"), v[0] / v[2]));
-            rows.add(MultiGauge.Row.of(t.and("metric", "utilization", "kind", "expected"), v[1] / v[2]));
-            rows.add(MultiGauge.Row.of(t.and("metric", "pfc_pause_per_second", "kind", "observed"), v[3]));
-            rows.add(MultiGauge.Row.of(t.and("metric", "pfc_pause_per_second", "kind", "expected"), v[4]));
-            rows.add(MultiGauge.Row.of(t.and("metric", "ecn_marked_per_second", "kind", "observed"), v[5]));
-            rows.add(MultiGauge.Row.of(t.and("metric", "ecn_marked_per_second", "kind", "expected"), v[6]));
-        });
-        return rows;
+    /** One port's (or a sum of ports') load in a tick, observed beside the twin's expectation. */
+    private static final class Load {
+        double observedBps;
+        double expectedBps;
+        double capacityBps;
+        double observedPausesPerSec;
+        double expectedPausesPerSec;
+        double observedMarksPerSec;
+        double expectedMarksPerSec;
+
+        static Load of(final PortTick t, final double capacityBps) {
+            final Load l = new Load();
+            l.observedBps = t.observed(CounterNames.TX_BYTES) * 8 / t.seconds();
+            l.expectedBps = t.expected(CounterNames.TX_BYTES) * 8 / t.seconds();
+            l.capacityBps = capacityBps;
+            l.observedPausesPerSec = TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true) / t.seconds();
+            l.expectedPausesPerSec = TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, false) / t.seconds();
+            l.observedMarksPerSec = t.observedRate(CounterNames.ECN_MARKED);
+            l.expectedMarksPerSec = t.expectedRate(CounterNames.ECN_MARKED);
+            return l;
+        }
+
+        void add(final Load o) {
+            observedBps += o.observedBps;
+            expectedBps += o.expectedBps;
+            capacityBps += o.capacityBps;
+            observedPausesPerSec += o.observedPausesPerSec;
+            expectedPausesPerSec += o.expectedPausesPerSec;
+            observedMarksPerSec += o.observedMarksPerSec;
+            expectedMarksPerSec += o.expectedMarksPerSec;
+        }
     }
 
-    private static double pfc(final PortTick t, final boolean observed) {
-        return dev.fabrictwin.analyzer.detect.TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, observed);
+    /** The load meters of one grouping ({@code device} or {@code tier}): one meter per quantity. */
+    private static final class LoadGauges {
+        private final String tag;
+        private final MultiGauge utilization;
+        private final MultiGauge pauses;
+        private final MultiGauge marks;
+
+        LoadGauges(final MeterRegistry registry, final String tag) {
+            this.tag = tag;
+            this.utilization = MultiGauge.builder("fabric." + tag + ".utilization.ratio")
+                .description("Tx utilization of the " + tag + "'s ports (tx bits over capacity), observed and the twin's")
+                .register(registry);
+            this.pauses = MultiGauge.builder("fabric." + tag + ".pfc.pauses.per.second")
+                .description("PFC pause frames the " + tag + "'s ports sent per second, observed and the twin's")
+                .register(registry);
+            this.marks = MultiGauge.builder("fabric." + tag + ".ecn.marks.per.second")
+                .description("ECN-marked packets per second on the " + tag + "'s ports, observed and the twin's")
+                .register(registry);
+        }
+
+        void register(final Map<String, Load> loads) {
+            final List<MultiGauge.Row<?>> u = new ArrayList<>();
+            final List<MultiGauge.Row<?>> p = new ArrayList<>();
+            final List<MultiGauge.Row<?>> m = new ArrayList<>();
+            loads.forEach((name, l) -> {
+                final Tags observed = Tags.of(tag, name, "kind", "observed");
+                final Tags expected = Tags.of(tag, name, "kind", "expected");
+                u.add(MultiGauge.Row.of(observed, l.observedBps / l.capacityBps));
+                u.add(MultiGauge.Row.of(expected, l.expectedBps / l.capacityBps));
+                p.add(MultiGauge.Row.of(observed, l.observedPausesPerSec));
+                p.add(MultiGauge.Row.of(expected, l.expectedPausesPerSec));
+                m.add(MultiGauge.Row.of(observed, l.observedMarksPerSec));
+                m.add(MultiGauge.Row.of(expected, l.expectedMarksPerSec));
+            });
+            utilization.register(u, true);
+            pauses.register(p, true);
+            marks.register(m, true);
+        }
     }
 
-    private static void add(final double[] into, final double[] v) {
-        for (int i = 0; i < v.length; i++) {
-            into[i] += v[i];
+    /** One job's health meters; written by the processing thread, read at scrape time. */
+    private static final class JobGauges {
+        private volatile double slowdown = Double.NaN;
+        private volatile double observedCommSeconds = Double.NaN;
+        private volatile double expectedCommSeconds = Double.NaN;
+        private volatile double bottleneck;
+
+        JobGauges(final MeterRegistry registry, final String job) {
+            Gauge.builder("fabric.job.slowdown.ratio", this, j -> j.slowdown).tag("job", job)
+                .description("The job's comm time per iteration over the twin's").register(registry);
+            Gauge.builder("fabric.job.comm.seconds", this, j -> j.observedCommSeconds).tag("job", job)
+                .tag("kind", "observed").description("Comm time per iteration").register(registry);
+            Gauge.builder("fabric.job.comm.seconds", this, j -> j.expectedCommSeconds).tag("job", job)
+                .tag("kind", "expected").description("Comm time per iteration").register(registry);
+            Gauge.builder("fabric.job.bottleneck", this, j -> j.bottleneck).tag("job", job)
+                .description("1 while a root cause holds the job back").register(registry);
+        }
+
+        void update(final JobHealth h) {
+            if (!Double.isNaN(h.slowdown())) {
+                slowdown = h.slowdown();
+                observedCommSeconds = h.observedCommMs() / 1000;
+            }
+            if (!Double.isNaN(h.expectedCommMs())) {
+                expectedCommSeconds = h.expectedCommMs() / 1000;
+            }
+            bottleneck = h.rootCauseAlert() == null ? 0 : 1;
         }
     }
 }

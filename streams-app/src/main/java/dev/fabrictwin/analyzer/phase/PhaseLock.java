@@ -5,7 +5,7 @@ import java.util.Deque;
 import java.util.Optional;
 
 /**
- * Locks a bulk-synchronous job's phase to what its NICs show (DESIGN §4 "Phase lock"). The observations are
+ * Locks a bulk-synchronous job's phase to what its NICs show (docs/twin.md "Phase lock"). The observations are
  * each NIC's tx bytes over its own sample intervals (clocks skewed, boundaries unaligned: each is used as it
  * is). The model is a pulse train: comm phases of length D every P = compute + D, compute being the declared
  * {@code (1 − commFraction) × period} (a slower network stretches comm, never compute). A grid search over

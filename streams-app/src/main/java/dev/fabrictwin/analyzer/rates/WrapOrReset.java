@@ -1,7 +1,7 @@
 package dev.fabrictwin.analyzer.rates;
 
 /**
- * Tells a counter wrap from a reset (DESIGN §4): a decrease is a wrap only if passing the counter's width
+ * Tells a counter wrap from a reset (docs/twin.md): a decrease is a wrap only if passing the counter's width
  * gives an increase the port could physically have made in the elapsed time; anything else is a reset.
  * A width of 32 bits is assumed until a value above 2^32 − 1 proves the counter is 64-bit.
  *

@@ -65,8 +65,7 @@ public final class Replay {
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-replay");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "replay:9092");
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        DeadLetterHandlers.configure(props, topics.deadLetter().name(), AnalyzerListener.NONE);
         final Path state = Files.createTempDirectory("fabric-twin-replay");
         props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
         long count = 0;
@@ -74,17 +73,17 @@ public final class Replay {
         long dead = 0;
         long health = 0;
         try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(settings, AnalyzerListener.NONE), props)) {
-            final TestInputTopic<String, byte[]> topology = driver.createInputTopic(topics.topology(),
+            final TestInputTopic<String, byte[]> topology = driver.createInputTopic(topics.topology().name(),
                 new StringSerializer(), new ByteArraySerializer());
-            final TestInputTopic<String, byte[]> jobs = driver.createInputTopic(topics.jobs(),
+            final TestInputTopic<String, byte[]> jobs = driver.createInputTopic(topics.jobs().name(),
                 new StringSerializer(), new ByteArraySerializer());
-            final TestInputTopic<String, byte[]> input = driver.createInputTopic(topics.samples(),
+            final TestInputTopic<String, byte[]> input = driver.createInputTopic(topics.samples().name(),
                 new StringSerializer(), new ByteArraySerializer());
-            final TestOutputTopic<String, byte[]> alertTopic = driver.createOutputTopic(topics.alerts(),
+            final TestOutputTopic<String, byte[]> alertTopic = driver.createOutputTopic(topics.alerts().name(),
                 new StringDeserializer(), new ByteArrayDeserializer());
-            final TestOutputTopic<String, byte[]> deadTopic = driver.createOutputTopic(topics.deadLetter(),
+            final TestOutputTopic<String, byte[]> deadTopic = driver.createOutputTopic(topics.deadLetter().name(),
                 new StringDeserializer(), new ByteArrayDeserializer());
-            final TestOutputTopic<String, byte[]> healthTopic = driver.createOutputTopic(topics.jobHealth(),
+            final TestOutputTopic<String, byte[]> healthTopic = driver.createOutputTopic(topics.jobHealth().name(),
                 new StringDeserializer(), new ByteArrayDeserializer());
 
             final Twin twin = Twin.healthy(scenario, ModelParams.defaults());

@@ -17,6 +17,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
@@ -42,10 +43,12 @@ public final class AnalyzerApp implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
+    private final AnalyzerMetrics metrics;
 
-    private AnalyzerApp(final KafkaStreams streams, final KafkaStreamsMetrics streamsMetrics) {
+    private AnalyzerApp(final KafkaStreams streams, final KafkaStreamsMetrics streamsMetrics, final AnalyzerMetrics metrics) {
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
+        this.metrics = metrics;
     }
 
     /** Streams settings: the product's defaults, then everything in {@code client} on top. */
@@ -69,11 +72,7 @@ public final class AnalyzerApp implements AutoCloseable {
         // a lane's records become readable when its rates task commits: a bound on how long a fetch may sit on the
         // broker meanwhile (500 ms by default); a safety bound, bench streams showed no latency change from it alone
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
-        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class.getName());
-        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class.getName());
-        // the topology and jobs documents (global stores) get the same handler: a bad document is dead-lettered
-        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
-        p.put(DeadLetterHandlers.TOPIC_CONFIG, settings.topics().deadLetter());
+        DeadLetterHandlers.configure(p, settings.topics().deadLetter().name(), AnalyzerListener.NONE);
         p.putAll(client);
         return p;
     }
@@ -85,10 +84,11 @@ public final class AnalyzerApp implements AutoCloseable {
     public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
                                     final int topPorts) {
         final Properties config = streamsConfig(client, settings);
-        final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples()))
+        final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples().name()))
             .withBatchFlushMs(BATCH_FLUSH_MS);
-        final KafkaStreams streams = new KafkaStreams(
-            AnalyzerTopology.build(laned, new AnalyzerMetrics(registry, topPorts)), config);
+        final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, topPorts);
+        DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
+        final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it (its tasks restart from the last committed state)", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -96,7 +96,7 @@ public final class AnalyzerApp implements AutoCloseable {
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
         streams.start();
-        return new AnalyzerApp(streams, streamsMetrics);
+        return new AnalyzerApp(streams, streamsMetrics, metrics);
     }
 
     /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
@@ -136,5 +136,6 @@ public final class AnalyzerApp implements AutoCloseable {
     public void close() {
         streams.close(Duration.ofSeconds(30));
         streamsMetrics.close();
+        metrics.close();
     }
 }

@@ -16,7 +16,6 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;
@@ -26,10 +25,10 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
  * the global topology and jobs stores when the first interval arrives, and rebuilt when the declared jobs
  * change. Open alerts are kept in the {@value AnalyzerTopology#OPEN_ALERTS_STORE} store (changelogged, so with
- * exactly-once a restarted instance neither re-opens nor forgets them). Forwards {@link Alert}s and
- * {@link JobHealth}s.
+ * exactly-once a restarted instance neither re-opens nor forgets them). Forwards one {@link AnalyzerOutput} per
+ * input batch that published anything: its {@link Alert}s and {@link JobHealth}s, stamped with their latest event time.
  */
-final class AnalyzerProcessor implements Processor<String, List<PortInterval>, String, Object> {
+final class AnalyzerProcessor implements Processor<String, List<PortInterval>, String, AnalyzerOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerProcessor.class);
     /** How often (event time) the declared jobs are checked for changes. */
@@ -37,8 +36,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
 
     private final AnalyzerSettings settings;
     private final AnalyzerListener listener;
-    private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, byte[]> openAlerts;
+    private ProcessorContext<String, AnalyzerOutput> context;
+    private KeyValueStore<String, Alert> openAlerts;
     private ReadOnlyKeyValueStore<String, byte[]> topologies;
     private ReadOnlyKeyValueStore<String, byte[]> jobs;
     private FabricAnalyzer analyzer;
@@ -52,7 +51,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     }
 
     @Override
-    public void init(final ProcessorContext<String, Object> context) {
+    public void init(final ProcessorContext<String, AnalyzerOutput> context) {
         this.context = context;
         this.openAlerts = context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
@@ -64,6 +63,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         if (record.value() == null) {
             return;
         }
+        final List<Alert> alerts = new ArrayList<>();
+        final List<JobHealth> health = new ArrayList<>();
         for (final PortInterval interval : record.value()) {
             if (analyzer == null || interval.t1() - lastCheckMs >= DOCUMENT_CHECK_MS) {
                 lastCheckMs = interval.t1();
@@ -72,9 +73,20 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                     continue;
                 }
             }
-            publish(analyzer.accept(interval));
+            publish(analyzer.accept(interval), alerts, health);
         }
         listener.intervals(record.value().size());
+        final AnalyzerOutput out = new AnalyzerOutput(alerts, health);
+        if (!out.isEmpty()) {
+            long eventTime = Long.MIN_VALUE;
+            for (final Alert a : alerts) {
+                eventTime = Math.max(eventTime, a.lastSeen());
+            }
+            for (final JobHealth h : health) {
+                eventTime = Math.max(eventTime, h.ts());
+            }
+            context.forward(new Record<>(AnalyzerTopology.FABRIC_KEY, out, eventTime));
+        }
     }
 
     private void refreshTwin(final PortInterval first) {
@@ -97,26 +109,26 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         analyzer = new FabricAnalyzer(TwinReplica.from(docs.topology(), docs.jobs(), epoch), config);
         documentsVersion = docs.version();
         final List<Alert> restored = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = openAlerts.all()) {
-            it.forEachRemaining(kv -> restored.add(AlertJson.read(kv.value)));
+        try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
+            it.forEachRemaining(kv -> restored.add(kv.value));
         }
         analyzer.restore(restored);
     }
 
-    private void publish(final FabricAnalyzer.Output out) {
+    private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health) {
         final long now = System.currentTimeMillis();
         for (final Alert a : out.alerts()) {
             if (a.state() == Alert.State.RESOLVED) {
                 openAlerts.delete(a.id());
             } else {
-                openAlerts.put(a.id(), AlertJson.write(a));
+                openAlerts.put(a.id(), a);
             }
             listener.alert(a, now);
-            context.forward(new Record<>(a.id(), a, a.lastSeen()));
+            alerts.add(a);
         }
         for (final JobHealth h : out.jobHealth()) {
             listener.jobHealth(h);
-            context.forward(new Record<>(h.job(), h, h.ts()));
+            health.add(h);
         }
         if (!out.ticks().isEmpty()) {
             final List<Alert> open = analyzer.openAlerts();

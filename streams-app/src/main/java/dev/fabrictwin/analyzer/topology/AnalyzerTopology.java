@@ -1,13 +1,11 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.util.List;
-import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -19,10 +17,9 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -31,12 +28,13 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 /**
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:
  * <pre>
- * telemetry.samples ─ port-rates (store port-last-sample, per device partition) ─┬─ bad → telemetry.deadletter
- *                                                                                 └─ intervals, lane = partition
+ * telemetry.samples (bad records → telemetry.deadletter by the deserialization handler)
+ *   → port-rates (store port-last-sample, per device partition): intervals, lane = partition
  *   → one repartition topic per lane (…-analyzer-intervals-lane-N-repartition, 1 partition each)
  *   → merged in timestamp order into one task (cross-port checks need every port)
- *   → analyzer (store open-alerts; global stores fabric-topology, fabric-jobs) ─┬─ alerts → fabric.alerts
- *                                                                               └─ job health → fabric.job-health
+ *   → analyzer (store open-alerts; global stores fabric-topology, fabric-jobs): one output per batch
+ *   ─┬─ its alerts → fabric.alerts
+ *    └─ its job health → fabric.job-health
  * </pre>
  * Rates, wrap and reset handling scale out with the samples' partitions; the correlation stage sees the whole
  * fabric, so it runs as one task per fabric (a standby replica takes over on failure).
@@ -48,7 +46,6 @@ public final class AnalyzerTopology {
     public static final String JOBS_STORE = "fabric-jobs";
     /** Key of the single analysis partition (one fabric per topic set). */
     static final String FABRIC_KEY = "fabric";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private AnalyzerTopology() {
     }
@@ -56,27 +53,29 @@ public final class AnalyzerTopology {
     public static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener) {
         final StreamsBuilder builder = new StreamsBuilder();
         final var topics = settings.topics();
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TOPOLOGY_STORE),
-                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(), topics.topology(),
-            Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("topology-source"),
-            () -> new GlobalDocumentStore(TOPOLOGY_STORE));
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS_STORE),
-                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(), topics.jobs(),
-            Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("jobs-source"),
-            () -> new GlobalDocumentStore(JOBS_STORE));
+        addDocumentStore(builder, TOPOLOGY_STORE, topics.topology(), "topology-source");
+        addDocumentStore(builder, JOBS_STORE, topics.jobs(), "jobs-source");
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
-            Serdes.String(), Serdes.ByteArray()));
+            Serdes.String(), AlertJson.SERDE));
 
-        final KStream<String, Object> outputs = mergedLanes(builder, settings, listener)
+        final KStream<String, AnalyzerOutput> outputs = mergedLanes(builder, settings, listener)
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
-        final Map<String, KStream<String, Object>> branches = outputs.split(Named.as("out-"))
-            .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))
-            .defaultBranch(Branched.as("health"));
-        branches.get("out-alerts").mapValues(v -> AlertJson.write((Alert) v), Named.as("alert-json"))
-            .to(topics.alerts(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("alerts-sink"));
-        branches.get("out-health").mapValues(v -> json((JobHealth) v), Named.as("job-health-json"))
-            .to(topics.jobHealth(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("job-health-sink"));
+        final TopicSpec<String, Alert> alerts = topics.alerts();
+        outputs.flatMap((k, out) -> out.alerts().stream().map(a -> KeyValue.pair(a.id(), a)).toList(), Named.as("alerts"))
+            .to(alerts.name(), Produced.with(alerts.keySerde(), alerts.valueSerde()).withName("alerts-sink"));
+        final TopicSpec<String, JobHealth> health = topics.jobHealth();
+        outputs.flatMap((k, out) -> out.jobHealth().stream().map(h -> KeyValue.pair(h.job(), h)).toList(),
+                Named.as("job-health"))
+            .to(health.name(), Produced.with(health.keySerde(), health.valueSerde()).withName("job-health-sink"));
         return builder.build();
+    }
+
+    /** A global store of a compacted document topic (topology, jobs): its latest value per key. */
+    private static void addDocumentStore(final StreamsBuilder builder, final String store,
+                                         final TopicSpec<String, byte[]> topic, final String sourceName) {
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(store), topic.keySerde(),
+                topic.valueSerde()).withLoggingDisabled(), topic.name(),
+            Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName), () -> new GlobalDocumentStore(store));
     }
 
     /**
@@ -104,14 +103,6 @@ public final class AnalyzerTopology {
             merged = merged == null ? one : merged.merge(one, Named.as("merge-" + name));
         }
         return merged;
-    }
-
-    static byte[] json(final JobHealth health) {
-        try {
-            return JSON.writeValueAsBytes(health);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Keeps the latest document per key in a global store; a tombstone removes it (a job ended). */

@@ -1,13 +1,14 @@
 package dev.fabrictwin.analyzer.topology;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -15,37 +16,49 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.contract.DeadLetter;
+import dev.fabrictwin.contract.sample.InvalidSampleException;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
+
 /**
- * Exception handlers that keep the application running and lose nothing: the record that failed goes to the
- * dead letter topic ({@value #TOPIC_CONFIG}, default {@code telemetry.deadletter}) as its raw source bytes with
- * headers {@code error}, {@code source} and {@code offset}, and is counted.
+ * Exception handlers that keep the application running and lose nothing: the record that failed — a sample its
+ * serde cannot read, a document or interval a processor throws on — goes to the dead letter topic as its raw
+ * source bytes with the {@link DeadLetter} headers, and the listener counts it by reason.
  */
 public final class DeadLetterHandlers {
 
     /** Streams config key naming the dead letter topic for the handlers. */
     public static final String TOPIC_CONFIG = "fabric.deadletter.topic";
+    /** Streams config key holding the {@link AnalyzerListener} told of each dead letter (an object, not a string). */
+    public static final String LISTENER_CONFIG = "fabric.deadletter.listener";
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterHandlers.class);
-    private static final AtomicLong HANDLED = new AtomicLong();
 
     private DeadLetterHandlers() {
     }
 
-    /** Records the handlers have sent to the dead letter topic in this JVM. */
-    public static long handled() {
-        return HANDLED.get();
+    /** Installs both handlers (global stores included) writing to {@code deadLetterTopic} and telling {@code listener}. */
+    public static void configure(final Properties streamsConfig, final String deadLetterTopic,
+                                 final AnalyzerListener listener) {
+        streamsConfig.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, Processing.class.getName());
+        streamsConfig.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, Deserialization.class.getName());
+        // the topology and jobs documents (global stores) get the same handler: a bad document is dead-lettered
+        streamsConfig.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        streamsConfig.put(TOPIC_CONFIG, deadLetterTopic);
+        streamsConfig.put(LISTENER_CONFIG, listener);
     }
 
+    /** The dead letter for the record behind {@code context}, and the reason the listener counts it under. */
     static ProducerRecord<byte[], byte[]> deadLetter(final String topic, final ErrorHandlerContext context,
-                                                     final String stage, final Exception e) {
-        HANDLED.incrementAndGet();
-        final String reason = stage + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
-        LOG.warn("record {}-{}@{} sent to {}: {}", context.topic(), context.partition(), context.offset(), topic, reason);
-        final RecordHeaders headers = new RecordHeaders();
-        context.headers().forEach(headers::add);
-        headers.add("error", reason.getBytes(StandardCharsets.UTF_8));
-        headers.add("source", ("streams-app:" + context.processorNodeId()).getBytes(StandardCharsets.UTF_8));
-        headers.add("offset", (context.topic() + "-" + context.partition() + "@" + context.offset())
-            .getBytes(StandardCharsets.UTF_8));
+                                                     final String stage, final Exception e, final AnalyzerListener listener) {
+        final SampleFormatException invalid = e instanceof InvalidSampleException i ? i.reason() : null;
+        final String error = invalid != null ? invalid.describe()
+            : stage + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        LOG.warn("record {}-{}@{} sent to {}: {}", context.topic(), context.partition(), context.offset(), topic, error);
+        listener.rejected(invalid != null ? invalid.reason().name().toLowerCase(Locale.ROOT) : stage);
+        final RecordHeaders headers = new RecordHeaders(context.headers().toArray());
+        new DeadLetter(error, "streams-app:" + context.processorNodeId(),
+            DeadLetter.position(context.topic(), context.partition(), context.offset())).addTo(headers);
         return new ProducerRecord<>(topic, null, context.sourceRawKey(), context.sourceRawValue(), headers);
     }
 
@@ -54,34 +67,42 @@ public final class DeadLetterHandlers {
         return t == null ? "telemetry.deadletter" : t.toString();
     }
 
+    private static AnalyzerListener listener(final Map<String, ?> configs) {
+        return configs.get(LISTENER_CONFIG) instanceof AnalyzerListener l ? l : AnalyzerListener.NONE;
+    }
+
     /** A processor threw: dead-letter the source record and resume. */
     public static final class Processing implements ProcessingExceptionHandler {
         private String topic = "telemetry.deadletter";
+        private AnalyzerListener listener = AnalyzerListener.NONE;
 
         @Override
         public void configure(final Map<String, ?> configs) {
             topic = topic(configs);
+            listener = listener(configs);
         }
 
         @Override
         public Response handleError(final ErrorHandlerContext context, final Record<?, ?> record, final Exception e) {
-            return Response.resume(List.of(deadLetter(topic, context, "processing", e)));
+            return Response.resume(List.of(deadLetter(topic, context, "processing", e, listener)));
         }
     }
 
-    /** A source record could not be deserialized: dead-letter it and resume. */
+    /** A source record could not be deserialized (not a canonical sample, say): dead-letter it and resume. */
     public static final class Deserialization implements DeserializationExceptionHandler {
         private String topic = "telemetry.deadletter";
+        private AnalyzerListener listener = AnalyzerListener.NONE;
 
         @Override
         public void configure(final Map<String, ?> configs) {
             topic = topic(configs);
+            listener = listener(configs);
         }
 
         @Override
         public Response handleError(final ErrorHandlerContext context, final ConsumerRecord<byte[], byte[]> record,
                                     final Exception e) {
-            return Response.resume(List.of(deadLetter(topic, context, "deserialization", e)));
+            return Response.resume(List.of(deadLetter(topic, context, "deserialization", e, listener)));
         }
     }
 }

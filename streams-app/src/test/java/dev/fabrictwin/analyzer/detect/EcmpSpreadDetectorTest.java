@@ -1,10 +1,12 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,7 @@ class EcmpSpreadDetectorTest {
         assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
         assertThat(perTick.tick(WINDOW)).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"), "busiest_member_share",
-                1.0, 0.5, Finding.Severity.WARNING, null));
+                1.0, 0.5, Severity.WARNING, null));
             assertThat(f.summary()).startsWith("leaf-0's ECMP group is imbalanced: spine-0 carries 100% of its 2 "
                 + "uplinks' traffic; hashing its 16 flows would do that by chance with p < ");
         });

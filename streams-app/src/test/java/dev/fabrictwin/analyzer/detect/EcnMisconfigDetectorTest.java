@@ -1,9 +1,11 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Test;
@@ -42,7 +44,7 @@ class EcnMisconfigDetectorTest {
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             // the twin expects no marks: congestion calls for 1% of the 1e7 congested packets
             assertFinding(f, Finding.root(FaultType.ECN_MISCONFIG, Entity.device("leaf-0"), "ecn_marked", 0, 1e5,
-                Finding.Severity.WARNING, null));
+                Severity.WARNING, null));
             assertThat(f.summary()).contains("leaf-0 queues 1.00e+07 packets", "in 10 ticks", "marked 0.00");
         });
     }

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +38,7 @@ class LatencySloDetectorTest {
         assertThat(hand.config().latencySloUs()).isEqualTo(SLO_US);
         assertThat(out).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.LATENCY_SLO, Entity.port(UPLINK), "latency_p99_us", 40, 1.5,
-                Finding.Severity.WARNING, null));
+                Severity.WARNING, null));
             assertThat(f.summary()).contains("leaf-0 eth2", "40.0 µs", "30 µs SLO", "twin's 1.5 µs")
                 .doesNotContain("queueing");
         });

@@ -1,10 +1,12 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.List;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.UnaryOperator;
 
@@ -41,7 +43,7 @@ class LinkConservationDetectorTest {
         assertThat(perTick.upTo(SPAN - 1)).isEmpty();
         assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.SILENT_DROP, Entity.link("leaf-0", "spine-0"), "lost_packet_share",
-                0.01, 0, Finding.Severity.CRITICAL, null));
+                0.01, 0, Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0 silently loses 1.00% of packets from leaf-0 to spine-0",
                 "(2.90e+05 of 2.90e+07 over 30 ticks)");
         });

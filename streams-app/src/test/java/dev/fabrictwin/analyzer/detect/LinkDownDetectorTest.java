@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +25,7 @@ class LinkDownDetectorTest {
 
         assertThat(out).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0"), "oper_up", 0, 1,
-                Finding.Severity.CRITICAL, null));
+                Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0", "reported by leaf-0 eth2");
         });
     }

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -31,7 +34,7 @@ class LinkErrorDetectorTest {
 
         assertThat(out).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.LINK_DEGRADED, Entity.link("leaf-0", "spine-0"), "link_errors/s",
-                1e6, 0, Finding.Severity.CRITICAL, null));
+                1e6, 0, Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0", "at leaf-0 eth2", "1.0e-05 per line bit");
         });
     }

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -65,7 +68,7 @@ class PfcOriginDetectorTest {
 
         assertThat(out).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.PFC_STORM, Entity.port(HOST_0), "pfc_paused_share", share(0.5), 0,
-                Finding.Severity.CRITICAL, null));
+                Severity.CRITICAL, null));
             assertThat(f.summary()).isEqualTo("host-0 nic0 is storming PFC: it holds its peer paused 50% of the time "
                 + "with no congestion to explain it");
         });
@@ -89,7 +92,7 @@ class PfcOriginDetectorTest {
         assertThat(out).filteredOn(f -> !f.rootCandidate()).hasSize(3).allSatisfy(f -> {
             assertThat(f.type()).isEqualTo(FaultType.PFC_STORM);
             assertThat(f.cause()).isEqualTo(Entity.port(HOST_0));
-            assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+            assertThat(f.severity()).isEqualTo(Severity.WARNING);
             assertThat(f.summary()).contains("passing on pauses that start at host-0 nic0");
         }).extracting(f -> f.entity().key())
             .containsExactlyInAnyOrder("port:leaf-0/eth2", "port:spine-0/eth1", "port:leaf-1/eth0");

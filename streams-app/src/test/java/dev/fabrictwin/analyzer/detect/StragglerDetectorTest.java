@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -65,7 +68,7 @@ class StragglerDetectorTest {
         assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
-                StragglerDetector.LINE_SHARE, Finding.Severity.WARNING, null));
+                StragglerDetector.LINE_SHARE, Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs 2.0× slower than the "
                 + "twin's while the switch port facing it queues and it takes in 24% of line rate");
         });
@@ -120,7 +123,7 @@ class StragglerDetectorTest {
 
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.JOB_BOTTLENECK, Entity.job("j"), "slowdown", 2.0, 1,
-                Finding.Severity.WARNING, null));
+                Severity.WARNING, null));
             assertThat(f.summary()).contains("held back at its own NICs: 4 of 4");
         });
     }

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
+
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -45,7 +48,7 @@ class UnexpectedTrafficDetectorTest {
         assertThat(perTick.last()).hasSize(2);
         assertThat(perTick.last()).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
-                Finding.Severity.WARNING, null));
+                Severity.WARNING, null));
             assertThat(f.summary())
                 .isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
         });

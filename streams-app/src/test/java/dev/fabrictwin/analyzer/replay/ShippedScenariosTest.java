@@ -22,7 +22,7 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
  * Issue 5's acceptance on the shipped library: each scenario simulated with realistic telemetry (skew, jitter,
  * loss, noise, drift), replayed through the real topology (TopologyTestDriver), opens a root-cause alert of the
  * right type naming the injected target inside the fault's scoring window — and opens no root-cause alert that
- * is not one of those (impact alerts, {@code JOB_BOTTLENECK}, aside: DESIGN §3 does not score them).
+ * is not one of those (impact alerts, {@code JOB_BOTTLENECK}, aside: docs/contracts.md does not score them).
  */
 class ShippedScenariosTest {
 
@@ -47,7 +47,7 @@ class ShippedScenariosTest {
             assertThat(roots).as("%s: a %s root-cause alert naming %s", file.getFileName(), fault.type(), fault.target())
                 .anyMatch(a -> fault.localizedBy(a, run.intervalMs()));
         }
-        // DESIGN §3 scores causes, not impacts: a JOB_BOTTLENECK is judged by the fault loop above only
+        // docs/contracts.md scores causes, not impacts: a JOB_BOTTLENECK is judged by the fault loop above only
         assertThat(roots).filteredOn(a -> a.type() != FaultType.JOB_BOTTLENECK)
             .as("%s: every root-cause alert opened is a true one", file.getFileName())
             .allMatch(a -> run.truth().stream().anyMatch(f -> f.localizedBy(a, run.intervalMs())));

@@ -65,6 +65,7 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), AnalyzerListener.NONE);
         driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props);
         final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
             name: tiny
@@ -73,11 +74,11 @@ class AnalyzerTopologyTest {
             jobs: []
             """), Path.of(".")), ModelParams.defaults());
         fabric = twin.fabric();
-        driver.createInputTopic(Topics.DEFAULT.topology(), new StringSerializer(), new ByteArraySerializer())
+        driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
             .pipeInput("tiny", JSON.writeValueAsBytes(FabricJson.toJson(fabric, JSON)));
-        samples = driver.createInputTopic(Topics.DEFAULT.samples(), new StringSerializer(), new ByteArraySerializer());
-        alerts = driver.createOutputTopic(Topics.DEFAULT.alerts(), new StringDeserializer(), new ByteArrayDeserializer());
-        dead = driver.createOutputTopic(Topics.DEFAULT.deadLetter(), new StringDeserializer(), new ByteArrayDeserializer());
+        samples = driver.createInputTopic(Topics.DEFAULT.samples().name(), new StringSerializer(), new ByteArraySerializer());
+        alerts = driver.createOutputTopic(Topics.DEFAULT.alerts().name(), new StringDeserializer(), new ByteArrayDeserializer());
+        dead = driver.createOutputTopic(Topics.DEFAULT.deadLetter().name(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach

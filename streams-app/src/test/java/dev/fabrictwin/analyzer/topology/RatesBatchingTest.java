@@ -29,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.contract.Topics;
 
@@ -58,7 +57,7 @@ class RatesBatchingTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(builder.build(props), props);
-        samples = driver.createInputTopic(TOPICS.samples(), new StringSerializer(), new ByteArraySerializer());
+        samples = driver.createInputTopic(TOPICS.samples().name(), new StringSerializer(), new ByteArraySerializer());
         batches = driver.createOutputTopic(BATCHES, new StringDeserializer(),
             PortIntervalSerde.listSerde().deserializer());
     }
@@ -110,19 +109,19 @@ class RatesBatchingTest {
     }
 
     @Test
-    void shouldKeepTheStoreAtTheSamplesWhoseIntervalsWentDownstream() throws SampleFormatException {
-        final KeyValueStore<String, byte[]> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+    void shouldKeepTheStoreAtTheSamplesWhoseIntervalsWentDownstream() {
+        final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         round("leaf-1", 1_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
-        assertThat(SampleJson.read(store.get("leaf-1/eth0")).ts()).isEqualTo(1_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(1_000);
 
         round("leaf-1", 2_000, 1);
 
         // a crash now loses the pending interval, but the store still holds t=1000: the port's next interval
         // after a restart spans [1000, next] and carries these increases
-        assertThat(SampleJson.read(store.get("leaf-1/eth0")).ts()).isEqualTo(1_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(1_000);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).singleElement().satisfies(b -> assertThat(b).hasSize(1));
-        assertThat(SampleJson.read(store.get("leaf-1/eth0")).ts()).isEqualTo(2_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(2_000);
     }
 }

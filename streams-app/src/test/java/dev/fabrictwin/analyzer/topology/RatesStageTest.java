@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.contract.Topics;
@@ -43,6 +45,7 @@ class RatesStageTest {
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, byte[]> intervals;
     private TestOutputTopic<String, byte[]> dead;
+    private final List<String> rejected = new ArrayList<>();
 
     @BeforeEach
     void setUp() {
@@ -54,10 +57,16 @@ class RatesStageTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        DeadLetterHandlers.configure(props, TOPICS.deadLetter().name(), new AnalyzerListener() {
+            @Override
+            public void rejected(final String reason) {
+                rejected.add(reason);
+            }
+        });
         driver = new TopologyTestDriver(builder.build(props), props);
-        samples = driver.createInputTopic(TOPICS.samples(), new StringSerializer(), new ByteArraySerializer());
+        samples = driver.createInputTopic(TOPICS.samples().name(), new StringSerializer(), new ByteArraySerializer());
         intervals = driver.createOutputTopic(INTERVALS, new StringDeserializer(), new ByteArrayDeserializer());
-        dead = driver.createOutputTopic(TOPICS.deadLetter(), new StringDeserializer(), new ByteArrayDeserializer());
+        dead = driver.createOutputTopic(TOPICS.deadLetter().name(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach
@@ -98,16 +107,34 @@ class RatesStageTest {
         final TestRecord<String, byte[]> letter = dead.readRecord();
         assertThat(new String(letter.value(), StandardCharsets.UTF_8)).isEqualTo("{\"ts\":1,\"device\":\"leaf-1\"}");
         assertThat(header(letter, "error")).isEqualTo("missing-port: missing \"port\"");
-        assertThat(header(letter, "source")).isEqualTo("streams-app:telemetry.samples");
+        assertThat(header(letter, "source")).isEqualTo("streams-app:samples-source");
         assertThat(header(letter, "offset")).startsWith("telemetry.samples-0@");
         assertThat(intervals.readValuesToList()).hasSize(1);
+        assertThat(rejected).containsExactly("missing_port");
+    }
+
+    @Test
+    void shouldDeadLetterAnythingButOneCanonicalSamplePerRecord() {
+        final byte[] batch = ("[" + new String(SampleJson.writeBytes(new Sample(1_000, "leaf-1", "eth0", "t",
+            Map.of("tx_bytes", 1L), Map.of())), StandardCharsets.UTF_8) + "]").getBytes(StandardCharsets.UTF_8);
+        samples.pipeInput("leaf-1", batch, 1_000L);
+        samples.pipeInput("leaf-1", new byte[0], 1_000L);
+        samples.pipeInput("leaf-1", (byte[]) null, 1_000L);
+
+        assertThat(dead.readRecordsToList()).extracting(r -> header(r, "error")).containsExactly(
+            "malformed: a JSON array: telemetry.samples carries one canonical sample object per record",
+            "malformed: empty record: telemetry.samples carries one canonical sample per record",
+            "malformed: empty record: telemetry.samples carries one canonical sample per record");
+        assertThat(rejected).containsExactly("malformed", "malformed", "malformed");
+        assertThat(intervals.isEmpty()).isTrue();
     }
 
     @Test
     void shouldKeepEachPortsLastSampleInANamedStore() {
         send(1_000, "eth0", 100);
 
-        assertThat(driver.<String, byte[]>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("leaf-1/eth0")).isNotNull();
+        assertThat(driver.<String, Sample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("leaf-1/eth0"))
+            .satisfies(last -> assertThat(last.counters()).containsEntry("tx_bytes", 100L));
     }
 
     private static String header(final TestRecord<?, ?> r, final String name) {

@@ -42,14 +42,14 @@ public final class KafkaIngestSink implements IngestSink {
     @Override
     public void sample(final Sample sample) {
         checkErrors();
-        producer.send(new ProducerRecord<>(topics.samples(), sample.key(), SampleJson.writeBytes(sample)), this::onSend);
+        producer.send(new ProducerRecord<>(topics.samples().name(), sample.key(), SampleJson.writeBytes(sample)), this::onSend);
         stats.sample();
     }
 
     @Override
     public void reject(final Rejection r) {
         checkErrors();
-        final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter(), null, r.raw());
+        final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter().name(), null, r.raw());
         dead.headers().add("error", r.error().getBytes(StandardCharsets.UTF_8));
         dead.headers().add("source", (source + ":" + r.format()).getBytes(StandardCharsets.UTF_8));
         dead.headers().add("offset", r.location().getBytes(StandardCharsets.UTF_8));

@@ -56,11 +56,11 @@ class KafkaIngestSinkTest {
         }
 
         assertThat(stats.summary()).isEqualTo("records in: 3, samples out: 2, rejected: 1 (non-numeric 1)");
-        final List<ConsumerRecord<String, byte[]>> samples = consume(topics.samples(), 2);
+        final List<ConsumerRecord<String, byte[]>> samples = consume(topics.samples().name(), 2);
         assertThat(samples).extracting(ConsumerRecord::key).containsExactlyInAnyOrder("leaf-1", "host-3");
         assertThat(SampleJson.read(samples.stream().filter(r -> r.key().equals("host-3")).findFirst().orElseThrow().value())
             .counter("tx_bytes", -1)).isEqualTo(20);
-        final ConsumerRecord<String, byte[]> dead = consume(topics.deadLetter(), 1).get(0);
+        final ConsumerRecord<String, byte[]> dead = consume(topics.deadLetter().name(), 1).get(0);
         assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("\"NaN\"");
         assertThat(header(dead, "error")).startsWith(RejectReason.NON_NUMERIC.code() + ": counter tx_bytes");
         assertThat(header(dead, "source")).isEqualTo("test-input:canonical");

@@ -2,7 +2,7 @@ package dev.fabrictwin.twin.fabric;
 
 /**
  * The scenario's {@code fabric:} block: parameters for one of the generated fabric kinds. Names and port
- * numbering are part of the contract (DESIGN §3, docs/twin.md): hosts {@code host-<i>} with NIC ports
+ * numbering are part of the contract (docs/contracts.md, docs/twin.md): hosts {@code host-<i>} with NIC ports
  * {@code nic<k>}, switches {@code leaf-<i>}, {@code spine-<i>}, {@code core-<i>} with ports {@code eth<n>}.
  */
 public sealed interface FabricSpec permits SpineLeaf, FatTree, RailOptimized, FabricFileSpec {

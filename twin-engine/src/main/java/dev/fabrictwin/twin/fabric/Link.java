@@ -40,7 +40,7 @@ public record Link(int index, int lowerNode, PortRef lower, int upperNode, PortR
         return node == lowerNode ? lower : upper;
     }
 
-    /** The link's name as DESIGN §3 names links: its two devices. */
+    /** The link's name as docs/contracts.md names links: its two devices. */
     public String name() {
         return lower.device() + "~" + upper.device();
     }

@@ -1,7 +1,7 @@
 package dev.fabrictwin.twin.fault;
 
 /**
- * What a fault hits, as DESIGN §3 names targets: a port {@code {device, port}}, a link {@code {device, peer}}
+ * What a fault hits, as docs/contracts.md names targets: a port {@code {device, port}}, a link {@code {device, peer}}
  * (every parallel link between the two unless a port is also given), a device or its ECMP group
  * {@code {device}}, or a job {@code {job}}. Unused fields are null.
  */

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The anomaly catalog of DESIGN §3 (type names are a contract). */
+/** The anomaly catalog of docs/contracts.md (type names are a contract). */
 public enum FaultType {
     LINK_DEGRADED, LINK_DOWN, PFC_STORM, ECMP_IMBALANCE, SILENT_DROP, STRAGGLER, UNEXPECTED_TRAFFIC,
     ECN_MISCONFIG, LATENCY_SLO, JOB_BOTTLENECK;

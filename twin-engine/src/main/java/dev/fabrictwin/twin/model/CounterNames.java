@@ -1,6 +1,6 @@
 package dev.fabrictwin.twin.model;
 
-/** Canonical counter and gauge names (DESIGN §3): the vocabulary the twin, the generator and the analyzer share. */
+/** Canonical counter and gauge names (docs/contracts.md): the vocabulary the twin, the generator and the analyzer share. */
 public final class CounterNames {
 
     public static final String TX_BYTES = "tx_bytes";

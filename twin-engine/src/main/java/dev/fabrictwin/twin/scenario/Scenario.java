@@ -10,7 +10,7 @@ import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 
 /**
- * A scenario file (DESIGN §3): the fabric, the declared jobs, the injected faults, and the clock
+ * A scenario file (docs/contracts.md): the fabric, the declared jobs, the injected faults, and the clock
  * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock).
  */
 public record Scenario(String name, long seed, Duration duration, Duration sampleInterval, Instant epoch,

@@ -35,7 +35,7 @@ import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 
 /**
- * Reads scenario YAML (DESIGN §3). Every error is a {@link ScenarioException} whose one-line message names
+ * Reads scenario YAML (docs/contracts.md). Every error is a {@link ScenarioException} whose one-line message names
  * the file and the field ({@code jobs[0].pattern: unknown pattern 'x' ...}), so the CLI can print it as is.
  * Unknown keys are errors too: a typo must not silently become a default.
  */

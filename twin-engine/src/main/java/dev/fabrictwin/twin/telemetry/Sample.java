@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The canonical sample (DESIGN §3, a contract): one port of one device at one time.
+ * The canonical sample (docs/contracts.md, a contract): one port of one device at one time.
  * {@code {"ts": <epoch ms>, "device": "leaf-2", "port": "eth5", "source": "gnmic",
  * "counters": {"tx_bytes": 123, ...}, "gauges": {"oper_up": 1, ...}}}.
  *

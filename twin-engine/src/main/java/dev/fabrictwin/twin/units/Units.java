@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the units that scenario files and the CLI use (DESIGN §3): durations ({@code ms s m h}),
+ * Parses the units that scenario files and the CLI use (docs/contracts.md): durations ({@code ms s m h}),
  * byte sizes (decimal {@code KB MB GB TB} = 10^3.., binary {@code KiB MiB GiB TiB} = 2^10..) and link
  * speeds ({@code 100G} = 100×10^9 bit/s, also {@code M}, {@code T}, optional {@code bps}).
  *

@@ -20,7 +20,7 @@ import dev.fabrictwin.twin.workload.Pattern;
 /**
  * Capacity planning on the twin alone: re-run the scenario's jobs (no faults) with one setting changed and
  * report each job's comm time per iteration, step time, comm overhead and GPU utilization. The compute phase
- * never changes; only the network does (DESIGN §3 job semantics).
+ * never changes; only the network does (docs/contracts.md, Job semantics).
  */
 public final class WhatIf {
 

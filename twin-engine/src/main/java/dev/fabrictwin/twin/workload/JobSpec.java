@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A declared training job (DESIGN §3). {@code hostList} is empty unless the job names its hosts; then
+ * A declared training job (docs/contracts.md). {@code hostList} is empty unless the job names its hosts; then
  * {@code hosts} equals its size. {@code bytesPerIteration} is the collective's size S, whose meaning per
  * pattern the design fixes (ring: each rank sends 2(N−1)/N·S to its successor, ...).
  */

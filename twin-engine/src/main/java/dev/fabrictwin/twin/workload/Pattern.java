@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The collective a job runs each iteration (DESIGN §3 "Job semantics"). */
+/** The collective a job runs each iteration (docs/contracts.md, Job semantics). */
 public enum Pattern {
     RING_ALLREDUCE("ring-allreduce"),
     TREE_ALLREDUCE("tree-allreduce"),

@@ -14,7 +14,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
 
 /**
  * Places jobs in declaration order on the first free hosts in host order (or their {@code hostList}) and
- * turns each collective into per-iteration transfers with the byte counts DESIGN §3 fixes.
+ * turns each collective into per-iteration transfers with the byte counts docs/contracts.md fixes.
  */
 public final class Placement {
 

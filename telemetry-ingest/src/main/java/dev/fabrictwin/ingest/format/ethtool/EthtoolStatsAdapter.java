@@ -34,7 +34,7 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *   <li><b>Device</b>: {@link ParseContext#device()} ({@code --device}, the host); without it each dump is
  *       rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the interface a header names ({@code # ethtool -S eth0}, {@code NIC statistics for eth0:});
- *       if none does, {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (DESIGN §3), since
+ *       if none does, {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (docs/contracts.md), since
  *       {@link ParseContext} carries no port.</li>
  *   <li><b>Timestamp</b>: {@link ParseContext#defaultTimestamp()}; dumps carry none.</li>
  * </ul>

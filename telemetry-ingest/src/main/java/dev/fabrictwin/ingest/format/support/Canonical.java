@@ -5,7 +5,7 @@ import java.util.Set;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
- * The canonical vocabulary (DESIGN §3) as sets, so adapters can tell canonical counters and gauges apart. This is
+ * The canonical vocabulary (docs/contracts.md) as sets, so adapters can tell canonical counters and gauges apart. This is
  * the one copy of those sets in the ingest side; adapters ask here rather than keep their own.
  */
 public final class Canonical {

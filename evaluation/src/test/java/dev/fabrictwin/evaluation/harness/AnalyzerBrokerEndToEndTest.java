@@ -1,31 +1,20 @@
-package dev.fabrictwin.analyzer.runtime;
+package dev.fabrictwin.evaluation.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.simulator.SyntheticCluster;
@@ -36,7 +25,8 @@ import dev.fabrictwin.contract.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * simulate → Kafka → analyze → fabric.alerts on the real in-JVM KRaft broker, exactly-once: the DESIGN §3
+ * simulate → Kafka → analyze → fabric.alerts on the real in-JVM KRaft broker, exactly-once, through the
+ * {@link AnalyzerHarness} that demo, eval and bench use: the docs/contracts.md
  * example (a PFC storm and a degraded uplink) opens exactly one root-cause alert of each type naming the
  * injected entity, victims name the storm, both resolve after their faults end; and 30 simulated minutes of a
  * healthy cluster open no root-cause alert.
@@ -45,10 +35,6 @@ class AnalyzerBrokerEndToEndTest {
 
     @RegisterExtension
     static final KafkaClusterExtension KAFKA = KafkaClusterExtension.singleBroker();
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    Path stateDir;
 
     @Test
     void stormAndDegradedLinkOpenOneRootCauseEachAndResolveAfterTheirFaults() throws Exception {
@@ -97,44 +83,23 @@ class AnalyzerBrokerEndToEndTest {
         final Properties client = new Properties();
         client.put("bootstrap.servers", KAFKA.bootstrapServers());
         KafkaSimulationPublisher.publish(new SyntheticCluster(scenario, scenario.telemetry()), client, topics, false, n -> { });
-        final Properties streams = new Properties();
-        streams.putAll(client);
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, KAFKA.uniqueTopic(app));
-        streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        streams.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         final AnalyzerSettings settings = new AnalyzerSettings(topics,
             AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
-        final List<Alert> alerts = new ArrayList<>();
-        final List<String> deadLetters = new ArrayList<>();
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (AnalyzerApp analyzer = AnalyzerApp.start(streams, settings, registry, 10);
-             KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KAFKA.consumerConfig(),
-                 new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topics.alerts(), topics.jobHealth(), topics.deadLetter()));
-            long latestHealth = Long.MIN_VALUE;
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-            while (!done.test(alerts) && latestHealth < untilEventMs && System.nanoTime() < deadline) {
-                for (final var r : consumer.poll(Duration.ofMillis(250))) {
-                    if (r.topic().equals(topics.deadLetter())) {
-                        deadLetters.add(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8));
-                    } else if (r.topic().equals(topics.alerts())) {
-                        alerts.add(AlertJson.read(r.value()));
-                    } else {
-                        final JsonNode health = JSON.readTree(r.value());
-                        latestHealth = Math.max(latestHealth, health.get("ts").asLong());
-                    }
-                }
-            }
-            assertThat(done.test(alerts) || latestHealth >= untilEventMs)
-                .as("the analyzer got through the capture within 240 s (alerts so far: %s)", alerts).isTrue();
-            assertThat(deadLetters).as("nothing was dead-lettered").isEmpty();
+        try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, KAFKA.uniqueTopic(app), registry, 10)) {
+            final AnalyzerHarness.Output out = analyzer.readUntil(
+                o -> done.test(o.alerts()) || o.latestEventMs() >= untilEventMs,
+                Duration.ofSeconds(120), Duration.ofSeconds(60), Duration.ofSeconds(240));
+            assertThat(done.test(out.alerts()) || out.latestEventMs() >= untilEventMs)
+                .as("the analyzer got through the capture within 240 s (alerts so far: %s)", out.alerts()).isTrue();
+            assertThat(out.deadLetters()).as("nothing was dead-lettered").isEmpty();
             // the whole capture was published before the analyzer started: a backlog whose partitions drain at
             // different speeds. The lanes' timestamp-ordered merge must keep the analysis in event-time order.
             final double processed = registry.find("fabric.samples.processed").counter().count();
             assertThat(registry.find("fabric.intervals.late").gauge().value())
                 .as("intervals that reached the analysis after their tick closed, of %.0f", processed)
                 .isLessThanOrEqualTo(processed * 0.001);
+            return out.alerts();
         }
-        return alerts;
     }
 }
