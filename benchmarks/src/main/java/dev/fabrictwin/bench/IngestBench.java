@@ -21,22 +21,22 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.kafka.KafkaIngestSink;
 import dev.fabrictwin.kafka.common.ProducerSettings;
-import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 
 /**
  * {@code bench ingest}: parse+normalize throughput per format on one thread, and ingest-to-Kafka throughput

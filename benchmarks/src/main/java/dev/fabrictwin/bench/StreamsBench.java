@@ -1,6 +1,5 @@
 package dev.fabrictwin.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,25 +17,24 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.bench.BenchWorkloads;
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
-import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
-import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
+import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
 import dev.fabrictwin.kafka.common.ProducerSettings;
-import dev.fabrictwin.contract.TopicSetup;
-import dev.fabrictwin.bench.BenchWorkloads;
+import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
-import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -132,13 +130,9 @@ public final class StreamsBench {
     private static double analyzerPerSec(final Properties client, final Topics topics, final Scenario scenario,
                                          final long samples, final String applicationId) throws Exception {
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        final Properties streams = new Properties();
-        streams.putAll(client);
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        streams.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-streams").toString());
         final AnalyzerSettings settings = new AnalyzerSettings(topics,
             AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
-        try (AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, 20)) {
+        try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, applicationId, registry, 20)) {
             long first = 0;
             long last = 0;
             double seen = 0;
@@ -172,15 +166,12 @@ public final class StreamsBench {
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         final List<Sample> samples = new ArrayList<>();
         cluster.run(samples::add, n -> { });
-        final Properties streams = new Properties();
-        streams.putAll(client);
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-live");
-        streams.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-live").toString());
         final AnalyzerConfig config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
         final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>();
         final long epoch = scenario.epoch().toEpochMilli();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(client));
-             AnalyzerApp app = AnalyzerApp.start(streams, new AnalyzerSettings(topics, config), new SimpleMeterRegistry(), 20)) {
+             AnalyzerHarness analyzer = AnalyzerHarness.start(client, new AnalyzerSettings(topics, config), "bench-live",
+                 new SimpleMeterRegistry(), 20)) {
             producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
                 SimulationFiles.topologyJson(cluster).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             for (final var job : new com.fasterxml.jackson.databind.ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {

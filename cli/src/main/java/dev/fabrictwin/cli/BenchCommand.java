@@ -1,7 +1,5 @@
 package dev.fabrictwin.cli;
 
-import dev.fabrictwin.evaluation.Json;
-
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -9,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import dev.fabrictwin.bench.TwinBench;
+import dev.fabrictwin.evaluation.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

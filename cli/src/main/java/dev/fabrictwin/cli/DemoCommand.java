@@ -1,9 +1,5 @@
 package dev.fabrictwin.cli;
 
-import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
-
-import dev.fabrictwin.contract.job.JobHealth;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -31,19 +27,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.cli.DurationConverter;
 import dev.fabrictwin.cli.UsageException;
-import dev.fabrictwin.evaluation.Scorecard;
-import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.contract.TopicSetup;
-import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.evaluation.Scorecard;
+import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.contract.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

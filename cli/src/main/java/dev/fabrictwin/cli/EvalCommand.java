@@ -1,9 +1,5 @@
 package dev.fabrictwin.cli;
 
-import dev.fabrictwin.evaluation.Evaluation;
-import dev.fabrictwin.evaluation.ScoreTable;
-import dev.fabrictwin.evaluation.Scorecard;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -16,6 +12,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import dev.fabrictwin.cli.UsageException;
+import dev.fabrictwin.evaluation.Evaluation;
+import dev.fabrictwin.evaluation.ScoreTable;
+import dev.fabrictwin.evaluation.Scorecard;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import picocli.CommandLine.ArgGroup;

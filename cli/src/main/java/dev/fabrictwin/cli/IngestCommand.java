@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
+import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
@@ -19,7 +20,6 @@ import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.kafka.KafkaIngestSink;
 import dev.fabrictwin.kafka.common.ProducerSettings;
-import dev.fabrictwin.contract.TopicSetup;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

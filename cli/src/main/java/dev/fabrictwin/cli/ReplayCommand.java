@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
+import dev.fabrictwin.analyzer.replay.Replay;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
-import dev.fabrictwin.analyzer.replay.Replay;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import picocli.CommandLine.Command;

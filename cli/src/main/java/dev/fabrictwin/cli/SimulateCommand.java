@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
 
-import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;

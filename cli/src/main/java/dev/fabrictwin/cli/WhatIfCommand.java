@@ -1,7 +1,5 @@
 package dev.fabrictwin.cli;
 
-import dev.fabrictwin.evaluation.Json;
-
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +13,7 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.evaluation.Json;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.whatif.WhatIf;
 import picocli.CommandLine.Command;

@@ -29,10 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.cli.stack.DashboardsTest;
 import dev.fabrictwin.cli.stack.DebianTools;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
 
 /**
  * The demo end to end, and the checks that run here without Docker: {@code demo} on its built-in 256-GPU scenario

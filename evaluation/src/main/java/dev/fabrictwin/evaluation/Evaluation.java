@@ -5,11 +5,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.fabrictwin.evaluation.harness.TempDirs;
-import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.analyzer.replay.Replay;
+import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.evaluation.baseline.BaselineReplay;
 import dev.fabrictwin.evaluation.baseline.ThresholdRules;
+import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.contract.truth.TruthRecord;
+import dev.fabrictwin.twin.fault.FaultType;
 
 /**
  * Scores alerts against the injected faults exactly as docs/contracts.md, Scoring defines it. Only root-cause alerts

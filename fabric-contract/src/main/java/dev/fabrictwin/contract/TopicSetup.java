@@ -10,8 +10,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 
-import dev.fabrictwin.kafka.common.KafkaTopics;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.kafka.common.KafkaTopics;
 
 /**
  * Creates fabric-twin's topics when they are missing (existing ones are left alone): compacted topology and

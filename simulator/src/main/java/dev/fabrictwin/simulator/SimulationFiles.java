@@ -1,8 +1,5 @@
 package dev.fabrictwin.simulator;
 
-import dev.fabrictwin.contract.truth.TruthJson;
-import dev.fabrictwin.contract.truth.TruthRecord;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
+import dev.fabrictwin.contract.truth.TruthJson;
+import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.twin.workload.JobJson;

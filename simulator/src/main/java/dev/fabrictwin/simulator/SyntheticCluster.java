@@ -1,7 +1,5 @@
 package dev.fabrictwin.simulator;
 
-import dev.fabrictwin.contract.truth.TruthRecord;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
+import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;

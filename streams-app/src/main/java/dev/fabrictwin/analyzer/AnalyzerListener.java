@@ -1,10 +1,7 @@
 package dev.fabrictwin.analyzer;
 
-import java.util.List;
-
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.analyzer.tick.Tick;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */
 public interface AnalyzerListener {
@@ -16,8 +13,8 @@ public interface AnalyzerListener {
     default void rejected(final String reason) {
     }
 
-    /** One tick was analyzed; {@code open} holds every alert open after it; {@code twinMs} the last twin evaluation. */
-    default void tick(final FabricAnalyzer analyzer, final Tick tick, final List<Alert> open, final long wallClockMs) {
+    /** One tick was analyzed: what the metrics need of it. */
+    default void tick(final TickReport report) {
     }
 
     default void alert(final Alert alert, final long wallClockMs) {

@@ -3,7 +3,6 @@ package dev.fabrictwin.analyzer;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.analyzer.alert.AlertLifecycle;
 import dev.fabrictwin.analyzer.alert.Correlated;
 import dev.fabrictwin.analyzer.alert.Correlator;
@@ -20,12 +19,13 @@ import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
 import dev.fabrictwin.analyzer.detect.StragglerDetector;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
-import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 

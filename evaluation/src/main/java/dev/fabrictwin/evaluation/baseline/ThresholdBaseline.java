@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
-import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;

@@ -13,14 +13,14 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.contract.alert.Severity;
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.Twin;

@@ -11,17 +11,16 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.contract.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -96,7 +95,7 @@ class AnalyzerBrokerEndToEndTest {
             // the whole capture was published before the analyzer started: a backlog whose partitions drain at
             // different speeds. The lanes' timestamp-ordered merge must keep the analysis in event-time order.
             final double processed = registry.find("fabric.samples.processed").counter().count();
-            assertThat(registry.find("fabric.intervals.late").gauge().value())
+            assertThat(registry.find("fabric.intervals.late").functionCounter().count())
                 .as("intervals that reached the analysis after their tick closed, of %.0f", processed)
                 .isLessThanOrEqualTo(processed * 0.001);
             return out.alerts();

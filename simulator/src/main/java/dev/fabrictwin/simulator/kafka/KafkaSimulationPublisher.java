@@ -1,9 +1,5 @@
 package dev.fabrictwin.simulator.kafka;
 
-import dev.fabrictwin.contract.TopicSetup;
-import dev.fabrictwin.contract.TopicSpec;
-import dev.fabrictwin.kafka.common.ProducerSettings;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +12,14 @@ import org.apache.kafka.common.serialization.Serializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.simulator.SimulationFiles;
-import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.TopicSpec;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
-import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.kafka.common.ProducerSettings;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.JobJson;
 

@@ -1,7 +1,5 @@
 package dev.fabrictwin.analyzer.alert;
 
-import dev.fabrictwin.contract.alert.Alert;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.contract.alert.Alert;
 
 /**
  * OPEN after {@code k} consecutive ticks with a finding, UPDATE at most every {@code m} ticks while it lasts

@@ -1,7 +1,5 @@
 package dev.fabrictwin.analyzer.alert;
 
-import dev.fabrictwin.contract.alert.Alert;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -9,9 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;

@@ -1,9 +1,5 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Severity;
-
-import dev.fabrictwin.contract.alert.Entity;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +7,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fault.FaultType;

@@ -1,14 +1,12 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Severity;
-
-import dev.fabrictwin.contract.alert.Entity;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 

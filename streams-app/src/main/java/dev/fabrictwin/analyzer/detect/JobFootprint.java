@@ -1,7 +1,5 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Entity;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;

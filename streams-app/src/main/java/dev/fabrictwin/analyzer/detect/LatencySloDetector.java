@@ -1,12 +1,10 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Severity;
-
-import dev.fabrictwin.contract.alert.Entity;
-
 import java.util.List;
 
 import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 

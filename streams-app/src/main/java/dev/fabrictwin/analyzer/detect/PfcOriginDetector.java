@@ -1,9 +1,5 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Severity;
-
-import dev.fabrictwin.contract.alert.Entity;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;

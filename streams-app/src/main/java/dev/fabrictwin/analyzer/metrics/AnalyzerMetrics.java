@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
@@ -67,13 +67,9 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private final AtomicLong lateIntervals = new AtomicLong();
     private final ScheduledExecutorService refresher;
     /** The latest closed tick and what was open after it, handed over by the processing thread. */
-    private volatile Snapshot latest;
-    private Snapshot refreshed;
+    private volatile TickReport latest;
+    private TickReport refreshed;
     private List<String> lastOpenIds = List.of();
-
-    /** What the refresher aggregates: a closed tick (never mutated once closed) and the alerts open after it. */
-    private record Snapshot(Fabric fabric, Tick tick, List<Alert> open) {
-    }
 
     public AnalyzerMetrics(final MeterRegistry registry, final int topPorts) {
         this(registry, topPorts, true);
@@ -144,15 +140,15 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     }
 
     @Override
-    public void tick(final FabricAnalyzer analyzer, final Tick tick, final List<Alert> open, final long wallClockMs) {
-        twinNanos.set((long) (analyzer.lastTwinMs() * 1e6));
-        lateIntervals.set(analyzer.lateIntervals());
-        latest = new Snapshot(analyzer.twin().fabric(), tick, List.copyOf(open));
+    public void tick(final TickReport report) {
+        twinNanos.set((long) (report.twinMs() * 1e6));
+        lateIntervals.set(report.lateIntervals());
+        latest = report;
     }
 
     /** Aggregates the latest tick into the gauges (the refresher thread calls it once a second). */
     void refresh() {
-        final Snapshot s = latest;
+        final TickReport s = latest;
         if (s == null || s == refreshed) {
             return;
         }

@@ -23,16 +23,16 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
 import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.sim.Twin;
-import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.PlacedJob;
 

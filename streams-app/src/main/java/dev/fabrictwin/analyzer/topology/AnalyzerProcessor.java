@@ -15,11 +15,12 @@ import org.slf4j.LoggerFactory;
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
@@ -116,7 +117,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     }
 
     private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health) {
-        final long now = System.currentTimeMillis();
+        final long now = System.currentTimeMillis(); // the alert lag is wall clock against event time
         for (final Alert a : out.alerts()) {
             if (a.state() == Alert.State.RESOLVED) {
                 openAlerts.delete(a.id());
@@ -133,7 +134,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         if (!out.ticks().isEmpty()) {
             final List<Alert> open = analyzer.openAlerts();
             for (final Tick t : out.ticks()) {
-                listener.tick(analyzer, t, open, now);
+                listener.tick(new TickReport(analyzer.twin().fabric(), t, open, analyzer.lastTwinMs(),
+                    analyzer.lateIntervals()));
             }
         }
     }

@@ -17,13 +17,12 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
-
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.analyzer.rates.PortInterval;
 
 /**
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:

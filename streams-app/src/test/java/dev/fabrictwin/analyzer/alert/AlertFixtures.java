@@ -1,14 +1,13 @@
 package dev.fabrictwin.analyzer.alert;
 
-import dev.fabrictwin.contract.alert.Severity;
-import dev.fabrictwin.contract.alert.Alert;
-
 import java.nio.file.Path;
 import java.util.List;
 
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.Scenario;

@@ -1,9 +1,5 @@
 package dev.fabrictwin.analyzer.alert;
 
-import dev.fabrictwin.contract.alert.Severity;
-import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.twin.fault.FaultType;
-
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_IMBALANCE;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_SPINE0;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
@@ -21,9 +17,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fault.FaultType;
 
 class AlertLifecycleTest {
 

@@ -2,11 +2,11 @@ package dev.fabrictwin.analyzer.alert;
 
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_IMBALANCE;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF0_SPINE0;
-import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DEGRADED;
-import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF1_GROUP;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF2_GROUP;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.LEAF2_SPINE0;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DEGRADED;
+import static dev.fabrictwin.analyzer.alert.AlertFixtures.LINK0_DOWN;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.id;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.root;
 import static dev.fabrictwin.analyzer.alert.AlertFixtures.slowdown;
@@ -36,8 +36,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 

@@ -1,8 +1,5 @@
 package dev.fabrictwin.analyzer.detect;
 
-import dev.fabrictwin.contract.alert.Entity;
-import dev.fabrictwin.contract.alert.Severity;
-
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.tick.HandTicks;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;

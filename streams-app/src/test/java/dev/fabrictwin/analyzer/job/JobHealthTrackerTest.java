@@ -1,7 +1,5 @@
 package dev.fabrictwin.analyzer.job;
 
-import dev.fabrictwin.contract.job.JobHealth;
-
 import static dev.fabrictwin.analyzer.tick.IntervalsFixture.EPOCH_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -20,7 +18,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture;
@@ -28,6 +25,8 @@ import dev.fabrictwin.analyzer.tick.IntervalsFixture.PulseTrain;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.SpineLeaf;

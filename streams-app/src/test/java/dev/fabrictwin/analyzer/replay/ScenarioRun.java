@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
-import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.scenario.Scenario;
 
 /** Test helper: a scenario simulated to files, replayed through the topology, alerts collected. */

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.contract.truth.TruthRecord;
+import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**

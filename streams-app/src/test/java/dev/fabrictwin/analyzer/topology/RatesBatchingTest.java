@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 
 /** The rates stage with batching on (as {@code analyze} runs it): one lane record per tick, store writes held back. */
 class RatesBatchingTest {

@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 
 class RatesStageTest {
 

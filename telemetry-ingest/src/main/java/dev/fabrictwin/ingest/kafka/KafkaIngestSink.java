@@ -1,17 +1,17 @@
 package dev.fabrictwin.ingest.kafka;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import dev.fabrictwin.contract.DeadLetter;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 
 /**
  * Produces samples to {@code telemetry.samples} (key = device) and rejected input to
@@ -50,9 +50,7 @@ public final class KafkaIngestSink implements IngestSink {
     public void reject(final Rejection r) {
         checkErrors();
         final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter().name(), null, r.raw());
-        dead.headers().add("error", r.error().getBytes(StandardCharsets.UTF_8));
-        dead.headers().add("source", (source + ":" + r.format()).getBytes(StandardCharsets.UTF_8));
-        dead.headers().add("offset", r.location().getBytes(StandardCharsets.UTF_8));
+        new DeadLetter(r.error(), source + ":" + r.format(), r.location()).addTo(dead.headers());
         producer.send(dead, this::onSend);
         stats.reject(r.reason());
     }

@@ -15,14 +15,13 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.fabrictwin.twin.telemetry.Sample;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-
-import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * What every format adapter must do, run on its real fixtures (test resources under {@code refdata/}): parse them

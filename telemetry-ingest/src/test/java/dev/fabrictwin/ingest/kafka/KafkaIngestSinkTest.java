@@ -1,8 +1,5 @@
 package dev.fabrictwin.ingest.kafka;
 
-import dev.fabrictwin.contract.TopicSetup;
-import dev.fabrictwin.kafka.common.ProducerSettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -21,14 +18,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.contract.Topics;
 
 /** Ingest to a real broker: samples keyed by device, bad input to the dead letter with its reason. */
 class KafkaIngestSinkTest {

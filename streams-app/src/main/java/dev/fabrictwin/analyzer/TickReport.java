@@ -1,0 +1,19 @@
+package dev.fabrictwin.analyzer;
+
+import java.util.List;
+
+import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fabric.Fabric;
+
+/**
+ * One analyzed tick as the analyzer reports it to listeners: the closed tick (never changed once closed), the
+ * fabric it was judged on, every alert open after it, the last twin evaluation's duration and the late intervals
+ * so far.
+ */
+public record TickReport(Fabric fabric, Tick tick, List<Alert> open, double twinMs, long lateIntervals) {
+
+    public TickReport {
+        open = List.copyOf(open);
+    }
+}
