@@ -1,5 +1,7 @@
 package dev.fabrictwin.contract;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.function.Function;
 
 import org.apache.kafka.common.serialization.Deserializer;
@@ -7,8 +9,12 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
-/** Serdes from a record's JSON codec: null stays null (a tombstone), everything else goes through the codec. */
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** Serdes for the contract's JSON records: null stays null (a tombstone), everything else goes through the codec. */
 public final class JsonSerdes {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private JsonSerdes() {
     }
@@ -16,5 +22,22 @@ public final class JsonSerdes {
     public static <T> Serde<T> of(final Function<T, byte[]> write, final Function<byte[], T> read) {
         return Serdes.serdeFrom((Serializer<T>) (topic, value) -> value == null ? null : write.apply(value),
             (Deserializer<T>) (topic, bytes) -> bytes == null ? null : read.apply(bytes));
+    }
+
+    /** A record written and read by Jackson, field by field (every field a contract: renaming one breaks readers). */
+    public static <T> byte[] write(final T value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static <T> T read(final byte[] json, final Class<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
     }
 }
