@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
@@ -88,7 +87,6 @@ public final class DemoCommand implements Callable<Integer> {
     private static final Duration DRAIN = Duration.ofSeconds(15);
     /** With the generator done, the analysis silent this long means it has caught up. */
     private static final Duration QUIET = Duration.ofSeconds(3);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Kafka's default {@code log.message.timestamp.after.max.ms}: records stamped further ahead are rejected. */
     private static final Duration MAX_AHEAD = Duration.ofMinutes(55);
 
