@@ -30,7 +30,7 @@ class RepositoryBoundaryTest {
     private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "node_modules", ".mvn");
     /** Text that tests and their configuration are written in. */
     private static final Set<String> SCANNED_SUFFIXES = Set.of(".java", ".xml", ".properties", ".yaml", ".yml", ".sh", ".json");
-    /** A run of parent steps with what follows it, e.g. {@code ../../shared/refdata}. */
+    /** A run of parent steps with what follows it, e.g. {@code ../../fixtures/x}. */
     private static final Pattern PARENT_PATH = Pattern.compile("(?:\\.\\.[/\\\\])+[\\w.\\-/\\\\]*|(?<![\\w.])\\.\\.(?![\\w./\\\\])");
     /** {@code Path.of("..", "x")} and {@code Paths.get(...)}: literal arguments joined as one path. */
     private static final Pattern PATH_CALL = Pattern.compile("(?:Path\\.of|Paths\\.get)\\(((?:\\s*\"[^\"]*\"\\s*,?)+)\\)");
@@ -56,9 +56,9 @@ class RepositoryBoundaryTest {
         final Path test = module.resolve("src/test/java/A.java");
 
         assertThat(violations(root, module, test, """
-            Path.of(System.getProperty("x", "../../shared/refdata"));
-            Path.of("..", "..", "shared");
-            Paths.get("/work/shared/refdata/x");
+            Path.of(System.getProperty("x", "../../outside/fixtures"));
+            Path.of("..", "..", "outside");
+            Paths.get("/home/someone/fixtures/x");
             """)).hasSize(3).allSatisfy(v -> assertThat(v).startsWith("ingest/src/test/java/A.java:"));
         assertThat(violations(root, module, test, """
             Path.of("..", "scenarios", "pfc-storm-small.yaml");

@@ -59,7 +59,8 @@ public final class Correlator {
         candidates.sort(Comparator.comparingInt(f -> PRECEDENCE.indexOf(f.type())));
         for (final Finding f : candidates) {
             final String id = Alert.id(f.type(), f.entity());
-            final String stronger = roots.containsKey(id) ? null : strongerOverlapping(f, roots);
+            // an open root too yields to a stronger fault that appears later on its device (one fault, one root)
+            final String stronger = strongerOverlapping(f, roots);
             if (stronger != null) {
                 out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
             } else {

@@ -67,6 +67,8 @@ public final class JobHealthTracker {
     private final Map<String, Integer> failedFits = new HashMap<>();
     private final Map<String, Long> lastFitMs = new HashMap<>();
     private final Map<String, PhaseFit> latestFits = new HashMap<>();
+    /** Jobs whose latest fit could not steer the twin yet (it was in a comm phase): retried on the next ticks. */
+    private final Set<String> unsteered = new HashSet<>();
     private final Map<String, double[]> coarseWindows = new HashMap<>();
     private final Map<String, Double> baselines = new HashMap<>();
     private final Map<String, Integer> fitsSeen = new HashMap<>();
@@ -132,7 +134,11 @@ public final class JobHealthTracker {
         }
         final Long lastFit = lastFitMs.get(job);
         if (lastFit != null && nowMs - lastFit < periodMs) {
-            return latestFits.get(job);
+            final PhaseFit cached = latestFits.get(job);
+            if (cached != null && unsteered.contains(job) && steer(job, cached)) {
+                unsteered.remove(job); // the twin has left its comm phase: the deferred steer happens now
+            }
+            return cached;
         }
         lastFitMs.put(job, nowMs);
         final Optional<PhaseFit> fit = lock.fit(twinComm);
@@ -146,7 +152,11 @@ public final class JobHealthTracker {
         }
         latestFits.put(job, fit.get());
         failedFits.remove(job);
-        steer(job, fit.get());
+        if (steer(job, fit.get())) {
+            unsteered.remove(job);
+        } else {
+            unsteered.add(job);
+        }
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new java.util.ArrayDeque<>());
         recent.addLast(fit.get().commMs() / twinComm);
         if (recent.size() > SMOOTHING) {
@@ -236,14 +246,16 @@ public final class JobHealthTracker {
         return sorted[sorted.length / 2];
     }
 
-    private void steer(final String job, final PhaseFit fit) {
+    /** Moves the twin's next comm phase to where the fit says it starts; false when the twin is in one (retry later). */
+    private boolean steer(final String job, final PhaseFit fit) {
         final double twinNext = twin.nextCommStartMs(job);
         if (Double.isNaN(twinNext)) {
-            return; // the twin is in a comm phase: steer at the next tick
+            return false;
         }
         final double observedNext = fit.nextCommStartAfter(twinNext - fit.periodMs() / 2);
         if (Math.abs(observedNext - twinNext) > RETIME_MS) {
             twin.retimeNextComm(job, observedNext);
         }
+        return true;
     }
 }

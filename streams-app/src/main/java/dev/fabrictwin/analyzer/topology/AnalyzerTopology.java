@@ -57,7 +57,7 @@ public final class AnalyzerTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), AlertJson.SERDE));
 
-        final KStream<String, AnalyzerOutput> outputs = mergedLanes(builder, settings, listener)
+        final KStream<String, AnalyzerOutput> outputs = mergedLanes(builder, settings)
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
         final TopicSpec<String, Alert> alerts = topics.alerts();
         outputs.flatMap((k, out) -> out.alerts().stream().map(a -> KeyValue.pair(a.id(), a)).toList(), Named.as("alerts"))
@@ -85,11 +85,9 @@ public final class AnalyzerTopology {
      * the sample partitions are processed at different speeds: Kafka, not the heap, holds what runs ahead.
      */
     private static KStream<String, List<PortInterval>> mergedLanes(final StreamsBuilder builder,
-                                                                   final AnalyzerSettings settings,
-                                                                   final AnalyzerListener listener) {
+                                                                   final AnalyzerSettings settings) {
         final KStream<String, RatesStage.LaneBatch> batches =
-            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(),
-                settings.batchFlushMs(), listener);
+            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(), settings.batchFlushMs());
         KStream<String, List<PortInterval>> merged = null;
         for (int lane = 0; lane < settings.lanes(); lane++) {
             final int id = lane;

@@ -22,7 +22,6 @@ import org.apache.kafka.streams.state.Stores;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.contract.TopicSpec;
@@ -48,7 +47,7 @@ public final class RatesStage {
     /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
     public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
                                                       final long nominalIntervalMs) {
-        return buildBatches(builder, topics, nominalIntervalMs, 1, 0, AnalyzerListener.NONE)
+        return buildBatches(builder, topics, nominalIntervalMs, 1, 0)
             .flatMapValues(LaneBatch::intervals, Named.as("intervals-one-by-one"));
     }
 
@@ -62,7 +61,7 @@ public final class RatesStage {
      */
     public static KStream<String, LaneBatch> buildBatches(final StreamsBuilder builder, final Topics topics,
                                                           final long nominalIntervalMs, final int lanes,
-                                                          final long batchFlushMs, final AnalyzerListener listener) {
+                                                          final long batchFlushMs) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), SampleSerde.INSTANCE).withCachingEnabled());
         final TopicSpec<String, Sample> samples = topics.samples();

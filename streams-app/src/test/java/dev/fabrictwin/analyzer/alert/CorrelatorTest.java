@@ -30,7 +30,6 @@ import java.util.stream.Stream;
 import org.assertj.core.api.AbstractListAssert;
 import org.assertj.core.api.ObjectAssert;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -128,9 +127,6 @@ class CorrelatorTest {
     }
 
     @Test
-    @Disabled("suspected bug: a root already open is exempt from the precedence check (roots.containsKey(id)), so a "
-        + "weaker alert that opened first stays a second root when a stronger fault shows on its device, although "
-        + "docs/analyzer.md says a candidate sharing a device with a stronger root of this tick becomes its victim")
     void shouldDemoteAWeakerOpenRootToTheVictimOfAStrongerFaultOnItsDevice() {
         final List<Correlated> out = correlator.correlate(List.of(LEAF0_IMBALANCE, LINK0_DOWN), open(LEAF0_IMBALANCE));
 

@@ -11,7 +11,6 @@ import java.util.function.DoubleUnaryOperator;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.Predicate;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -262,11 +261,6 @@ class JobHealthTrackerTest {
             within(JobHealthTracker.RETIME_MS));
     }
 
-    @Disabled("suspected bug: lock() fits at most once a declared period and steers only on that tick; when the"
-        + " twin is in a comm phase then, steer() waits 'for the next tick', but the next ticks return the cached"
-        + " fit without steering, and with the twin's period equal to the declared one every later fit tick finds"
-        + " it in comm again: after the NICs slip 300 ms the twin stays 300 ms out of step for good, while every"
-        + " fit has R² ≈ 1")
     @Test
     void shouldSteerTheTwinAgainAfterItsNicsSlip() {
         // as above, then one comm phase 300 ms longer: the NICs' later iterations start 300 ms later

@@ -212,7 +212,9 @@ class PhaseLockTest {
     @Disabled("suspected bug: the local refinement searches offset as a fraction of the period from the window's"
         + " start, so comm time and offset are coupled and a ±1-cell search cannot follow the coupling; an"
         + " off-grid stretch (2.5× here) ends ~4 % off with R² ≈ 0.75 on noiseless data although the true train"
-        + " (inside the searched range) explains every byte")
+        + " (inside the searched range) explains every byte. Re-enable once PhaseLock searches the last comm start"
+        + " anchored at the window's end (so refining the duration does not move the pulses) and bench streams shows"
+        + " no loss: the fit runs on the analysis thread once per job and period")
     @Test
     void shouldFitAnOffGridStretchAsWellAsTheRefinedGridAllows() {
         final PulseTrain train = regular(2.5 * TWIN_COMM_MS);

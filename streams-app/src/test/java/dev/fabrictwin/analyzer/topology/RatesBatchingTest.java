@@ -26,7 +26,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -49,7 +48,7 @@ class RatesBatchingTest {
     @BeforeEach
     void setUp() {
         final StreamsBuilder builder = new StreamsBuilder();
-        RatesStage.buildBatches(builder, TOPICS, 1_000, 1, FLUSH_MS, AnalyzerListener.NONE)
+        RatesStage.buildBatches(builder, TOPICS, 1_000, 1, FLUSH_MS)
             .mapValues(RatesStage.LaneBatch::intervals, Named.as("batch-intervals"))
             .to(BATCHES, Produced.with(Serdes.String(), PortIntervalSerde.listSerde()));
         final Properties props = new Properties();

@@ -211,7 +211,7 @@ public final class SampleJson {
         return out.build();
     }
 
-    /** Whether a record holds a per-device batch (a JSON array of samples) rather than one sample. */
+    /** Whether a record is a JSON array (of samples, say) rather than one sample object: not a canonical sample. */
     public static boolean isBatch(final byte[] json) {
         for (final byte b : json) {
             if (b == '[') {
@@ -222,61 +222,6 @@ public final class SampleJson {
             }
         }
         return false;
-    }
-
-    /**
-     * The elements of a batch: {offset, length} of each top-level value of a JSON array (strings and escapes
-     * respected), for {@link #read(byte[], int, int)} one by one, so one bad sample does not sink its batch.
-     */
-    public static java.util.List<int[]> elements(final byte[] json) throws SampleFormatException {
-        final java.util.List<int[]> out = new java.util.ArrayList<>();
-        int i = 0;
-        while (i < json.length && json[i] != '[') {
-            i++;
-        }
-        int depth = 0;
-        int start = -1;
-        boolean inString = false;
-        for (i = i + 1; i < json.length; i++) {
-            final byte b = json[i];
-            if (inString) {
-                if (b == '\\') {
-                    i++;
-                } else if (b == '"') {
-                    inString = false;
-                }
-                continue;
-            }
-            if (b == '"') {
-                inString = true;
-            } else if (b == '{' || b == '[') {
-                if (depth++ == 0) {
-                    start = i;
-                }
-            } else if (b == '}' || b == ']') {
-                if (depth == 0 && b == ']') {
-                    return out;
-                }
-                if (--depth == 0) {
-                    out.add(new int[] {start, i + 1 - start});
-                } else if (depth < 0) {
-                    break;
-                }
-            }
-        }
-        throw new SampleFormatException(RejectReason.MALFORMED, "unterminated batch (a JSON array of samples)");
-    }
-
-    /** A per-device batch: the samples as one JSON array. */
-    public static byte[] writeBatch(final java.util.List<Sample> samples) {
-        final StringBuilder b = new StringBuilder(samples.size() * 512).append('[');
-        for (int i = 0; i < samples.size(); i++) {
-            if (i > 0) {
-                b.append(',');
-            }
-            b.append(write(samples.get(i)));
-        }
-        return b.append(']').toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** One JSON line (no newline). */
