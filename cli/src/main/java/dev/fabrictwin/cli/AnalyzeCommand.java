@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.StreamsConfig;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
@@ -90,8 +91,15 @@ final class AnalyzeCommand implements Callable<Integer> {
         description = "Stop after this long instead of waiting for Ctrl-C.")
     private Duration duration;
 
+    @Option(names = "--status-every", defaultValue = "10s", converter = DurationConverter.class, paramLabel = "TIME",
+        description = "Print a status line this often (state, samples analyzed, unmatched names); 0 for none (default: ${DEFAULT-VALUE}).")
+    private Duration statusEvery;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (statusEvery.isNegative()) {
+            throw new UsageException("--status-every must not be negative");
+        }
         if (metricsPort < 0 || metricsPort > 65_535 || standbyReplicas < 0 || topPorts < 0) {
             throw new UsageException("--metrics-port must be 0..65535, --standby-replicas and --top-ports >= 0");
         }
@@ -127,10 +135,21 @@ final class AnalyzeCommand implements Callable<Integer> {
                 client.get("bootstrap.servers"), metricsHost, metrics.port(),
                 duration == null ? "; Ctrl-C to stop" : "; stopping after " + duration.toSeconds() + " s");
             err.flush();
-            if (duration == null) {
-                stopped.await();
-            } else if (!stopped.await(duration.toMillis(), TimeUnit.MILLISECONDS)) {
-                Runtime.getRuntime().removeShutdownHook(onSignal);
+            final long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+            final long every = statusEvery.isZero() ? Long.MAX_VALUE : statusEvery.toMillis();
+            double lastCount = 0;
+            while (!stopped.await(Math.min(every, Math.max(0, (deadline - System.nanoTime()) / 1_000_000)),
+                TimeUnit.MILLISECONDS)) {
+                if (System.nanoTime() >= deadline) {
+                    Runtime.getRuntime().removeShutdownHook(onSignal);
+                    break;
+                }
+                final double count = registry.find("fabric.samples.processed").counter() == null ? 0
+                    : registry.find("fabric.samples.processed").counter().count();
+                err.printf(Locale.ROOT, "analyze: %s  %,.0f samples analyzed (%,.0f/s)%s%n", app.state(), count,
+                    (count - lastCount) * 1000.0 / every, StatusText.unmatched(AnalyzerMetrics.unmatchedNames(registry)));
+                err.flush();
+                lastCount = count;
             }
         }
         err.println("analyze: stopped");

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.cli.DurationConverter;
@@ -303,7 +304,8 @@ public final class DemoCommand implements Callable<Integer> {
                     final double seconds = (System.nanoTime() - lastStatusNanos) / 1e9;
                     final long roots = open.values().stream().filter(Alert::rootCause).count();
                     console.status(analyzedUpToMs == Long.MIN_VALUE ? 0 : (analyzedUpToMs - scenario.epoch().toEpochMilli()) / 1000.0,
-                        (count - lastCount) / seconds, (int) roots, open.size() - (int) roots, slowdown);
+                        (count - lastCount) / seconds, (int) roots, open.size() - (int) roots, slowdown,
+                        AnalyzerMetrics.unmatchedNames(registry));
                     lastCount = count;
                     lastStatusNanos = System.nanoTime();
                     nextStatus = lastStatusNanos + TimeUnit.MILLISECONDS.toNanos(STATUS_EVERY_MS);

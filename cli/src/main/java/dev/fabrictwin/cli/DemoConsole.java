@@ -42,12 +42,13 @@ final class DemoConsole {
 
     /** The live view: simulated time, sample rate, open alerts, each job's slowdown against the twin. */
     void status(final double simSeconds, final double samplesPerSec, final int openRoots, final int openVictims,
-                final Map<String, Double> slowdownByJob) {
+                final Map<String, Double> slowdownByJob, final Map<String, Long> unmatchedNames) {
         final StringBuilder jobs = new StringBuilder();
         new TreeMap<>(slowdownByJob).forEach((job, s) ->
             jobs.append(String.format(Locale.ROOT, "  %s ×%.2f", job, s)));
-        line(String.format(Locale.ROOT, "  ·  t=%4.0fs  %,7.0f samples/s  open alerts: %d root cause, %d victim  job slowdown:%s",
-            simSeconds, samplesPerSec, openRoots, openVictims, jobs.length() == 0 ? " (waiting for a phase lock)" : jobs));
+        line(String.format(Locale.ROOT, "  ·  t=%4.0fs  %,7.0f samples/s  open alerts: %d root cause, %d victim  job slowdown:%s%s",
+            simSeconds, samplesPerSec, openRoots, openVictims, jobs.length() == 0 ? " (waiting for a phase lock)" : jobs,
+            StatusText.unmatched(unmatchedNames)));
     }
 
     /** The closing summary: the docs/contracts.md scores of the run's root-cause alerts against the injected faults. */

@@ -13,6 +13,10 @@ public interface AnalyzerListener {
     default void rejected(final String reason) {
     }
 
+    /** A sample's device/port names met no topology port ({@code unknown_device}, {@code unknown_port}). */
+    default void unmatched(final String reason) {
+    }
+
     /** One tick was analyzed: what the metrics need of it. */
     default void tick(final TickReport report) {
     }

@@ -26,6 +26,7 @@ import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 
@@ -38,8 +39,17 @@ import dev.fabrictwin.twin.model.CounterIndex;
 public final class FabricAnalyzer {
 
     /** What one step produced. */
-    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks) {
-        static final Output EMPTY = new Output(List.of(), List.of(), List.of());
+    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks, String unmatched) {
+        static final Output EMPTY = new Output(List.of(), List.of(), List.of(), null);
+
+        Output(final List<Alert> alerts, final List<JobHealth> jobHealth, final List<Tick> ticks) {
+            this(alerts, jobHealth, ticks, null);
+        }
+
+        /** An interval whose device/port names meet no topology port: not analyzed, for this reason. */
+        static Output unmatched(final String reason) {
+            return new Output(List.of(), List.of(), List.of(), reason);
+        }
     }
 
     private final TwinReplica twin;
@@ -68,8 +78,17 @@ public final class FabricAnalyzer {
         this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
     }
 
-    /** Takes one port interval; returns what the ticks it closed produced. */
-    public Output accept(final PortInterval interval) {
+    /**
+     * Takes one port interval; returns what the ticks it closed produced. Its names are first resolved to a
+     * topology port (the document's {@code names}); one that meets none is returned as {@link Output#unmatched}
+     * and changes nothing, so unknown devices neither disturb the analysis nor hold state.
+     */
+    public Output accept(final PortInterval named) {
+        final PortNames.Resolution resolution = twin.resolve(named.device(), named.port());
+        if (!resolution.matched()) {
+            return Output.unmatched(resolution.reason());
+        }
+        final PortInterval interval = named.renamed(resolution.port().device(), resolution.port().port());
         intervals++;
         twin.observe(interval);
         jobs.observe(interval);

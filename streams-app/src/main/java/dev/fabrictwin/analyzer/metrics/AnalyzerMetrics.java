@@ -57,6 +57,8 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<String, Counter> alertRecords = new ConcurrentHashMap<>();
     private final DistributionSummary lag;
+    private static final String UNMATCHED = "fabric.names.unmatched";
+    private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
     private final MultiGauge openByType;
     private final MultiGauge openAlerts;
     private final MultiGauge portUtilization;
@@ -117,6 +119,20 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         rejected.computeIfAbsent(reason, r -> Counter.builder("fabric.records.rejected")
             .tag("reason", r).description("Records sent to the dead letter topic (or not analyzed), by reason")
             .register(registry)).increment();
+    }
+
+    @Override
+    public void unmatched(final String reason) {
+        unmatched.computeIfAbsent(reason, r -> Counter.builder(UNMATCHED)
+            .tag("reason", r).description("Samples whose device/port names meet no topology port (not analyzed), by reason")
+            .register(registry)).increment();
+    }
+
+    /** The unmatched-name counts so far, by reason, as a status line shows them (empty when every name met). */
+    public static Map<String, Long> unmatchedNames(final MeterRegistry registry) {
+        final Map<String, Long> counts = new java.util.TreeMap<>();
+        registry.find(UNMATCHED).counters().forEach(c -> counts.merge(c.getId().getTag("reason"), (long) c.count(), Long::sum));
+        return counts;
     }
 
     @Override

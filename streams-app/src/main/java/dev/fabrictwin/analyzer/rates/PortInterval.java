@@ -18,6 +18,12 @@ public record PortInterval(String device, String port, long t0, long t1, Map<Str
         }
     }
 
+    /** The same interval under the topology's names for its port (itself when they are already those). */
+    public PortInterval renamed(final String topologyDevice, final String topologyPort) {
+        return device.equals(topologyDevice) && port.equals(topologyPort) ? this
+            : new PortInterval(topologyDevice, topologyPort, t0, t1, increases, gauges, reset, wraps, gap);
+    }
+
     public double seconds() {
         return (t1 - t0) / 1000.0;
     }

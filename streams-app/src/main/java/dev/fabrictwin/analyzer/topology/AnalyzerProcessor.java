@@ -43,6 +43,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     private ReadOnlyKeyValueStore<String, byte[]> jobs;
     private FabricAnalyzer analyzer;
     private int documentsVersion;
+    private int rejectedVersion;
     private long lastCheckMs = Long.MIN_VALUE;
     private long waitingForTopology;
 
@@ -107,7 +108,19 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         }
         final long epoch = Math.floorDiv(first.t0(), settings.tickMs()) * settings.tickMs();
         final AnalyzerConfig config = settings.analyzerConfig();
-        analyzer = new FabricAnalyzer(TwinReplica.from(docs.topology(), docs.jobs(), epoch), config);
+        final TwinReplica twin;
+        try {
+            twin = TwinReplica.from(docs.topology(), docs.jobs(), epoch);
+        } catch (IllegalArgumentException e) {
+            if (docs.version() != rejectedVersion) {
+                LOG.error("the topology or jobs documents cannot be used ({}): {}", e.getMessage(),
+                    analyzer == null ? "nothing is analyzed until they are fixed" : "keeping the previous ones");
+                rejectedVersion = docs.version();
+                listener.rejected("bad_document");
+            }
+            return;
+        }
+        analyzer = new FabricAnalyzer(twin, config);
         documentsVersion = docs.version();
         final List<Alert> restored = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
@@ -117,6 +130,10 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     }
 
     private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health) {
+        if (out.unmatched() != null) {
+            listener.unmatched(out.unmatched());
+            return;
+        }
         final long now = System.currentTimeMillis(); // the alert lag is wall clock against event time
         for (final Alert a : out.alerts()) {
             if (a.state() == Alert.State.RESOLVED) {

@@ -9,6 +9,7 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Link;
+import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.CounterNames;
@@ -42,9 +43,11 @@ public final class TwinReplica {
     private final FluidSimulation simulation;
     private final CounterIntegrator integrator;
     private final long epochMs;
+    private final PortNames.Resolver names;
 
-    private TwinReplica(final Fabric fabric, final List<PlacedJob> jobs, final long epochMs) {
+    private TwinReplica(final Fabric fabric, final PortNames names, final List<PlacedJob> jobs, final long epochMs) {
         this.fabric = fabric;
+        this.names = names.bind(fabric);
         this.jobs = jobs;
         this.epochMs = epochMs;
         this.simulation = new FluidSimulation(fabric, jobs, Routing.ecmp(REPLICA_HASH_SEED), List.of(),
@@ -59,7 +62,13 @@ public final class TwinReplica {
         for (final JsonNode j : jobDocuments) {
             specs.add(JobJson.fromJson(j));
         }
-        return new TwinReplica(fabric, Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
+        return new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
+            Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
+    }
+
+    /** The topology port a telemetry device/port name stands for (the document's {@code names}), or why none. */
+    public PortNames.Resolution resolve(final String device, final String port) {
+        return names.resolve(device, port);
     }
 
     public Fabric fabric() {

@@ -89,7 +89,7 @@ public final class FabricJson {
 
     private static PortRef port(final JsonNode link, final String field) {
         final String text = link.path(field).asText("");
-        final int slash = text.lastIndexOf('/');
+        final int slash = text.indexOf('/');
         if (slash <= 0 || slash == text.length() - 1) {
             throw new IllegalArgumentException("fabric link needs '" + field + "' as device/port, was '" + text + "'");
         }

@@ -1,0 +1,259 @@
+package dev.fabrictwin.twin.fabric;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Where telemetry's names meet the topology's: real collectors name a port as the device sees it
+ * ({@code gpu01.example.com} / {@code mlx5_0/1}, {@code leaf01} / {@code et-0/0/1.0}), the topology as its
+ * source did. The topology document's optional {@code names} section says how they meet:
+ *
+ * <pre>
+ * "names": {
+ *   "ports":   {"gpu01/mlx5_0/1": "gpu01/eth0"},                      // explicit table, telemetry → topology
+ *   "devices": {"gpu01-bmc": "gpu01"},                                // a device renamed, its ports kept
+ *   "rules":   [{"match": "^(gpu\\d+)/mlx5_(\\d+)/1$", "to": "$1/eth$2"}]  // regex over "device/port", first hit wins
+ * }
+ * </pre>
+ *
+ * Resolution, first that names a port of the fabric: the ports table; the name itself (after the devices table);
+ * each rule in order; then the built-in spellings every fabric has (device without its DNS domain, port name
+ * case-insensitively, a Junos/Linux logical unit {@code .0} dropped, the quotes some vendors leave around list
+ * keys). A name that meets nothing is {@link Resolution#unknownDevice()} or {@link Resolution#unknownPort()}, never
+ * guessed. Results are cached up to {@value #CACHE_LIMIT} names, so a flood of made-up names cannot grow memory.
+ */
+public final class PortNames {
+
+    /** Names remembered; past it, names are resolved again each time (correct, just slower). */
+    static final int CACHE_LIMIT = 200_000;
+
+    /** The outcome for one telemetry name: the topology port, or why there is none. */
+    public record Resolution(PortRef port, String reason) {
+        static Resolution of(final PortRef port) {
+            return new Resolution(port, null);
+        }
+
+        public boolean matched() {
+            return port != null;
+        }
+
+        public static Resolution unknownDevice() {
+            return new Resolution(null, "unknown_device");
+        }
+
+        public static Resolution unknownPort() {
+            return new Resolution(null, "unknown_port");
+        }
+    }
+
+    /** A rule: a regex over {@code device/port} and its replacement (Java {@code $1} groups). */
+    public record Rule(Pattern match, String to) {
+        Optional<String> apply(final String name) {
+            final Matcher m = match.matcher(name);
+            return m.find() ? Optional.of(m.replaceFirst(to)) : Optional.empty();
+        }
+    }
+
+    public static final PortNames NONE = new PortNames(Map.of(), Map.of(), List.of());
+
+    private final Map<String, String> ports;
+    private final Map<String, String> devices;
+    private final List<Rule> rules;
+
+    public PortNames(final Map<String, String> ports, final Map<String, String> devices, final List<Rule> rules) {
+        this.ports = Map.copyOf(ports);
+        this.devices = Map.copyOf(devices);
+        this.rules = List.copyOf(rules);
+    }
+
+    public Map<String, String> ports() {
+        return ports;
+    }
+
+    public Map<String, String> devices() {
+        return devices;
+    }
+
+    public List<Rule> rules() {
+        return rules;
+    }
+
+    public boolean isEmpty() {
+        return ports.isEmpty() && devices.isEmpty() && rules.isEmpty();
+    }
+
+    /** The {@code names} section of a topology document; absent means {@link #NONE}. */
+    public static PortNames fromJson(final JsonNode names) {
+        if (names == null || names.isMissingNode() || names.isNull()) {
+            return NONE;
+        }
+        if (!names.isObject()) {
+            throw new IllegalArgumentException("topology 'names' must be an object with 'ports', 'devices' and/or 'rules'");
+        }
+        final Map<String, String> ports = table(names.path("ports"), "ports");
+        for (final Map.Entry<String, String> e : ports.entrySet()) {
+            requirePortName(e.getKey(), "names.ports key");
+            requirePortName(e.getValue(), "names.ports value");
+        }
+        final Map<String, String> devices = table(names.path("devices"), "devices");
+        final List<Rule> rules = new ArrayList<>();
+        final JsonNode list = names.path("rules");
+        if (!list.isMissingNode() && !list.isArray()) {
+            throw new IllegalArgumentException("topology 'names.rules' must be a list of {match, to}");
+        }
+        int i = 0;
+        for (final JsonNode r : list) {
+            final String match = r.path("match").asText("");
+            if (match.isEmpty() || !r.hasNonNull("to")) {
+                throw new IllegalArgumentException("topology 'names.rules' #" + i + " needs 'match' and 'to'");
+            }
+            try {
+                rules.add(new Rule(Pattern.compile(match), r.get("to").asText()));
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException("topology 'names.rules' #" + i + " has a bad regex: "
+                    + e.getDescription() + " in '" + match + "'", e);
+            }
+            i++;
+        }
+        return new PortNames(ports, devices, rules);
+    }
+
+    public ObjectNode toJson(final ObjectMapper mapper) {
+        final ObjectNode o = mapper.createObjectNode();
+        if (!ports.isEmpty()) {
+            final ObjectNode p = o.putObject("ports");
+            new java.util.TreeMap<>(ports).forEach(p::put);
+        }
+        if (!devices.isEmpty()) {
+            final ObjectNode d = o.putObject("devices");
+            new java.util.TreeMap<>(devices).forEach(d::put);
+        }
+        if (!rules.isEmpty()) {
+            final var a = o.putArray("rules");
+            rules.forEach(r -> a.addObject().put("match", r.match().pattern()).put("to", r.to()));
+        }
+        return o;
+    }
+
+    /** Binds the names to a fabric: the object the analyzer asks, with its cache. */
+    public Resolver bind(final Fabric fabric) {
+        return new Resolver(this, fabric);
+    }
+
+    /** Resolves telemetry names against one fabric; not thread-safe (one per analysis task). */
+    public static final class Resolver {
+        private final PortNames names;
+        private final Fabric fabric;
+        private final Map<String, Map<String, String>> portsByLowerCase = new HashMap<>();
+        private final Map<String, Resolution> cache = new LinkedHashMap<>();
+
+        Resolver(final PortNames names, final Fabric fabric) {
+            this.names = names;
+            this.fabric = fabric;
+            for (final PortRef p : fabric.ports()) {
+                portsByLowerCase.computeIfAbsent(p.device(), d -> new HashMap<>())
+                    .put(p.port().toLowerCase(Locale.ROOT), p.port());
+            }
+        }
+
+        public Resolution resolve(final String device, final String port) {
+            final String key = device + "/" + port;
+            final Resolution cached = cache.get(key);
+            if (cached != null) {
+                return cached;
+            }
+            final Resolution r = compute(device, port, key);
+            if (cache.size() < CACHE_LIMIT) {
+                cache.put(key, r);
+            }
+            return r;
+        }
+
+        private Resolution compute(final String device, final String port, final String key) {
+            final String explicit = names.ports.get(key);
+            if (explicit != null) {
+                return exact(split(explicit)).map(Resolution::of).orElse(Resolution.unknownPort());
+            }
+            final String renamed = names.devices.getOrDefault(device, device);
+            final Optional<PortRef> direct = exact(new PortRef(renamed, port));
+            if (direct.isPresent()) {
+                return Resolution.of(direct.get());
+            }
+            for (final Rule rule : names.rules) {
+                final Optional<PortRef> hit = rule.apply(renamed + "/" + port).map(PortNames::split).flatMap(this::exact);
+                if (hit.isPresent()) {
+                    return Resolution.of(hit.get());
+                }
+            }
+            return builtIn(renamed, port);
+        }
+
+        /** The spellings any fabric has: DNS domain, case, logical unit, quoted list keys. */
+        private Resolution builtIn(final String device, final String port) {
+            String d = unquote(device);
+            if (!portsByLowerCase.containsKey(d) && d.indexOf('.') > 0) {
+                d = d.substring(0, d.indexOf('.'));
+            }
+            final Map<String, String> known = portsByLowerCase.get(d);
+            if (known == null) {
+                return Resolution.unknownDevice();
+            }
+            String p = unquote(port).toLowerCase(Locale.ROOT);
+            String hit = known.get(p);
+            if (hit == null && p.matches(".*\\.\\d+$")) {
+                hit = known.get(p.substring(0, p.lastIndexOf('.')));
+            }
+            return hit == null ? Resolution.unknownPort() : Resolution.of(new PortRef(d, hit));
+        }
+
+        private Optional<PortRef> exact(final PortRef p) {
+            return p != null && fabric.linkAt(p).isPresent() ? Optional.of(p) : Optional.empty();
+        }
+
+        int cached() {
+            return cache.size();
+        }
+    }
+
+    private static String unquote(final String s) {
+        return s.length() >= 2 && (s.charAt(0) == '"' || s.charAt(0) == '\'') && s.charAt(s.length() - 1) == s.charAt(0)
+            ? s.substring(1, s.length() - 1) : s;
+    }
+
+    /** {@code device/port}, split at the first slash: port names may hold slashes ({@code et-0/0/1}), devices do not. */
+    static PortRef split(final String name) {
+        final int slash = name.indexOf('/');
+        return slash <= 0 || slash == name.length() - 1 ? null
+            : new PortRef(name.substring(0, slash), name.substring(slash + 1));
+    }
+
+    private static void requirePortName(final String name, final String what) {
+        if (split(name) == null) {
+            throw new IllegalArgumentException("topology " + what + " must be device/port, was '" + name + "'");
+        }
+    }
+
+    private static Map<String, String> table(final JsonNode node, final String field) {
+        if (node.isMissingNode()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("topology 'names." + field + "' must be an object of name → name");
+        }
+        final Map<String, String> map = new HashMap<>();
+        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        return map;
+    }
+}
