@@ -29,6 +29,7 @@ import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
+import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
@@ -65,6 +66,7 @@ public final class FabricAnalyzer {
     private long intervals;
     private long lastForgetMs;
     private double lastSolveMs;
+    private List<String> footprintJobs;
 
     public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
         this.twin = twin;
@@ -74,6 +76,7 @@ public final class FabricAnalyzer {
             new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
             new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
         this.jobs = new JobHealthTracker(twin);
+        this.footprintJobs = twin.jobs().stream().map(PlacedJob::id).toList();
         this.correlator = new Correlator(twin.fabric(), new JobFootprint(twin.fabric(), twin.jobs()));
         this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
     }
@@ -108,6 +111,7 @@ public final class FabricAnalyzer {
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         for (final Tick tick : closed) {
+            followJobs();
             final List<Finding> findings = new ArrayList<>();
             final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
             final TickContext context = new TickContext(tick, twin, config, jobs::slowdown);
@@ -125,6 +129,16 @@ public final class FabricAnalyzer {
             }
         }
         return new Output(alerts, health, closed);
+    }
+
+    /** Keeps the correlator's job footprints to the jobs the replica runs now. */
+    private void followJobs() {
+        final List<PlacedJob> running = twin.jobs();
+        final List<String> ids = running.stream().map(PlacedJob::id).toList();
+        if (!ids.equals(footprintJobs)) {
+            correlator.jobsChanged(new JobFootprint(twin.fabric(), running));
+            footprintJobs = ids;
+        }
     }
 
     /** Names the root-cause alert (and its link) holding a slowed job back. */

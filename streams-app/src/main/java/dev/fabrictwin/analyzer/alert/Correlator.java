@@ -42,13 +42,18 @@ public final class Correlator {
     static final int RECOVERY_TICKS = 30;
 
     private final Fabric fabric;
-    private final JobFootprint footprint;
+    private JobFootprint footprint;
     private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
     private final Map<String, Integer> recovering = new java.util.HashMap<>();
 
     public Correlator(final Fabric fabric, final JobFootprint footprint) {
         this.fabric = fabric;
         this.footprint = footprint;
+    }
+
+    /** The running jobs changed (the scheduler started or ended one): victims are attributed to the new set. */
+    public void jobsChanged(final JobFootprint running) {
+        this.footprint = running;
     }
 
     /** Correlates a tick's findings, given the root-cause alerts already open (id → finding). */

@@ -74,10 +74,27 @@ public final class JobHealthTracker {
     private final Map<String, Integer> fitsSeen = new HashMap<>();
     private final Map<PortRef, String> lockedNics = new HashMap<>();
     private final Map<String, Set<PortRef>> ranks = new HashMap<>();
+    private final Map<String, Long> lastTrafficMs = new HashMap<>();
+    private static final double IDLE_SHARE = 0.01;
+    private static final int IDLE_PERIODS = 2;
 
     public JobHealthTracker(final TwinReplica twin) {
         this.twin = twin;
-        for (final PlacedJob j : twin.jobs()) {
+        sync(Long.MIN_VALUE);
+    }
+
+    /** Follows the replica's running jobs: a job that started gets a phase lock, one that ended is forgotten. */
+    private void sync(final long atMs) {
+        final List<PlacedJob> running = twin.jobsAt(atMs);
+        if (running.size() == ranks.size() && running.stream().allMatch(j -> ranks.containsKey(j.id()))) {
+            return;
+        }
+        final Set<String> ids = new HashSet<>();
+        for (final PlacedJob j : running) {
+            ids.add(j.id());
+            if (ranks.containsKey(j.id())) {
+                continue;
+            }
             ranks.put(j.id(), new HashSet<>(j.ranks()));
             if (j.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
@@ -85,6 +102,23 @@ public final class JobHealthTracker {
             locks.put(j.id(), new PhaseLock(j.spec().computeSeconds() * 1000));
             j.ranks().stream().limit(NICS_PER_JOB).forEach(p -> lockedNics.put(p, j.id()));
         }
+        for (final String gone : List.copyOf(ranks.keySet())) {
+            if (!ids.contains(gone)) {
+                forget(gone);
+            }
+        }
+    }
+
+    private void forget(final String job) {
+        ranks.remove(job);
+        locks.remove(job);
+        lockedNics.values().removeIf(job::equals);
+        for (final Map<String, ?> perJob : List.of(recentSlowdowns, failedFits, lastFitMs, latestFits, coarseWindows,
+            baselines, fitsSeen, lastTrafficMs)) {
+            perJob.remove(job);
+        }
+        bottlenecked.remove(job);
+        unsteered.remove(job);
     }
 
     /** Feeds one NIC interval to its job's phase lock (other ports are ignored). */
@@ -97,8 +131,9 @@ public final class JobHealthTracker {
 
     /** After a tick closes: re-fit, steer the twin, and report each job. */
     public List<JobHealth> onTick(final Tick tick, final List<Finding> findings) {
+        sync(tick.endMs());
         final List<JobHealth> out = new ArrayList<>();
-        for (final PlacedJob j : twin.jobs()) {
+        for (final PlacedJob j : twin.jobsAt(tick.endMs())) {
             double expected = 0;
             double observed = 0;
             double seconds = 0;
@@ -118,7 +153,11 @@ public final class JobHealthTracker {
             out.add(new JobHealth(j.id(), tick.endMs(), twinComm, fit == null ? Double.NaN : fit.commMs(),
                 fit == null ? Double.NaN : fit.commMs() / twinComm, expected * perSec, observed * perSec,
                 fit == null ? Double.NaN : fit.quality(), null, null));
-            judge(j.id(), twinComm, findings);
+            if (idle(j.id(), expected, observed, tick.endMs(), j.spec().periodSeconds() * 1000)) {
+                bottlenecked.remove(j.id()); // a job that sends nothing has ended or stalled on its own: not the network's doing
+            } else {
+                judge(j.id(), twinComm, findings);
+            }
         }
         return out;
     }
@@ -202,6 +241,21 @@ public final class JobHealthTracker {
     }
 
     /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
+    /**
+     * True once the job's NICs have sent almost nothing (under {@value #IDLE_SHARE} of what the twin expects) for
+     * {@value #IDLE_PERIODS} iteration periods: the job ended before a scheduler said so, or stopped by itself. A
+     * slowed job still sends; a silent one is not slowed by the network.
+     */
+    private boolean idle(final String job, final double expected, final double observed, final long nowMs,
+                         final double periodMs) {
+        if (observed >= IDLE_SHARE * expected) {
+            lastTrafficMs.put(job, nowMs);
+            return false;
+        }
+        final long since = lastTrafficMs.computeIfAbsent(job, j -> nowMs);
+        return nowMs - since > IDLE_PERIODS * periodMs;
+    }
+
     private void judge(final String job, final double twinComm, final List<Finding> findings) {
         final double slowdown = slowdown(job);
         if (slowdown > (bottlenecked.contains(job) ? RECOVERED : SLOWDOWN)) {

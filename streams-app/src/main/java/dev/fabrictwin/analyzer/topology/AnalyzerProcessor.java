@@ -24,10 +24,11 @@ import dev.fabrictwin.contract.job.JobHealth;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
- * the global topology and jobs stores when the first interval arrives, and rebuilt when the declared jobs
- * change. Open alerts are kept in the {@value AnalyzerTopology#OPEN_ALERTS_STORE} store (changelogged, so with
- * exactly-once a restarted instance neither re-opens nor forgets them). Forwards one {@link AnalyzerOutput} per
- * input batch that published anything: its {@link Alert}s and {@link JobHealth}s, stamped with their latest event time.
+ * the global topology and jobs stores when the first interval arrives and rebuilt when the topology changes; jobs
+ * that start or end are followed by the replica at event time (no rebuild, no state lost). Open alerts are kept in
+ * the {@value AnalyzerTopology#OPEN_ALERTS_STORE} store (changelogged, so with exactly-once a restarted instance
+ * neither re-opens nor forgets them). Forwards one {@link AnalyzerOutput} per input batch that published anything:
+ * its {@link Alert}s and {@link JobHealth}s, stamped with their latest event time.
  */
 final class AnalyzerProcessor implements Processor<String, List<PortInterval>, String, AnalyzerOutput> {
 
@@ -44,6 +45,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     private FabricAnalyzer analyzer;
     private int documentsVersion;
     private int rejectedVersion;
+    private int topologyVersion;
     private long lastCheckMs = Long.MIN_VALUE;
     private long waitingForTopology;
 
@@ -103,8 +105,19 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         if (analyzer != null && docs.version() == documentsVersion) {
             return;
         }
+        if (analyzer != null && docs.topologyVersion() == topologyVersion) {
+            try {
+                analyzer.twin().updateJobs(docs.jobs(), first.t1());
+                LOG.info("declared jobs changed: the replica follows at event time {}", first.t1());
+            } catch (IllegalArgumentException e) {
+                LOG.error("a job document cannot be used ({}): keeping the jobs as they were", e.getMessage());
+                listener.rejected("bad_document");
+            }
+            documentsVersion = docs.version();
+            return;
+        }
         if (analyzer != null) {
-            LOG.info("declared jobs or topology changed: rebuilding the twin replica");
+            LOG.info("topology changed: rebuilding the twin replica");
         }
         final long epoch = Math.floorDiv(first.t0(), settings.tickMs()) * settings.tickMs();
         final AnalyzerConfig config = settings.analyzerConfig();
@@ -122,6 +135,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         }
         analyzer = new FabricAnalyzer(twin, config);
         documentsVersion = docs.version();
+        topologyVersion = docs.topologyVersion();
         final List<Alert> restored = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
             it.forEachRemaining(kv -> restored.add(kv.value));

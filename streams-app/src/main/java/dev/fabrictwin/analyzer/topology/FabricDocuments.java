@@ -12,9 +12,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The declared fabric as the global stores hold it: the topology document (one per fabric id) and the jobs
- * (one per job id, tombstones removed). {@link #version()} changes whenever any document does.
+ * (one per job id, tombstones removed). {@link #version()} changes whenever any document does, {@link #topologyVersion()} when the topology does.
  */
-record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version) {
+record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version, int topologyVersion) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -33,6 +33,7 @@ record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version) {
                 }
             }
         }
+        final int topologyVersion = version;
         final List<JsonNode> jobs = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = jobStore.all()) {
             while (it.hasNext()) {
@@ -44,7 +45,7 @@ record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version) {
                 }
             }
         }
-        return new FabricDocuments(topology, jobs, version);
+        return new FabricDocuments(topology, jobs, version, topologyVersion);
     }
 
     private static JsonNode parse(final byte[] bytes) {

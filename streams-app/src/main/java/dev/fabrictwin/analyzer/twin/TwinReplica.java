@@ -1,7 +1,10 @@
 package dev.fabrictwin.analyzer.twin;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -37,9 +40,14 @@ public final class TwinReplica {
 
     /** Any fixed seed: the real switches' hashes are unknown, so the replica does not pretend to know them. */
     private static final long REPLICA_HASH_SEED = 0x5EED;
+    /** Optional fields of a job document: when the scheduler started it and when it ends (epoch ms). */
+    static final String START_MS = "startMs";
+    static final String END_MS = "endMs";
 
     private final Fabric fabric;
-    private final List<PlacedJob> jobs;
+    /** Every declared job the replica follows (started or waiting to), by id, in declaration order. */
+    private final Map<String, PlacedJob> placed = new LinkedHashMap<>();
+    private final Map<String, JsonNode> documents = new HashMap<>();
     private final FluidSimulation simulation;
     private final CounterIntegrator integrator;
     private final long epochMs;
@@ -48,7 +56,7 @@ public final class TwinReplica {
     private TwinReplica(final Fabric fabric, final PortNames names, final List<PlacedJob> jobs, final long epochMs) {
         this.fabric = fabric;
         this.names = names.bind(fabric);
-        this.jobs = jobs;
+        jobs.forEach(j -> placed.put(j.id(), j));
         this.epochMs = epochMs;
         this.simulation = new FluidSimulation(fabric, jobs, Routing.ecmp(REPLICA_HASH_SEED), List.of(),
             ModelParams.defaults(), REPLICA_HASH_SEED);
@@ -62,8 +70,60 @@ public final class TwinReplica {
         for (final JsonNode j : jobDocuments) {
             specs.add(JobJson.fromJson(j));
         }
-        return new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
+        final TwinReplica replica = new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
             Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
+        for (final JsonNode j : jobDocuments) {
+            final String id = j.get("id").asText();
+            replica.documents.put(id, j);
+            final long start = j.path(START_MS).asLong(Long.MIN_VALUE);
+            if (start > epochMs) {
+                replica.simulation.setPhaseOffset(id, replica.seconds(start));
+            }
+            if (j.hasNonNull(END_MS)) {
+                replica.simulation.endJob(id, replica.seconds(j.get(END_MS).asLong()));
+            }
+        }
+        return replica;
+    }
+
+    /**
+     * Follows the scheduler: jobs whose document appeared start (at their {@code startMs}, or now), jobs whose
+     * document went away (a tombstone) end now, a changed document ends the old job and starts the new one, and
+     * an {@code endMs} ends the job then. Their traffic appears and leaves the replica at those event times, so
+     * a job starting or ending is expected, not a fault. Returns whether anything changed.
+     */
+    public boolean updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
+        final Map<String, JsonNode> next = new LinkedHashMap<>();
+        for (final JsonNode j : jobDocuments) {
+            next.put(JobJson.fromJson(j).id(), j);
+        }
+        boolean changed = false;
+        for (final String id : List.copyOf(documents.keySet())) {
+            if (!documents.get(id).equals(next.get(id))) {
+                simulation.endJob(id, seconds(nowMs));
+                placed.remove(id);
+                documents.remove(id);
+                changed = true;
+            }
+        }
+        for (final Map.Entry<String, JsonNode> e : next.entrySet()) {
+            if (documents.containsKey(e.getKey())) {
+                continue;
+            }
+            final List<JobSpec> specs = new ArrayList<>();
+            placed.values().forEach(p -> specs.add(p.spec()));
+            specs.add(JobJson.fromJson(e.getValue()));
+            final PlacedJob job = Placement.place(fabric, specs, REPLICA_HASH_SEED).get(specs.size() - 1);
+            final long start = Math.max(nowMs, e.getValue().path(START_MS).asLong(nowMs));
+            simulation.addJob(job, seconds(start));
+            if (e.getValue().hasNonNull(END_MS)) {
+                simulation.endJob(job.id(), seconds(e.getValue().get(END_MS).asLong()));
+            }
+            placed.put(job.id(), job);
+            documents.put(job.id(), e.getValue());
+            changed = true;
+        }
+        return changed;
     }
 
     /** The topology port a telemetry device/port name stands for (the document's {@code names}), or why none. */
@@ -75,8 +135,27 @@ public final class TwinReplica {
         return fabric;
     }
 
+    /** The jobs running at the replica's current time (started, not ended), in declaration order. */
     public List<PlacedJob> jobs() {
-        return jobs;
+        return runningAt(simulation.now());
+    }
+
+    /**
+     * The jobs running at epoch ms {@code atMs} (before the replica's start: those running at its start). Ticks
+     * close behind the replica's time, so judging a tick asks for the jobs of the tick's time.
+     */
+    public List<PlacedJob> jobsAt(final long atMs) {
+        return runningAt(atMs <= epochMs ? 0 : seconds(atMs));
+    }
+
+    private List<PlacedJob> runningAt(final double t) {
+        final List<PlacedJob> running = new ArrayList<>(placed.size());
+        for (final PlacedJob j : placed.values()) {
+            if (simulation.isRunning(j.id(), t)) {
+                running.add(j);
+            }
+        }
+        return running;
     }
 
     /** What the port should show over the interval (counter increases, mean gauges). */

@@ -293,10 +293,13 @@ class JobHealthTrackerTest {
 
     @Test
     void shouldKeepTheJudgementThroughStaleFitsFailedFitsThenDropIt() {
-        // healthy to 31.2 s, then comm twice the twin's, and the job stops sending after 60 s
+        // healthy to 31.2 s, then comm twice the twin's; after 60 s the NICs send a steady stream with no phase
+        // to fit (the job still sends: a silent job is idle, not judged; JobLifecycleTest)
         final PulseTrain stopping = new PulseTrain(TWIN_FIRST_COMM, COMPUTE_MS, NIC_BYTES_PER_ITERATION,
             i -> (i < 15 ? 1 : 2) * TWIN_COMM_MS, EPOCH_MS + 60_000);
-        final Run run = new Run(PHASE_TICK_MS).until(120_000, pulses(stopping));
+        final double steadyPerMs = NIC_BYTES_PER_ITERATION / PERIOD_MS;
+        final Run run = new Run(PHASE_TICK_MS).until(120_000, (nic, t0, t1, expected) ->
+            stopping.bytes(t0, t1) + Math.max(0, t1 - Math.max(t0, EPOCH_MS + 60_000)) * steadyPerMs);
 
         final Report lastLocked = run.reports.stream().filter(r -> !Double.isNaN(r.health().observedCommMs()))
             .reduce((a, b) -> b).orElseThrow();

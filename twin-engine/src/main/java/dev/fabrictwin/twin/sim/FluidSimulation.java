@@ -95,10 +95,76 @@ public final class FluidSimulation {
             effects.validate(f);
         }
         for (final PlacedJob j : placedJobs) {
-            final JobState s = new JobState(j, new SplittableRandom(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
-            jobs.add(s);
-            jobsById.put(j.id(), s);
+            register(j);
         }
+    }
+
+    private JobState register(final PlacedJob j) {
+        final JobState s = new JobState(j, new SplittableRandom(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
+        jobs.add(s);
+        jobsById.put(j.id(), s);
+        return s;
+    }
+
+    /**
+     * A job that starts while the simulation runs (a scheduler started it): its first iteration's compute phase
+     * begins at {@code at} seconds (not before now). A job of the same id must have been ended first.
+     */
+    public void addJob(final PlacedJob job, final double at) {
+        final JobState old = jobsById.get(job.id());
+        if (old != null && !old.ended) {
+            throw new IllegalStateException("job '" + job.id() + "' is already running");
+        }
+        final JobState j = register(job);
+        j.phaseOffset = started ? Math.max(at, now) : at;
+        if (started) {
+            scheduleFirstIteration(j);
+        }
+    }
+
+    /**
+     * The job ends at {@code at} seconds (now if that has passed): its flows leave the fabric and it starts no
+     * further iteration. Ending is not a fault: the links simply stop carrying its traffic.
+     */
+    public void endJob(final String jobId, final double at) {
+        final JobState j = job(jobId);
+        if (j.ended) {
+            return;
+        }
+        if (started && at > now + EPS_SECONDS) {
+            j.endAt = Math.min(j.endAt, at);
+            schedule(at, EventKind.JOB_END, jobs.indexOf(j));
+            return;
+        }
+        if (!started) {
+            j.endAt = Math.min(j.endAt, at);
+            return;
+        }
+        finish(j);
+        solveAndRecord();
+    }
+
+    /** Whether the job runs at simulated time {@code t} (at most now): started by then, and not ended by then. */
+    public boolean isRunning(final String jobId, final double t) {
+        final JobState j = jobsById.get(jobId);
+        return j != null && t + EPS_SECONDS >= j.phaseOffset && t < j.endAt && !(j.ended && t >= j.endedAt);
+    }
+
+    private void finish(final JobState j) {
+        j.ended = true;
+        j.endedAt = now;
+        final int ref = jobs.indexOf(j);
+        events.removeIf(e -> e.ref == ref && (e.kind == EventKind.COMM_START || e.kind == EventKind.BACKGROUND_TICK
+            || e.kind == EventKind.JOB_END));
+        flows.removeIf(f -> {
+            if (f.job == j) {
+                f.release(allocator);
+                return true;
+            }
+            return false;
+        });
+        j.active = 0;
+        j.inComm = false;
     }
 
     public Fabric fabric() {
@@ -162,7 +228,7 @@ public final class FluidSimulation {
     public boolean retimeNextComm(final String jobId, final double at) {
         final JobState j = job(jobId);
         final int ref = jobs.indexOf(j);
-        if (!started || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
+        if (!started || j.ended || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
             return false;
         }
         events.removeIf(e -> e.kind == EventKind.COMM_START && e.ref == ref);
@@ -219,17 +285,25 @@ public final class FluidSimulation {
             schedule(f.startSeconds(), EventKind.FAULT_START, i);
             schedule(f.endSeconds(), EventKind.FAULT_END, i);
         }
-        for (final JobState j : jobs) {
-            final JobSpec spec = j.job.spec();
-            if (spec.pattern() == Pattern.BACKGROUND) {
-                schedule(j.phaseOffset, EventKind.BACKGROUND_TICK, jobs.indexOf(j));
-            } else {
-                j.computeStart = j.phaseOffset;
-                schedule(j.phaseOffset + spec.computeSeconds(), EventKind.COMM_START, jobs.indexOf(j));
-            }
+        for (final JobState j : List.copyOf(jobs)) {
+            scheduleFirstIteration(j);
         }
         applyConditions();
         solveAndRecord();
+    }
+
+    private void scheduleFirstIteration(final JobState j) {
+        final JobSpec spec = j.job.spec();
+        final int ref = jobs.indexOf(j);
+        if (spec.pattern() == Pattern.BACKGROUND) {
+            schedule(j.phaseOffset, EventKind.BACKGROUND_TICK, ref);
+        } else {
+            j.computeStart = j.phaseOffset;
+            schedule(j.phaseOffset + spec.computeSeconds(), EventKind.COMM_START, ref);
+        }
+        if (j.endAt < Double.POSITIVE_INFINITY) {
+            schedule(Math.max(j.endAt, now), EventKind.JOB_END, ref);
+        }
     }
 
     private void handle(final Event e) {
@@ -241,6 +315,7 @@ public final class FluidSimulation {
                 j.job = redraw(j);
                 schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
             }
+            case JOB_END -> finish(jobs.get(e.ref));
             case FAULT_START -> {
                 activeFaults[e.ref] = true;
                 flapDown[e.ref] = true;
@@ -619,7 +694,7 @@ public final class FluidSimulation {
         return j;
     }
 
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END }
+    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END }
 
     private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event> {
         @Override
@@ -641,6 +716,9 @@ public final class FluidSimulation {
         int active;
         double minRate;
         double lastCommSeconds = Double.NaN;
+        double endAt = Double.POSITIVE_INFINITY;
+        boolean ended;
+        double endedAt = Double.POSITIVE_INFINITY;
 
         JobState(final PlacedJob job, final SplittableRandom random) {
             this.job = job;
