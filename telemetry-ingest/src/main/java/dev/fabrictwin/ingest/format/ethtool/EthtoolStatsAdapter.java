@@ -2,7 +2,6 @@ package dev.fabrictwin.ingest.format.ethtool;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,7 +14,9 @@ import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.InstantValues;
 import dev.fabrictwin.ingest.format.support.LineUnit;
+import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -38,9 +39,13 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       {@link ParseContext} carries no port.</li>
  *   <li><b>Timestamp</b>: {@link ParseContext#defaultTimestamp()}; dumps carry none.</li>
  * </ul>
- * Names are mapped by {@code mappings/ethtool.tsv}: per-queue/per-channel counters are dropped there,
- * physical-port counters are preferred over software ones, and the drivers' per-priority PFC names become
- * {@code rx_pfc_pause.<p>}, {@code tx_pfc_pause.<p>} and {@code rx_pause_duration_us.<p>}.
+ * Names are mapped by {@code mappings/ethtool.tsv}: physical-port counters are preferred over software ones, the
+ * drivers' per-priority PFC names become {@code rx_pfc_pause.<p>}, {@code tx_pfc_pause.<p>} and
+ * {@code rx_pause_duration_us.<p>}, and every driver's per-queue layout ({@code rx3_bytes}, {@code rx-3.rx_bytes},
+ * {@code rx_queue_3_bytes}, {@code queue_3_rx_bytes}, {@code [3]: rx_bytes}, {@code rxq3: rx_bytes}, vmxnet3's
+ * {@code Rx Queue#: 3} blocks) becomes {@code rx_bytes.q3} ({@link QueueDimension}: bounded, and the port total
+ * summed from the queues when the dump has none). Instant values (watermarks, peaks, current depths:
+ * {@link InstantValues}) become gauges; everything else is a counter.
  */
 public final class EthtoolStatsAdapter implements FormatAdapter {
 
@@ -50,6 +55,8 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
 
     private static final Pattern NIC_HEADER = Pattern.compile("NIC statistics(?: for ([^\\s:]+))?\\s*:", Pattern.CASE_INSENSITIVE);
     private static final Pattern COMMAND = Pattern.compile("[#$>]\\s*(?:sudo\\s+)?(?:\\S*/)?ethtool\\s+(.*)");
+    /** vmxnet3 opens a block per queue: {@code Tx Queue#: 0}. */
+    private static final Pattern QUEUE_BLOCK = Pattern.compile("(Tx|Rx) Queue#:\\s*(\\d+)", Pattern.CASE_INSENSITIVE);
 
     private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
 
@@ -97,6 +104,11 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 dump.header(line); // a comment: part of the dump's raw bytes, no statistic
                 continue;
             }
+            final Matcher queueBlock = QUEUE_BLOCK.matcher(text);
+            if (queueBlock.matches()) {
+                dump.openQueueBlock(line, queueBlock.group(1), queueBlock.group(2));
+                continue;
+            }
             dump.stat(line, text);
         }
         dump.finish(sink);
@@ -129,6 +141,9 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         private boolean hasStats;
         private boolean hasCommand;
         private boolean hasNicHeader;
+        /** Inside a vmxnet3 queue block: its statistics are named {@code txq<N>: <name>}; null outside. */
+        private String queuePrefix;
+        private int queueIndent;
 
         Dump(final ParseContext context) {
             this.context = context;
@@ -145,9 +160,19 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             unit.addLine(line);
         }
 
+        void openQueueBlock(final LineReader.Line line, final String direction, final String queue) {
+            unit.addLine(line);
+            hasStats = true;
+            queuePrefix = direction.toLowerCase(java.util.Locale.ROOT) + "q" + queue + ": ";
+            queueIndent = indent(line.text());
+        }
+
         void stat(final LineReader.Line line, final String text) {
             unit.addLine(line);
             hasStats = true;
+            if (queuePrefix != null && indent(line.text()) <= queueIndent) {
+                queuePrefix = null; // a statistic as far left as the block header belongs to the NIC again
+            }
             if (line.truncated()) {
                 unit.rejectOversized(line);
                 return;
@@ -158,7 +183,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     throw new SampleFormatException(RejectReason.MALFORMED, "expected 'name: value', got '"
                         + CounterValues.clip(text) + "'");
                 }
-                final String name = text.substring(0, sep).strip();
+                final String name = (queuePrefix == null ? "" : queuePrefix) + text.substring(0, sep).strip();
                 final String value = text.substring(sep + 1).strip();
                 if (name.isEmpty() || !printable(name)) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "statistic name is empty or not printable text");
@@ -168,7 +193,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     return; // dropped on purpose (per-queue counters)
                 }
                 final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!counters.add(Target.parse(mapped.name()), name, v)) {
+                if (!counters.add(queueBounded(Target.parse(mapped.name())), name, v)) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "statistic " + name + " appears twice in one dump");
                 }
             } catch (SampleFormatException e) {
@@ -189,13 +214,32 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     throw new SampleFormatException(RejectReason.MISSING_TIMESTAMP,
                         "ethtool dumps carry no timestamp and no default timestamp was given");
                 }
-                final Sample s = new Sample(context.defaultTimestamp(), device, port, FORMAT, counters.toMap(), Map.of());
+                final InstantValues.Split values = InstantValues.split(QueueDimension.withTotals(counters.toMap()));
+                final Sample s = new Sample(context.defaultTimestamp(), device, port, FORMAT, values.counters(),
+                    QueueDimension.withGaugeTotals(values.gauges()));
                 SampleValidator.validate(s, context);
                 sink.sample(s);
             } catch (SampleFormatException e) {
                 unit.rejectWhole(sink, e.reason(), e.getMessage());
             }
         }
+    }
+
+    /**
+     * A per-queue target folded into the queue bound ({@code rx_bytes.q40} → {@code rx_bytes.qrest}) and summed:
+     * the sources of one queue name (unicast + multicast + broadcast, or the queues beyond the bound) add up.
+     */
+    private static Target queueBounded(final Target target) {
+        final String name = QueueDimension.bound(target.name());
+        return QueueDimension.isPerQueue(name) ? new Target(name, target.preferred(), true) : target;
+    }
+
+    private static int indent(final String text) {
+        int i = 0;
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
     }
 
     /** Index of the ':' of the last ": " (or ":\t") in the line, or -1. */

@@ -45,6 +45,11 @@ public final class Canonical {
         return PER_PORT.contains(name) || isPerPriority(name);
     }
 
+    /** A counter a sample carries once per port ({@code rx_bytes}, {@code tx_drops}, ...), so once per queue too. */
+    public static boolean isPortCounter(final String name) {
+        return PER_PORT.contains(name);
+    }
+
     public static boolean isGauge(final String name) {
         return GAUGES.contains(name);
     }

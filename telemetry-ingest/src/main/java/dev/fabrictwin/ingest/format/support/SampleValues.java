@@ -76,16 +76,37 @@ public final class SampleValues {
 
     /** Adds one value under its source name (as the format names it: a field key, a qualified leaf name). */
     public void put(final String source, final InputValue value) throws SampleFormatException {
+        put(source, value, null, null);
+    }
+
+    /**
+     * Adds one value of a queue or a priority (either may be null). A per-priority counter ({@code rx_pfc_pause})
+     * takes the priority as {@code rx_pfc_pause.<p>}; every other name takes the queue, or else the priority (a
+     * priority is its traffic class's queue in a lossless fabric), as {@link QueueDimension} names it.
+     */
+    public void put(final String source, final InputValue value, final String queue, final String priority)
+            throws SampleFormatException {
         final CounterMapping.Mapped mapped = mapping.map(source);
         if (mapped.name() == null) {
             return; // dropped on purpose by the mapping file
         }
         final boolean fallback = mapped.name().endsWith("?");
-        final String name = fallback ? mapped.name().substring(0, mapped.name().length() - 1) : mapped.name();
+        String name = fallback ? mapped.name().substring(0, mapped.name().length() - 1) : mapped.name();
         final long scale = mapped.scale();
-        final boolean gauge = Canonical.isGauge(name);
-        final boolean canonicalCounter = Canonical.isSampleCounter(name);
-        final InputValue v = value.kind() == InputValue.Kind.STRING && (gauge || canonicalCounter)
+        final boolean canonicalGauge = Canonical.isGauge(name);
+        final boolean perPriority = Canonical.isCounter(name) && !Canonical.isSampleCounter(name);
+        final boolean canonicalCounter = Canonical.isSampleCounter(name) || perPriority && priority != null;
+        if (perPriority && priority != null) {
+            name = name + "." + QueueDimension.unquote(priority);
+        } else if (queue != null || priority != null) {
+            name = QueueDimension.name(name, queue != null ? queue : priority);
+        } else {
+            name = QueueDimension.bound(name);
+        }
+        // an instant value (a watermark, a peak, a current depth) is a gauge even when it arrives as an integer
+        final boolean gauge = canonicalGauge
+            || !canonicalCounter && (InstantValues.isInstant(source) || InstantValues.isInstant(mapped.name()));
+        final InputValue v = value.kind() == InputValue.Kind.STRING && (canonicalGauge || canonicalCounter)
             ? numberInString.apply(value.text()) : value;
         switch (v.kind()) {
             case UNSIGNED -> {
@@ -115,7 +136,7 @@ public final class SampleValues {
             case INVALID -> throw new SampleFormatException(RejectReason.NON_NUMERIC, noun + source + " is not a number: '"
                 + CounterValues.clip(v.text()) + "'");
             case BOOL -> {
-                if (gauge) {
+                if (canonicalGauge) {
                     gauge(name, source, v.number(), fallback);
                 } else if (canonicalCounter) {
                     throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + source + " is a boolean");
@@ -129,8 +150,8 @@ public final class SampleValues {
                     if (bps != null) {
                         gauge(name, source, bps, fallback); // SPEED_UNKNOWN and the like carry no value
                     }
-                } else if (gauge || canonicalCounter) {
-                    throw new SampleFormatException(RejectReason.NON_NUMERIC, (gauge ? "gauge " : "counter ") + source
+                } else if (canonicalGauge || canonicalCounter) {
+                    throw new SampleFormatException(RejectReason.NON_NUMERIC, (canonicalGauge ? "gauge " : "counter ") + source
                         + " is not a number: '" + CounterValues.clip(v.text()) + "'");
                 }
             }
