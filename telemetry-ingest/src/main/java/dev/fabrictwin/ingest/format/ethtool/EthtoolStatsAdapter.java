@@ -10,6 +10,7 @@ import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
@@ -69,17 +70,20 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final LineReader lines = new LineReader(in, context.maxRecordBytes());
         Dump dump = new Dump(context);
+        boolean anyDump = false;
+        LineReader.Line blankStart = null;
         LineReader.Line line;
         while ((line = lines.next()) != null) {
             if (line.blank()) {
                 dump.blank(line);
+                blankStart = blankStart == null ? line : blankStart;
                 continue;
             }
             final String text = line.text().strip();
             final String commandPort = commandPort(text);
             if (commandPort != null) {
                 if (dump.hasStats || dump.hasCommand) {
-                    dump.finish(sink);
+                    anyDump |= dump.finish(sink);
                     dump = new Dump(context);
                 }
                 dump.hasCommand = true;
@@ -90,7 +94,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             final Matcher header = NIC_HEADER.matcher(text);
             if (header.matches()) {
                 if (dump.hasStats || dump.hasNicHeader) {
-                    dump.finish(sink);
+                    anyDump |= dump.finish(sink);
                     dump = new Dump(context);
                 }
                 dump.hasNicHeader = true;
@@ -111,7 +115,13 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             }
             dump.stat(line, text);
         }
-        dump.finish(sink);
+        anyDump |= dump.finish(sink);
+        if (!anyDump && blankStart != null) {
+            // an input of blank lines only is reported, not dropped (docs/ingest.md: nothing is dropped silently)
+            sink.record();
+            sink.reject(new Rejection(blankStart.bytes(), RejectReason.NO_COUNTERS, "input holds only blank lines",
+                FORMAT, "line " + blankStart.number()));
+        }
     }
 
     /** The interface named by an {@code ethtool -S <iface>} command line, or null. */
@@ -201,13 +211,17 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             }
         }
 
-        void finish(final IngestSink sink) {
+        /** Reports the dump; false if it had no content at all. */
+        boolean finish(final IngestSink sink) {
+            if (!unit.any()) {
+                return false;
+            }
             final String device = unit.finish(sink);
             if (device == null) {
-                return;
+                return true;
             }
             if (counters.isEmpty() && unit.hasRejections()) {
-                return; // every statistic was rejected on its own line
+                return true; // every statistic was rejected on its own line
             }
             try {
                 if (context.defaultTimestamp() <= 0) {
@@ -222,6 +236,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             } catch (SampleFormatException e) {
                 unit.rejectWhole(sink, e.reason(), e.getMessage());
             }
+            return true;
         }
     }
 

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.ingest.format.support.ListKeys;
+
 /**
  * gNMI paths as gnmic prints them ({@code state/port[port-id=1/1/c1/1]/statistics},
  * {@code /srl_nokia-interfaces:interface[name=ethernet-1/1]/statistics/in-octets},
@@ -14,9 +16,21 @@ import java.util.Map;
  */
 final class GnmiPath {
 
-    /** One path element: its name without module prefix, and its list keys (empty for containers and leaves). */
-    record Elem(String name, Map<String, String> keys) {
+    /**
+     * One path element: its name without module prefix, and its list keys (empty for containers and leaves).
+     * {@code bareKey}: the keys came in an element of their own, without a name, as Junos sends
+     * {@code qmon-sw, {key: {name: xe-0/0/0:0}}}; they belong to the element before.
+     */
+    record Elem(String name, Map<String, String> keys, boolean bareKey) {
+        Elem(final String name, final Map<String, String> keys) {
+            this(name, keys, false);
+        }
     }
+
+    /** Keys that name a queue whatever the list is called (Junos {@code egress[queue-number=3]}). */
+    private static final List<String> QUEUE_KEYS = List.of("queue-number", "queue-id", "queue-name", "queue", "queue_number");
+    /** Keys that name an interface in a vendor's own sensor path. */
+    private static final List<String> INTERFACE_KEYS = List.of("name", "interface-name", "if-name", "interface");
 
     private GnmiPath() {
     }
@@ -86,18 +100,21 @@ final class GnmiPath {
 
     /**
      * Where a leaf sits: its port (null if no interface/port list key was seen), whether an interface or port
-     * list was crossed at all (so an interface {@code name} leaf may name the port), and a qualifier prefixed to
-     * leaf names for lists below the port ({@code queue.3.}).
+     * list was crossed at all (so an interface {@code name} leaf may name the port), a qualifier prefixed to leaf
+     * names for lists below the port ({@code subinterface.0.}, Junos {@code egress.}), and the queue the leaf
+     * belongs to (null for a port value), which {@code SampleValues} appends as {@code <name>.q<N>}.
      */
-    record Scope(String port, boolean portListSeen, String qualifier) {
+    record Scope(String port, boolean portListSeen, String qualifier, String queue) {
 
-        static final Scope ROOT = new Scope(null, false, "");
+        static final Scope ROOT = new Scope(null, false, "", null);
 
         /** Enters every list element of a path. */
         Scope enterAll(final List<Elem> elems) {
             Scope s = this;
             for (final Elem e : elems) {
-                s = s.enter(e.name(), e.keys());
+                s = e.bareKey() && s.port == null && pickOrNull(e.keys(), INTERFACE_KEYS) != null
+                    ? new Scope(ListKeys.unquote(pickOrNull(e.keys(), INTERFACE_KEYS)), true, "", null)
+                    : s.enter(e.name(), e.keys());
             }
             return s;
         }
@@ -105,50 +122,60 @@ final class GnmiPath {
         /**
          * Enters one path element. Interface and port lists set the port ({@code interface[name=X]},
          * {@code port[port-id=X]}, qos {@code interface[interface-id=X]}); a subinterface appends
-         * {@code .index} as SR Linux names subinterfaces; a queue adds {@code queue.<name>.}; any other keyed
-         * list below a port adds {@code <list>.<key>.} so its leaves cannot overwrite the port's; keyed lists
-         * above any port (network-instance, ...) are ignored.
+         * {@code .index} as SR Linux names subinterfaces; a queue list, or any list keyed by a queue number, sets
+         * the queue; any other keyed list below a port adds {@code <list>.<key>.} so its leaves cannot overwrite
+         * the port's; keyed lists above any port (network-instance, ...) are ignored.
          */
         Scope enter(final String list, final Map<String, String> keys) {
             switch (list) {
                 case "interface", "port" -> {
                     if (keys.isEmpty()) {
-                        return new Scope(port, true, qualifier);
+                        return new Scope(port, true, qualifier, queue);
                     }
                     final String id = pick(keys, "name", "interface-id", "port-id", "id");
-                    return new Scope(id, true, "");
+                    return new Scope(ListKeys.unquote(id), true, "", null);
                 }
                 case "subinterface" -> {
                     if (keys.isEmpty()) {
                         return this;
                     }
                     final String index = pick(keys, "index", "name", "id");
-                    return port != null ? new Scope(port + "." + index, portListSeen, qualifier)
-                        : new Scope(null, portListSeen, qualifier + "subinterface." + index + ".");
+                    return port != null ? new Scope(port + "." + index, portListSeen, qualifier, queue)
+                        : new Scope(null, portListSeen, qualifier + "subinterface." + index + ".", queue);
                 }
                 case "queue" -> {
                     if (keys.isEmpty()) {
                         return this;
                     }
-                    return new Scope(port, portListSeen, qualifier + "queue." + pick(keys, "name", "queue-name", "id") + ".");
+                    return new Scope(port, portListSeen, qualifier, pick(keys, "name", "queue-name", "id"));
                 }
                 default -> {
+                    final String queueKey = pickOrNull(keys, QUEUE_KEYS);
+                    if (queueKey != null) {
+                        return new Scope(port, portListSeen, qualifier + list + ".", queueKey);
+                    }
                     if (keys.isEmpty() || port == null) {
                         return this;
                     }
-                    return new Scope(port, portListSeen, qualifier + list + "." + pick(keys, "name", "id", "index") + ".");
+                    return new Scope(port, portListSeen, qualifier + list + "." + pick(keys, "name", "id", "index") + ".",
+                        queue);
                 }
             }
         }
 
         private static String pick(final Map<String, String> keys, final String... preferred) {
+            final String v = pickOrNull(keys, List.of(preferred));
+            return v != null ? v : keys.values().iterator().next();
+        }
+
+        private static String pickOrNull(final Map<String, String> keys, final List<String> preferred) {
             for (final String k : preferred) {
                 final String v = keys.get(k);
                 if (v != null) {
                     return v;
                 }
             }
-            return keys.values().iterator().next();
+            return null;
         }
     }
 }

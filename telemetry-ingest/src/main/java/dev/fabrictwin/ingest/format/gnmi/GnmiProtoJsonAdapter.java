@@ -198,9 +198,6 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
         if (elem != null && elem.isArray()) {
             for (final JsonNode e : elem) {
                 final String name = GnmiUnits.text(e.get("name"));
-                if (name == null) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "a path element without a name");
-                }
                 final Map<String, String> keys = new LinkedHashMap<>();
                 final JsonNode key = e.get("key");
                 if (key != null && key.isObject()) {
@@ -209,6 +206,18 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
                         final Map.Entry<String, JsonNode> k = it.next();
                         keys.put(GnmiPath.stripModule(k.getKey()), k.getValue().asText());
                     }
+                }
+                if (name == null || name.isEmpty()) {
+                    // Junos sends a list's keys as an element of their own: {qmon-sw}, {key: {name: xe-0/0/0:0}}
+                    if (keys.isEmpty() || out.isEmpty()) {
+                        throw new SampleFormatException(RejectReason.MALFORMED, "a path element with neither a name nor"
+                            + " keys of the element before it");
+                    }
+                    final GnmiPath.Elem before = out.remove(out.size() - 1);
+                    final Map<String, String> merged = new LinkedHashMap<>(before.keys());
+                    merged.putAll(keys);
+                    out.add(new GnmiPath.Elem(before.name(), merged, true));
+                    continue;
                 }
                 out.add(new GnmiPath.Elem(GnmiPath.stripModule(name), keys.isEmpty() ? Map.of() : keys));
             }

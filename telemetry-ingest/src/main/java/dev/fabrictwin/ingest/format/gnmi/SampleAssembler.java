@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.ListKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -52,11 +53,11 @@ final class SampleAssembler {
         }
         final Group g = groups.computeIfAbsent(new Key(ts, scope.port()), k -> new Group(mapping));
         g.portListSeen |= scope.portListSeen();
-        if (scope.port() == null && scope.qualifier().isEmpty() && leaf.equals("name")
+        if (scope.port() == null && scope.qualifier().isEmpty() && scope.queue() == null && leaf.equals("name")
                 && (value.kind() == InputValue.Kind.STRING || value.kind() == InputValue.Kind.UNSIGNED)) {
-            g.nameLeaf = value.text();
+            g.nameLeaf = ListKeys.unquote(value.text());
         }
-        g.values.put(scope.qualifier() + leaf, value);
+        g.values.put(scope.qualifier() + leaf, value, scope.queue(), null);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.fabrictwin.ingest.format.influx;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +14,8 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.ListKeys;
+import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -22,8 +25,14 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * {@code --format influx}: InfluxDB line protocol as Telegraf writes it, in particular its ethtool, infiniband,
  * net and gnmi input plugins.
  *
- * <p><b>Input unit</b>: one line = one sample. A bad line is rejected with its reason and raw bytes and reading
- * goes on; blank lines and {@code #} comments are skipped and not counted.
+ * <p><b>Input unit</b>: one line (one {@code records in}); consecutive lines of one device, port and timestamp make
+ * one sample (see {@link PortSample}). A bad line is rejected with its reason and raw bytes and reading goes on;
+ * blank lines and {@code #} comments are skipped and not counted.
+ *
+ * <p><b>Queues and priorities</b>: a queue tag ({@code queue}, {@code queue_number}, {@code traffic_class}, ...)
+ * puts the line's values under {@code <name>.q<N>}; a priority tag puts per-priority counters under
+ * {@code rx_pfc_pause.<p>} and other values under {@code <name>.q<p>} ({@link SampleValues#put(String, InputValue,
+ * String, String)}). Per-queue field names ({@code rx_queue_3_bytes}) map to {@code rx_bytes.q3} in the mapping file.
  *
  * <p><b>Device</b>: tag {@code source} (the gnmi plugin's device address; {@code :port} stripped), else
  * {@code host} (the machine Telegraf runs on, which is the device for ethtool/infiniband/net), else
@@ -33,7 +42,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * <p><b>Port</b>: tag {@code interface} (ethtool, net), else {@code interface_name}, else {@code name} (gnmi
  * list key), else {@code device}+{@code port} joined by "/" (infiniband: {@code mlx5_0} + {@code 1} →
  * {@code mlx5_0/1}), else tag {@code port}, else a string field {@code name} (the gnmi plugin writes the
- * interface's name leaf as a field when the path has no key). A line with none is MISSING_PORT.
+ * interface's name leaf as a field when the path has no key). Quotes around a name (Ciena's {@code "1"}) are
+ * removed. A line with none is MISSING_PORT.
  *
  * <p><b>Timestamp</b>: nanoseconds (Telegraf's default precision) → epoch ms, rounded down; a line without one
  * takes the context's default timestamp.
@@ -49,6 +59,10 @@ public final class InfluxLineAdapter implements FormatAdapter {
 
     private static final List<String> DEVICE_TAGS = List.of("source", "host", "agent_host");
     private static final List<String> PORT_TAGS = List.of("interface", "interface_name", "name");
+    /** Tags that name a line's queue or traffic class (Telegraf's gnmi plugin turns a Junos queue-number key into one). */
+    private static final List<String> QUEUE_TAGS = List.of("queue", "queue_number", "queue-number", "queue_id", "queue_name",
+        "qid", "traffic_class", "tc");
+    private static final List<String> PRIORITY_TAGS = List.of("priority", "prio", "pfc_priority");
 
     private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
 
@@ -60,6 +74,7 @@ public final class InfluxLineAdapter implements FormatAdapter {
     @Override
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final LineReader lines = new LineReader(in, context.maxRecordBytes());
+        final PortSample pending = new PortSample(sink);
         LineReader.Line line;
         while ((line = lines.next()) != null) {
             if (line.blank() || isComment(line.bytes())) {
@@ -71,9 +86,10 @@ public final class InfluxLineAdapter implements FormatAdapter {
                 continue;
             }
             try {
-                final Sample s = sample(LineProtocol.parse(line.text()), context);
+                final LineProtocol.Point p = LineProtocol.parse(line.text());
+                final Sample s = sample(p, context);
                 SampleValidator.validate(s, context);
-                sink.sample(s);
+                pending.add(s, queueTag(p.tags()) != null || tag(p.tags(), PRIORITY_TAGS) != null);
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
             } catch (RuntimeException e) {
@@ -81,6 +97,81 @@ public final class InfluxLineAdapter implements FormatAdapter {
                     "line " + line.number()));
             }
         }
+        pending.flush();
+    }
+
+    /**
+     * Consecutive lines of one device, port and time are one sample (docs/contracts.md: one per port per sample
+     * time): Telegraf writes a line per queue (a queue tag), or per sysfs directory, for the same port and time.
+     * A name that would repeat starts a new sample instead of overwriting. Port totals are summed from per-queue
+     * fields (a NIC's {@code rx_queue_3_bytes}) when the line has none; queue-tagged lines are switch queue
+     * statistics whose port totals come from the interface's own counters, so they are not summed.
+     */
+    private static final class PortSample {
+        private final IngestSink sink;
+        private Sample current;
+        private boolean queueTagged;
+
+        PortSample(final IngestSink sink) {
+            this.sink = sink;
+        }
+
+        void add(final Sample s, final boolean tagged) {
+            if (current != null && sameKey(current, s) && disjoint(current, s)) {
+                final Map<String, Long> counters = new LinkedHashMap<>(current.counters());
+                counters.putAll(s.counters());
+                final Map<String, Double> gauges = new LinkedHashMap<>(current.gauges());
+                gauges.putAll(s.gauges());
+                current = new Sample(s.ts(), s.device(), s.port(), FORMAT, counters, gauges);
+                queueTagged |= tagged;
+                return;
+            }
+            flush();
+            current = s;
+            queueTagged = tagged;
+        }
+
+        void flush() {
+            if (current == null) {
+                return;
+            }
+            final Sample s = current;
+            current = null;
+            sink.sample(queueTagged ? s : new Sample(s.ts(), s.device(), s.port(), FORMAT,
+                QueueDimension.withTotals(s.counters()), QueueDimension.withGaugeTotals(s.gauges())));
+        }
+
+        private static boolean sameKey(final Sample a, final Sample b) {
+            return a.ts() == b.ts() && a.device().equals(b.device()) && a.port().equals(b.port());
+        }
+
+        private static boolean disjoint(final Sample a, final Sample b) {
+            for (final String name : b.counters().keySet()) {
+                if (a.counters().containsKey(name) || a.gauges().containsKey(name)) {
+                    return false;
+                }
+            }
+            for (final String name : b.gauges().keySet()) {
+                if (a.counters().containsKey(name) || a.gauges().containsKey(name)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private static String queueTag(final Map<String, String> tags) {
+        return tag(tags, QUEUE_TAGS);
+    }
+
+    private static String tag(final Map<String, String> tags, final List<String> names) {
+        for (final String t : names) {
+            final String v = tags.get(t);
+            if (v != null && !v.isBlank()) {
+                return v;
+            }
+        }
+        return null;
     }
 
     private static boolean isComment(final byte[] bytes) {
@@ -114,8 +205,10 @@ public final class InfluxLineAdapter implements FormatAdapter {
                 + " ns is not after the epoch");
         }
         final SampleValues values = new SampleValues(mapping, "field ", LineProtocol::numberInString);
+        final String queue = queueTag(p.tags());
+        final String priority = tag(p.tags(), PRIORITY_TAGS);
         for (final Map.Entry<String, InputValue> f : p.fields().entrySet()) {
-            values.put(f.getKey(), f.getValue());
+            values.put(f.getKey(), f.getValue(), queue, priority);
         }
         values.finish();
         return new Sample(ts, device, port, FORMAT, values.counters(), values.gauges());
@@ -138,8 +231,8 @@ public final class InfluxLineAdapter implements FormatAdapter {
         final Map<String, String> tags = p.tags();
         for (final String t : PORT_TAGS) {
             final String v = tags.get(t);
-            if (v != null && !v.isBlank()) {
-                return v;
+            if (v != null && !ListKeys.unquote(v).isEmpty()) {
+                return ListKeys.unquote(v);
             }
         }
         final String device = tags.get("device");
@@ -151,8 +244,8 @@ public final class InfluxLineAdapter implements FormatAdapter {
             return port;
         }
         final InputValue name = p.fields().get("name");
-        if (name != null && name.kind() == InputValue.Kind.STRING && !name.text().isBlank()) {
-            return name.text();
+        if (name != null && name.kind() == InputValue.Kind.STRING && !ListKeys.unquote(name.text()).isEmpty()) {
+            return ListKeys.unquote(name.text());
         }
         return null;
     }

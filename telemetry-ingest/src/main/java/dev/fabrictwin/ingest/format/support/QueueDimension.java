@@ -38,7 +38,7 @@ public final class QueueDimension {
 
     /** The suffix of a queue key without its dot: {@code q3}, {@code qrest}, {@code qbe1}. */
     static String suffix(final String queue) {
-        final String key = unquote(queue).strip().toLowerCase(Locale.ROOT);
+        final String key = ListKeys.unquote(queue).strip().toLowerCase(Locale.ROOT);
         if (!key.isEmpty() && key.chars().allMatch(Character::isDigit)) {
             return key.length() > 3 || Integer.parseInt(key) >= MAX_QUEUES ? REST : "q" + Integer.parseInt(key);
         }
@@ -50,6 +50,11 @@ public final class QueueDimension {
     public static String bound(final String name) {
         final Matcher m = NUMBERED.matcher(name);
         return m.matches() ? m.group(1) + "." + suffix(m.group(2)) : name;
+    }
+
+    /** Whether the name is the sum of the queues beyond the bound ({@code .qrest}). */
+    public static boolean isFolded(final String name) {
+        return name.endsWith("." + REST);
     }
 
     /** Whether the name carries a queue suffix. */
@@ -102,15 +107,5 @@ public final class QueueDimension {
         final Map<String, Double> out = new LinkedHashMap<>(totals);
         out.putAll(gauges);
         return out;
-    }
-
-    /** Ciena and others quote list keys inside the value ({@code "1"}): the quotes are no part of the name. */
-    public static String unquote(final String key) {
-        final String s = key.strip();
-        if (s.length() >= 2 && (s.charAt(0) == '"' && s.charAt(s.length() - 1) == '"'
-                || s.charAt(0) == '\'' && s.charAt(s.length() - 1) == '\'')) {
-            return s.substring(1, s.length() - 1).strip();
-        }
-        return s;
     }
 }

@@ -97,7 +97,7 @@ public final class SampleValues {
         final boolean perPriority = Canonical.isCounter(name) && !Canonical.isSampleCounter(name);
         final boolean canonicalCounter = Canonical.isSampleCounter(name) || perPriority && priority != null;
         if (perPriority && priority != null) {
-            name = name + "." + QueueDimension.unquote(priority);
+            name = name + "." + ListKeys.unquote(priority);
         } else if (queue != null || priority != null) {
             name = QueueDimension.name(name, queue != null ? queue : priority);
         } else {
@@ -171,6 +171,8 @@ public final class SampleValues {
     private void counter(final String name, final String source, final long value, final long raw, final boolean fallback) {
         if (fallback) {
             fallbacks.add(new Deferred(name, source, value, raw, false, 0));
+        } else if (QueueDimension.isFolded(name) && counters.containsKey(name)) {
+            counters.merge(name, value, Long::sum); // the queues beyond the bound add up
         } else if (counters.containsKey(name) || gauges.containsKey(name)) {
             counters.putIfAbsent(source, raw);
         } else {

@@ -31,7 +31,8 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ISSUE_14063, ISSUE_14530);
+        return List.of(ISSUE_14063, ISSUE_14530, refdata("telegraf-gnmi/issue_16476.responses.json"),
+            refdata("telegraf-gnmi/issue_16515.responses.json"));
     }
 
     @Test
@@ -55,8 +56,9 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
     void shouldNameThePortFromTheInterfaceNameLeafWhenThePathHasNoKey() throws IOException {
         final CollectingSink sink = parse(ISSUE_14063);
 
-        // oc-if:interfaces/oc-if:interface has no key; its state/name leaf is the string \"1\ (Telegraf's name field)
-        final Sample s = sink.only("dut", "\\\"1\\");
+        // oc-if:interfaces/oc-if:interface has no key; its state/name leaf is the string \"1\ (Telegraf's name field),
+        // Ciena's quoted list key: the quotes are no part of the port
+        final Sample s = sink.only("dut", "1");
         assertThat(s.ts()).isEqualTo(1_696_617_695_101L);
         assertThat(s.counters()).containsEntry("rx_bytes", 0L).containsEntry("tx_bytes", 0L)
             .containsEntry("fcs_errors", 0L) // in-crc-error-pkts
@@ -72,7 +74,7 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
      */
     @Test
     void shouldAgreeWithTelegrafsExpectedOutputForTheSameCapture() throws IOException {
-        for (final String issue : List.of("issue_14063", "issue_14530")) {
+        for (final String issue : List.of("issue_14063", "issue_14530", "issue_16476")) {
             final Sample proto = parse(refdata("telegraf-gnmi/" + issue + ".responses.json")).samples.get(0);
             final CollectingSink influx = new CollectingSink();
             new InfluxLineAdapter().parse(java.nio.file.Files.newInputStream(refdata("telegraf-gnmi/" + issue + ".expected.out")),
@@ -156,5 +158,49 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
 
         assertThat(sink.records).isEqualTo(1);
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NO_COUNTERS);
+    }
+
+    @Test
+    void shouldReadJunosQueueMonitoringWithKeyOnlyPathElementsPerQueue() throws IOException {
+        final CollectingSink sink = parse(refdata("telegraf-gnmi/issue_16515.responses.json"));
+
+        // {qmon-sw}, {key: {name: xe-0/0/0:0}} and {egress}, {key: {queue-number: 3}}: keys of the element before
+        assertThat(sink.rejections).isEmpty();
+        final Sample s = sink.only("dut", "xe-0/0/0:0");
+        assertThat(s.ts()).isEqualTo(1_739_811_071_353L);
+        assertThat(s.counters()).containsEntry("tx_bytes.q0", 25_084_650_213L).containsEntry("tx_packets.q0", 97_812_973L)
+            .containsEntry("tx_bytes.q9", 16_919_364_168L).containsEntry("tx_packets.q9", 157_255_632L)
+            .containsEntry("tx_drops.q2", 0L).containsEntry("egress.red-drop-packets-color-3.q7", 0L)
+            .doesNotContainKeys("tx_bytes", "tx_packets"); // a switch's queues are not summed into the port
+        assertThat(s.gauges()).containsEntry("buffer_watermark_bytes.q0", 416.0).containsEntry("buffer_watermark_bytes.q6", 624.0)
+            .containsEntry("egress.peak-buffer-occupancy-percent.q0", 0.0);
+        assertThat(s.counters().keySet()).noneMatch(k -> k.contains("peak"));
+        assertThat(s.counters()).hasSize(10 * 12);
+        assertThat(s.gauges()).hasSize(10 * 2);
+    }
+
+    @Test
+    void shouldStripCienaQuotesFromThePortName() throws IOException {
+        final Sample s = parse(refdata("telegraf-gnmi/issue_16476.responses.json")).only("dut", "1");
+
+        assertThat(s.ts()).isEqualTo(1_739_206_587_847L);
+        assertThat(s.counters()).containsEntry("rx_bytes", 95_890_972_327_359L).containsEntry("tx_bytes", 885_293_268_981_054L)
+            .containsEntry("rx_packets", 222_159_970_919L).containsEntry("tx_packets", 677_379_680_498L)
+            .containsEntry("rx_drops", 236L).containsEntry("fcs_errors", 0L).containsEntry("in-dropped-octets", 31_492L)
+            .doesNotContainKeys("name", "last-clear");
+    }
+
+    @Test
+    void shouldRejectAKeyOnlyPathElementWithNothingBeforeIt() {
+        final CollectingSink sink = parse("""
+            {"update":{"timestamp":"1700000000000000000","prefix":{"elem":[{"key":{"name":"et-0/0/0"}}]},
+              "update":[{"path":{"elem":[{"name":"bytes"}]},"val":{"uintVal":"1"}}]}}
+            """.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.samples).isEmpty();
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.MALFORMED);
+            assertThat(r.message()).isEqualTo("a path element with neither a name nor keys of the element before it");
+        });
     }
 }

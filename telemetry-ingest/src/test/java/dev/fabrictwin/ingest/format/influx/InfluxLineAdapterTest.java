@@ -1,11 +1,13 @@
 package dev.fabrictwin.ingest.format.influx;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +19,7 @@ import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.ingest.format.gnmi.GnmiProtoJsonAdapter;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -36,7 +39,7 @@ class InfluxLineAdapterTest extends AdapterContract {
     @Override
     protected List<Path> fixtures() {
         return List.of(ETHTOOL, INFINIBAND, NET, refdata("telegraf-readme-examples/net.README.L73-73.text"), GNMI,
-            GNMI_14063, refdata("telegraf-gnmi/issue_14530.expected.out"));
+            GNMI_14063, refdata("telegraf-gnmi/issue_14530.expected.out"), refdata("telegraf-gnmi/issue_16476.expected.out"));
     }
 
     @Test
@@ -62,20 +65,17 @@ class InfluxLineAdapterTest extends AdapterContract {
     void shouldJoinInfinibandDeviceAndPortAndConvertFourByteWords() throws IOException {
         final CollectingSink sink = parse(INFINIBAND);
 
-        assertThat(sink.samples).hasSize(2).allSatisfy(s -> {
-            assertThat(s.device()).isEqualTo("hop-r640-12");
-            assertThat(s.port()).isEqualTo("mlx5_bond_0/1");
-            assertThat(s.ts()).isEqualTo(1_737_652_060_000L);
-        });
-        final Sample counters = sink.samples.get(0);
-        assertThat(counters.counters())
+        // two lines (counters/ and hw_counters/) of one port and time: one sample, as docs/contracts.md wants
+        assertThat(sink.records).isEqualTo(2);
+        final Sample s = sink.only("hop-r640-12", "mlx5_bond_0/1");
+        assertThat(s.ts()).isEqualTo(1_737_652_060_000L);
+        assertThat(s.counters())
             .containsEntry("tx_bytes", 85_378_896_588L * 4) // port_xmit_data counts 4-byte words
             .containsEntry("rx_bytes", 34_600_185_253L * 4)
             .containsEntry("tx_packets", 82_002_535L).containsEntry("rx_packets", 34_914_071L)
             .containsEntry("tx_drops", 0L).containsEntry("unicast_xmit_packets", 82_002_535L)
-            .doesNotContainKeys("port_xmit_data", "port_rcv_data");
-        final Sample hw = sink.samples.get(1);
-        assertThat(hw.counters()).containsEntry("cnp_sent", 0L).containsEntry("cnp_handled", 0L).containsEntry("ecn_marked", 0L)
+            .doesNotContainKeys("port_xmit_data", "port_rcv_data")
+            .containsEntry("cnp_sent", 0L).containsEntry("cnp_handled", 0L).containsEntry("ecn_marked", 0L)
             .containsEntry("rx_read_requests", 6_000L).containsEntry("rx_write_requests", 19_000L)
             .doesNotContainKeys("np_cnp_sent", "rp_cnp_handled", "lifespan");
     }
@@ -112,8 +112,8 @@ class InfluxLineAdapterTest extends AdapterContract {
     void shouldTakeThePortFromTheNameFieldWhenTelegrafHadNoKey() throws IOException {
         final CollectingSink sink = parse(GNMI_14063);
 
-        // name="\\\"1\\" in line protocol is the string \"1\
-        final Sample s = sink.only("127.0.0.1", "\\\"1\\");
+        // name="\\\"1\\" in line protocol is the string \"1\ : Ciena's quoted key, the quotes are no part of the port
+        final Sample s = sink.only("127.0.0.1", "1");
         assertThat(s.ts()).isEqualTo(1_696_617_695_101L);
         assertThat(s.counters()).containsEntry("rx_bytes", 0L).containsEntry("fcs_errors", 0L)
             .containsEntry("in_1024_to_1518_octet_pkts", 0L).doesNotContainKeys("last_clear", "name");
@@ -208,5 +208,72 @@ class InfluxLineAdapterTest extends AdapterContract {
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.OVERSIZED, RejectReason.MISSING_DEVICE);
         assertThat(sink.rejections.get(0).raw()).hasSize(100);
         assertThat(sink.only("h", "eth0").counters()).containsEntry("rx_bytes", 2L);
+    }
+
+    private CollectingSink parse(final String text) {
+        return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldPutQueueTaggedLinesOfOnePortAndTimeIntoOneSampleUnderQueueNames() throws IOException {
+        final CollectingSink sink = parse(refdata("telegraf-gnmi/issue_16515.expected.out"));
+
+        // 11 lines: the first carries only state (parent_ae_name=""), the other ten one queue_number each
+        assertThat(sink.records).isEqualTo(11);
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.NO_COUNTERS);
+            assertThat(r.location()).isEqualTo("line 1");
+        });
+        final Sample s = sink.only("127.0.0.1", "xe-0/0/0:0");
+        assertThat(s.ts()).isEqualTo(1_739_811_071_353L);
+        assertThat(s.counters()).containsEntry("tx_bytes.q0", 25_084_650_213L).containsEntry("tx_packets.q2", 105_352_268L)
+            .containsEntry("tx_bytes.q9", 16_919_364_168L).containsEntry("tx_drops.q5", 0L)
+            .containsEntry("egress/red_drop_packets_color_1.q8", 0L)
+            .doesNotContainKeys("tx_bytes", "tx_packets"); // a switch's queues are not summed into the port
+        assertThat(s.gauges()).containsEntry("buffer_watermark_bytes.q6", 624.0)
+            .containsEntry("egress/peak_buffer_occupancy_percent.q0", 0.0);
+        assertThat(s.counters()).hasSize(10 * 12);
+    }
+
+    @Test
+    void shouldAgreeWithTheGnmiRouteOnJunosQueues() throws IOException {
+        final Sample line = parse(refdata("telegraf-gnmi/issue_16515.expected.out")).only("127.0.0.1", "xe-0/0/0:0");
+        final CollectingSink gnmi = new CollectingSink();
+        new GnmiProtoJsonAdapter().parse(Files.newInputStream(refdata("telegraf-gnmi/issue_16515.responses.json")), context(), gnmi);
+        final Sample proto = gnmi.only("dut", "xe-0/0/0:0");
+
+        for (final String name : List.of("tx_bytes", "tx_packets", "tx_drops")) {
+            for (int q = 0; q < 10; q++) {
+                assertThat(line.counters().get(name + ".q" + q)).as(name + ".q" + q).isEqualTo(proto.counters().get(name + ".q" + q));
+            }
+        }
+    }
+
+    @Test
+    void shouldStripCienaQuotesAndSumQueueFieldsIntoMissingTotals() throws IOException {
+        assertThat(parse(refdata("telegraf-gnmi/issue_16476.expected.out")).only("127.0.0.1", "1").counters())
+            .containsEntry("rx_bytes", 95_890_972_327_359L).containsEntry("rx_drops", 236L);
+
+        // hand-written: Telegraf's ethtool plugin writes a virtio_net NIC's fields, which hold no port totals
+        final Sample nic = parse("ethtool,driver=virtio_net,host=h1,interface=eth0 rx_queue_0_bytes=10i,rx_queue_1_bytes=5i,"
+            + "rx_queue_0_packets=2i,rx_queue_17_bytes=1i,rx_queue_18_bytes=2i,rx_queue_0_xdp_drops=0i 1700000000000000000")
+            .only("h1", "eth0");
+        assertThat(nic.counters()).containsOnly(entry("rx_bytes", 18L), entry("rx_packets", 2L), entry("rx_bytes.q0", 10L),
+            entry("rx_bytes.q1", 5L), entry("rx_packets.q0", 2L), entry("rx_bytes.qrest", 3L));
+    }
+
+    @Test
+    void shouldPutAPriorityTagOnPfcCountersAndKeepRepeatedNamesInSeparateSamples() {
+        // hand-written: a priority-tagged PFC line, and the same port and time written twice
+        final CollectingSink sink = parse(String.join("\n",
+            "pfc,host=sw1,interface=Ethernet4,priority=3 rx_pfc_pause=12i,tx_pfc_pause=4i,rx_bytes=100i 1700000000000000000",
+            "pfc,host=sw1,interface=Ethernet4,priority=4 rx_pfc_pause=0i 1700000000000000000",
+            "net,host=sw1,interface=Ethernet4 rx_pfc_pause.3=99i 1700000000000000000"));
+
+        assertThat(sink.records).isEqualTo(3);
+        assertThat(sink.samples).hasSize(2);
+        assertThat(sink.samples.get(0).counters()).containsOnly(entry("rx_pfc_pause.3", 12L), entry("tx_pfc_pause.3", 4L),
+            entry("rx_bytes.q3", 100L), entry("rx_pfc_pause.4", 0L));
+        assertThat(sink.samples.get(1).counters()).containsOnly(entry("rx_pfc_pause.3", 99L));
     }
 }
