@@ -203,7 +203,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     return; // dropped on purpose (per-queue counters)
                 }
                 final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!counters.add(queueBounded(Target.parse(mapped.name())), name, v)) {
+                if (!counters.add(Target.parse(mapped.name()).queueBounded(), name, v)) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "statistic " + name + " appears twice in one dump");
                 }
             } catch (SampleFormatException e) {
@@ -238,15 +238,6 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             }
             return true;
         }
-    }
-
-    /**
-     * A per-queue target folded into the queue bound ({@code rx_bytes.q40} → {@code rx_bytes.qrest}) and summed:
-     * the sources of one queue name (unicast + multicast + broadcast, or the queues beyond the bound) add up.
-     */
-    private static Target queueBounded(final Target target) {
-        final String name = QueueDimension.bound(target.name());
-        return QueueDimension.isPerQueue(name) ? new Target(name, target.preferred(), true) : target;
     }
 
     private static int indent(final String text) {

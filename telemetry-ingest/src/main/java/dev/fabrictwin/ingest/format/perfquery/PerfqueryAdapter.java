@@ -22,8 +22,10 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
- * {@code --format perfquery}: InfiniBand {@code perfquery -x} output. Each block starts with
- * {@code # Port extended counters: Lid <L> port <P> ...} and holds dot-padded {@code Name:....value} lines;
+ * {@code --format perfquery}: InfiniBand {@code perfquery} output ({@code -x} extended counters, {@code -E}
+ * PortRcvErrorDetails, {@code -D} PortXmitDiscardDetails, the default block). Each block starts with a header
+ * such as {@code # Port extended counters: Lid <L> port <P> ...} or {@code # PortRcvErrorDetails counters: Lid <L>
+ * port <P>} and holds dot-padded {@code Name:....value} lines;
  * a block is one input unit and one sample. Device: {@code --device}, else {@code lid-<L>} (the LID names the
  * device within its subnet); port: {@code <P>}. Values are decimal counters ({@code 0x} selectors are dropped
  * by the mapping); data counters are 4-byte words (scale 4 in {@code mappings/perfquery.tsv}).
@@ -32,7 +34,12 @@ public final class PerfqueryAdapter implements FormatAdapter {
 
     public static final String FORMAT = "perfquery";
 
-    private static final Pattern HEADER = Pattern.compile("#\\s*Port (?:extended )?counters:\\s*Lid\\s+(\\d+)\\s+port\\s+(\\d+).*");
+    /**
+     * Any perfquery block header: {@code # Port counters:} (default), {@code # Port extended counters:} ({@code -x}),
+     * {@code # PortRcvErrorDetails counters:} ({@code -E}), {@code # PortXmitDiscardDetails counters:} ({@code -D}),
+     * ... — each names its LID and port.
+     */
+    private static final Pattern HEADER = Pattern.compile("#\\s*Port[A-Za-z ]*?\\s*counters:\\s*Lid\\s+(\\d+)\\s+port\\s+(\\d+).*");
     private static final Pattern COUNTER = Pattern.compile("([A-Za-z0-9_]+):\\.*\\s*(\\S+)\\s*");
 
     private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
@@ -113,7 +120,7 @@ public final class PerfqueryAdapter implements FormatAdapter {
             }
             if (port == null) {
                 throw new SampleFormatException(RejectReason.MISSING_PORT,
-                    "no '# Port extended counters: Lid L port P' header before the counters");
+                    "no '# Port... counters: Lid L port P' header before the counters");
             }
             if (malformed != null) {
                 throw new SampleFormatException(RejectReason.MALFORMED, malformed);

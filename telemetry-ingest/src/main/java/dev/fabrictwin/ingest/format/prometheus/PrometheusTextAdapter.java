@@ -18,6 +18,8 @@ import dev.fabrictwin.ingest.format.support.Canonical;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.InstantValues;
+import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.twin.telemetry.RejectReason;
@@ -182,10 +184,14 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             if (IGNORED_TYPES.contains(type)) {
                 return;
             }
-            final Target target = Target.parse(mapped.name());
+            final Target target = Target.parse(mapped.name()).queueBounded();
             final boolean renamed = !target.name().equals(s.name());
-            final boolean gauge = Canonical.isGauge(target.name())
-                || (type.equals("gauge") && renamed && !Canonical.isCounter(target.name()));
+            final String base = QueueDimension.base(target.name());
+            // an untyped series named like an instant value (node_ethtool_*: a watermark, a peak, a current depth)
+            // is a gauge too
+            final boolean gauge = Canonical.isGauge(base)
+                || (type.equals("gauge") && renamed && !Canonical.isCounter(base))
+                || (type.equals("untyped") && !Canonical.isCounter(base) && InstantValues.isInstant(s.name()));
             if (!gauge && type.equals("gauge")) {
                 return; // gauges without a mapping are port attributes (mtu, flags, ids): ignored
             }
@@ -238,8 +244,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                         throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE,
                             "timestamp must be positive epoch ms, was " + e.getKey().ts());
                     }
-                    final Sample s = new Sample(e.getKey().ts(), device, e.getKey().port(), FORMAT, g.counters.toMap(),
-                        g.gauges);
+                    final Sample s = new Sample(e.getKey().ts(), device, e.getKey().port(), FORMAT,
+                        QueueDimension.withTotals(g.counters.toMap()), QueueDimension.withGaugeTotals(g.gauges));
                     SampleValidator.validate(s, context);
                     sink.sample(s);
                 } catch (SampleFormatException ex) {

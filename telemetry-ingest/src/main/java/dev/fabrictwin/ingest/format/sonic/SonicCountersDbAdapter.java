@@ -30,6 +30,8 @@ import dev.fabrictwin.ingest.format.support.Canonical;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
+import dev.fabrictwin.ingest.format.support.InstantValues;
+import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -55,9 +57,10 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *   <li><b>Device</b>: {@link ParseContext#device()} (the dump has no hostname); without it every port is
  *       rejected MISSING_DEVICE. <b>Port</b>: the name in {@code COUNTERS_PORT_NAME_MAP}. <b>Timestamp</b>:
  *       {@link ParseContext#defaultTimestamp()}.</li>
- *   <li><b>Queues and priority groups</b>: every mapped statistic is kept per queue as
- *       {@code queue.<index>.<name>} ({@code pg.<index>.<name>}) — switch queues are traffic classes (RoCE
- *       rides one), so they are few and worth keeping. Those whose mapped name is a canonical per-port counter
+ *   <li><b>Queues and priority groups</b>: every mapped statistic is kept per queue as {@code <name>.q<index>}
+ *       (the queue rule of {@link QueueDimension}) and per priority group as {@code <name>.pg<index>} — switch
+ *       queues are traffic classes (RoCE rides one), so they are few and worth keeping. Instant values
+ *       (occupancies, watermarks: {@link InstantValues}) are gauges. Those whose mapped name is a canonical per-port counter
  *       ({@code ecn_marked}, {@code tx_drops}, {@code rx_drops}) are also summed into the port's counter, unless
  *       the port entity reports that counter itself (the port's own value wins, so nothing is counted twice).
  *       Gauges roll up too: {@code queue_depth_bytes} summed, {@code buffer_watermark_bytes} as the maximum.</li>
@@ -279,7 +282,7 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                     }
                     final Target target = Target.parse(mapped.name());
                     final String text = scalar(f.getKey(), f.getValue());
-                    if (Canonical.isGauge(target.name())) {
+                    if (InstantValues.isGaugeName(target.name())) {
                         gauges.put(target.name(), CounterValues.parseGauge(text, f.getKey()) * mapped.scale());
                     } else {
                         counters.add(target, f.getKey(), CounterValues.scale(CounterValues.parseUnsigned(text, f.getKey()),
@@ -289,7 +292,8 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
             }
             for (final Member m : unit.members) {
                 current = m.entity();
-                final String prefix = m.kind() + "." + m.index() + ".";
+                // docs/ingest.md "Queues and priorities": a queue's values as <name>.q<i>, a priority group's as <name>.pg<i>
+                final String suffix = m.kind().equals("queue") ? "." + QueueDimension.suffix(m.index()) : ".pg" + m.index();
                 for (final var f : fields(m.entity().fields())) {
                     final CounterMapping.Mapped mapped = mapping.map(f.getKey());
                     if (mapped.name() == null) {
@@ -299,11 +303,15 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                     final String text = scalar(f.getKey(), f.getValue());
                     if (Canonical.isGauge(name)) {
                         final double v = CounterValues.parseGauge(text, f.getKey()) * mapped.scale();
-                        gauges.merge(prefix + name, v, Math::max);
+                        gauges.merge(name + suffix, v, Math::max);
                         rolledGauges.merge(name, v, name.equals(CounterNames.QUEUE_DEPTH_BYTES) ? Double::sum : Math::max);
+                    } else if (InstantValues.isGaugeName(name)) {
+                        gauges.merge(name + suffix, CounterValues.parseGauge(text, f.getKey()) * mapped.scale(), Math::max);
                     } else {
                         final long v = CounterValues.scale(CounterValues.parseUnsigned(text, f.getKey()), mapped.scale());
-                        counters.add(new Target(prefix + name, false, false), prefix + f.getKey(), v);
+                        // the source names the entity itself, so the queues folded into .qrest stay distinct and add up
+                        counters.add(new Target(name + suffix, false, QueueDimension.isFolded(name + suffix)),
+                            f.getKey() + "." + m.kind() + m.index(), v);
                         if (Canonical.isCounter(name)) {
                             rolledCounters.merge(name, v, Long::sum);
                         }

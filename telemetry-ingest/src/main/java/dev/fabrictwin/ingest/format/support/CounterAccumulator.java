@@ -47,6 +47,16 @@ public final class CounterAccumulator {
             }
             return new Target(name, preferred, summed);
         }
+
+        /**
+         * This target with a per-queue name folded into the queue bound ({@code rx_bytes.q40} →
+         * {@code rx_bytes.qrest}, see {@link QueueDimension}) and summed: the sources of one queue name (unicast +
+         * multicast + broadcast, or the queues beyond the bound) add up.
+         */
+        public Target queueBounded() {
+            final String bounded = QueueDimension.bound(name);
+            return QueueDimension.isPerQueue(bounded) ? new Target(bounded, preferred, true) : this;
+        }
     }
 
     private record Contribution(String source, long value) {

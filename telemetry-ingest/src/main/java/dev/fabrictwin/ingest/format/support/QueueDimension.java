@@ -37,7 +37,7 @@ public final class QueueDimension {
     }
 
     /** The suffix of a queue key without its dot: {@code q3}, {@code qrest}, {@code qbe1}. */
-    static String suffix(final String queue) {
+    public static String suffix(final String queue) {
         final String key = ListKeys.unquote(queue).strip().toLowerCase(Locale.ROOT);
         if (!key.isEmpty() && key.chars().allMatch(Character::isDigit)) {
             return key.length() > 3 || Integer.parseInt(key) >= MAX_QUEUES ? REST : "q" + Integer.parseInt(key);

@@ -1,6 +1,7 @@
 package dev.fabrictwin.ingest.format.perfquery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,9 @@ import dev.fabrictwin.twin.telemetry.Sample;
 class PerfqueryAdapterTest extends AdapterContract {
 
     private static final Path SWITCH = refdata("infiniband-perfquery/treydock/perfquery_0x506b4b03005c2740.out");
+    /** {@code perfquery -E}: PortRcvErrorDetails blocks of one HCA's two ports. */
+    private static final Path RCV_ERR_PORT1 = refdata("infiniband-perfquery/treydock/perfquery-rcv-error_0x7cfe9003009ce5b0-1.out");
+    private static final Path RCV_ERR_PORT2 = refdata("infiniband-perfquery/treydock/perfquery-rcv-error_0x7cfe9003009ce5b0-2.out");
 
     @Override
     protected FormatAdapter adapter() {
@@ -28,7 +32,8 @@ class PerfqueryAdapterTest extends AdapterContract {
     @Override
     protected List<Path> fixtures() {
         return List.of(SWITCH, refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003003b4b96.out"),
-            refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003009ce5b0.out"));
+            refdata("infiniband-perfquery/treydock/perfquery_0x7cfe9003009ce5b0.out"), RCV_ERR_PORT1, RCV_ERR_PORT2,
+            refdata("infiniband-perfquery/treydock/perfquery-rcv-error_0x7cfe9003003b4b96-1.out"));
     }
 
     @Test
@@ -76,5 +81,18 @@ class PerfqueryAdapterTest extends AdapterContract {
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_COUNTER,
             RejectReason.NON_NUMERIC, RejectReason.MALFORMED);
         assertThat(sink.rejections.get(1).location()).isEqualTo("line 3");
+    }
+
+    @Test
+    void shouldReadPortRcvErrorDetailsBlocksWhoseHeaderNamesThePort() throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        adapter().parse(java.nio.file.Files.newInputStream(RCV_ERR_PORT2), context().withDevice(null), sink);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample s = sink.only("lid-1719", "2");
+        assertThat(s.counters()).containsOnly(entry("PortLocalPhysicalErrors", 0L), entry("PortMalformedPktErrors", 0L),
+            entry("PortBufferOverrunErrors", 0L), entry("PortDLIDMappingErrors", 0L), entry("PortVLMappingErrors", 0L),
+            entry("PortLoopingErrors", 0L));
+        assertThat(parse(RCV_ERR_PORT1).only("dut", "1").counters()).hasSize(6);
     }
 }

@@ -1,6 +1,7 @@
 package dev.fabrictwin.ingest.format.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -124,7 +125,33 @@ class PrometheusTextAdapterTest extends AdapterContract {
             .containsEntry("rx_pause_duration_us.3", 1500L).containsEntry("rx_bytes", 120L)
             .containsEntry("node_ethtool_received_bytes_total", 100L)
             .containsEntry("node_network_receive_bytes_total", 101L)
-            .doesNotContainKey("node_ethtool_rx0_packets");
+            .doesNotContainKey("node_ethtool_rx0_packets").containsEntry("rx_packets.q0", 9L)
+            .containsEntry("rx_packets", 9L); // summed from the queues: the scrape has no packet total
+    }
+
+    @Test
+    void shouldKeepQueuesUnderQueueNamesMapDriverPfcSpellingsAndReadInstantValuesAsGauges() {
+        // hand-written: node_exporter's renaming (rx_ -> received_) of ice, i40e and ixgbe ethtool names
+        final CollectingSink sink = parse("""
+            # TYPE node_ethtool_received_queue_0_bytes untyped
+            node_ethtool_received_queue_0_bytes{device="eth0"} 10
+            node_ethtool_received_queue_1_bytes{device="eth0"} 20
+            node_ethtool_received_queue_20_bytes{device="eth0"} 5
+            node_ethtool_received_queue_21_bytes{device="eth0"} 6
+            node_ethtool_transmitted_queue_3_packets{device="eth0"} 4
+            node_ethtool_received_queue_0_csum_err{device="eth0"} 1
+            node_ethtool_port_received_priority_3_xoff_received{device="eth0"} 11
+            node_ethtool_port_transmitted_priority_3_xoff_transmitted{device="eth0"} 12
+            node_ethtool_received_pb_5_pxoff{device="eth0"} 13
+            node_ethtool_received_buffer_watermark{device="eth0"} 4096
+            node_ethtool_received_threshold_hit{device="eth0"} 2
+            """);
+
+        final Sample s = sink.only("dut", "eth0");
+        assertThat(s.counters()).containsOnly(entry("rx_bytes", 41L), entry("tx_packets", 4L), entry("rx_bytes.q0", 10L),
+            entry("rx_bytes.q1", 20L), entry("rx_bytes.qrest", 11L), entry("tx_packets.q3", 4L), entry("rx_pfc_pause.3", 11L),
+            entry("tx_pfc_pause.3", 12L), entry("rx_pfc_pause.5", 13L), entry("node_ethtool_received_threshold_hit", 2L));
+        assertThat(s.gauges()).containsOnly(entry("node_ethtool_received_buffer_watermark", 4096.0));
     }
 
     @Test

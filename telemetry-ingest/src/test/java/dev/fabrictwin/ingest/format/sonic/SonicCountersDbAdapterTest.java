@@ -1,6 +1,7 @@
 package dev.fabrictwin.ingest.format.sonic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -74,12 +75,14 @@ class SonicCountersDbAdapterTest extends AdapterContract {
         assertThat(e0.counters()).containsEntry("ecn_marked", 1088L).containsEntry("tx_drops", 1088L)
             // the port's own SAI_PORT_STAT_IF_IN_DISCARDS wins over the sum of its PG drops (6428)
             .containsEntry("rx_drops", 100L)
-            .containsEntry("queue.3.ecn_marked", 19L).containsEntry("queue.3.tx_drops", 19L)
-            .containsEntry("queue.3.PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED", 1L)
-            .containsEntry("queue.2.SAI_QUEUE_STAT_PACKETS", 82L)
-            .doesNotContainKeys("queue.3.PFC_WD_STATUS", "queue.3.PFC_WD_ACTION");
-        assertThat(e0.counters().keySet()).anyMatch(k -> k.startsWith("pg.7."));
-        assertThat(e0.gauges()).containsEntry("buffer_watermark_bytes", 98.0).containsEntry("queue.3.buffer_watermark_bytes", 60.0);
+            .containsEntry("ecn_marked.q3", 19L).containsEntry("tx_drops.q3", 19L)
+            .containsEntry("PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED.q3", 1L)
+            .containsEntry("SAI_QUEUE_STAT_PACKETS.q2", 82L)
+            .doesNotContainKeys("PFC_WD_STATUS.q3", "PFC_WD_ACTION.q3");
+        assertThat(e0.counters().keySet()).anyMatch(k -> k.endsWith(".pg7"));
+        // Ethernet0 has 30 queues: 0-15 kept one by one, 16-29 summed into .qrest (docs/ingest.md)
+        assertThat(e0.counters()).containsEntry("ecn_marked.qrest", 193L).doesNotContainKeys("ecn_marked.q16", "ecn_marked.q29");
+        assertThat(e0.gauges()).containsEntry("buffer_watermark_bytes", 98.0).containsEntry("buffer_watermark_bytes.q3", 60.0);
         assertThat(sink.only("dut", "Ethernet8").counters()).containsEntry("ecn_marked", 1261L);
     }
 
@@ -170,5 +173,21 @@ class SonicCountersDbAdapterTest extends AdapterContract {
             .containsEntry("EST_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US", 900L).containsEntry("rx_pfc_pause.3", 12L);
         assertThat(Long.toUnsignedString(first.counter("rx_bytes", 0))).isEqualTo("18446744073709551615");
         assertThat(sink.samples.get(1).counter("rx_bytes", 0)).isEqualTo(5L);
+    }
+
+    @Test
+    void shouldStoreQueueOccupancyAndWatermarkLevelsAsGauges() {
+        // hand-written: SAI queue statistics the mapping file does not name, read as instant values by name
+        final Sample s = parse("""
+            {"COUNTERS_PORT_NAME_MAP": {"Ethernet0": "oid:0x10"},
+             "COUNTERS_QUEUE_NAME_MAP": {"Ethernet0:3": "oid:0x13"},
+             "COUNTERS:oid:0x10": {"SAI_PORT_STAT_IF_OUT_OCTETS": "7"},
+             "COUNTERS:oid:0x13": {"SAI_QUEUE_STAT_CURR_OCCUPANCY_LEVEL": "12", "SAI_QUEUE_STAT_WATERMARK_LEVEL": "20",
+                                   "SAI_QUEUE_STAT_PACKETS": "41"}}
+            """).only("dut", "Ethernet0");
+
+        assertThat(s.counters()).containsOnly(entry("tx_bytes", 7L), entry("SAI_QUEUE_STAT_PACKETS.q3", 41L));
+        assertThat(s.gauges()).containsOnly(entry("SAI_QUEUE_STAT_CURR_OCCUPANCY_LEVEL.q3", 12.0),
+            entry("SAI_QUEUE_STAT_WATERMARK_LEVEL.q3", 20.0));
     }
 }
