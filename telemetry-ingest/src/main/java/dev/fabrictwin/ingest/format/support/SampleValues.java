@@ -25,8 +25,9 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
  * <p>What a value becomes depends on its {@link InputValue.Kind} and the name it maps to:
  * <ul>
  * <li>integers: counters (unsigned 64-bit, times the mapping's scale, wrapping like the counter), or gauges when
- *     the name is a canonical gauge ({@code oper_up speed_bps queue_depth_bytes ...}); a negative integer under
- *     any other name rejects the unit (NEGATIVE_COUNTER);</li>
+ *     the name is a canonical gauge ({@code oper_up speed_bps queue_depth_bytes ...}) or an instant value by name
+ *     ({@link InstantValues}: a watermark, a peak, a current depth); a negative integer under any other name
+ *     rejects the unit (NEGATIVE_COUNTER);</li>
  * <li>floats: a gauge under a canonical gauge name; under a canonical counter name only a whole, non-negative
  *     float is accepted (a fraction is NON_NUMERIC: a counter cannot count half a packet); under any other name
  *     a float is an instant value (a rate, a temperature) and is kept as a gauge under that name;</li>
