@@ -360,4 +360,16 @@ class EthtoolStatsAdapterTest extends AdapterContract {
         assertThat(s.counters()).containsOnly(entry("rx_bytes", 100L), entry("rx_threshold_hit", 5L));
         assertThat(s.gauges()).containsOnly(entry("rx_buffer_watermark", 4096.0), entry("rx_pcie_current_level", 3.0));
     }
+
+    @Test
+    void shouldRejectAnInputOfBlankLinesOnly() {
+        final CollectingSink sink = parse("   \n\t\n");
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.NO_COUNTERS);
+            assertThat(r.message()).isEqualTo("input holds only blank lines");
+            assertThat(r.location()).isEqualTo("line 1");
+        });
+    }
 }

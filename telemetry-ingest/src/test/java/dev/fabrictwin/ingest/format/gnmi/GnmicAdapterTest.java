@@ -268,4 +268,21 @@ class GnmicAdapterTest extends AdapterContract {
             throw new UncheckedIOException(e);
         }
     }
+
+    @Test
+    void shouldTakeQueuesFromQueueNumberKeysAndUnquoteCienaInterfaceKeys() {
+        // hand-written: gnmic's rendering of a Junos-style queue-number list and of a Ciena-quoted interface key
+        final CollectingSink sink = parse("""
+            {"source":"r1","timestamp":1700000000000000000,"prefix":"interfaces/interface[name=et-0/0/1]/egress[queue-number=3]",
+             "updates":[{"Path":"bytes","values":{"bytes":"500"}},{"Path":"peak-buffer-occupancy-bytes","values":{"peak-buffer-occupancy-bytes":"64"}}]}
+            {"source":"c1","timestamp":1700000000000000000,"prefix":"interfaces/interface[name=\\"7\\"]/state/counters",
+             "updates":[{"Path":"in-octets","values":{"in-octets":"9"}}]}
+            """.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample r1 = sink.only("r1", "et-0/0/1");
+        assertThat(r1.counters()).containsOnly(entry("tx_bytes.q3", 500L));
+        assertThat(r1.gauges()).containsOnly(entry("buffer_watermark_bytes.q3", 64.0));
+        assertThat(sink.only("c1", "7").counters()).containsOnly(entry("rx_bytes", 9L));
+    }
 }
