@@ -260,6 +260,10 @@ class InfluxLineAdapterTest extends AdapterContract {
             .only("h1", "eth0");
         assertThat(nic.counters()).containsOnly(entry("rx_bytes", 18L), entry("rx_packets", 2L), entry("rx_bytes.q0", 10L),
             entry("rx_bytes.q1", 5L), entry("rx_packets.q0", 2L), entry("rx_bytes.qrest", 3L));
+        // and be2net's "rxq1: rx_bytes" after Telegraf's key normalisation, with its checksum counters dropped
+        assertThat(parse("ethtool,driver=be2net,host=h2,interface=eth1 rxq1:_rx_bytes=7i,rxq1__rx_pkts=3i,rxq1:_rx_compl_err=0i "
+            + "1700000000000000000").only("h2", "eth1").counters())
+            .containsOnly(entry("rx_bytes.q1", 7L), entry("rx_packets.q1", 3L), entry("rx_bytes", 7L), entry("rx_packets", 3L));
     }
 
     @Test
