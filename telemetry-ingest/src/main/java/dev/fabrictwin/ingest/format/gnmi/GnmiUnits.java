@@ -74,7 +74,17 @@ public final class GnmiUnits {
         }
     }
 
+    /**
+     * A mapper for the default record limit, built once: building one per call cost ingest --from-topic (one parse
+     * per Kafka message) most of its time (bench ingest-topic: 8.9k messages/s before).
+     */
+    private static final ObjectMapper DEFAULT_MAPPER = newMapper(ParseContext.DEFAULT_MAX_RECORD_BYTES);
+
     static ObjectMapper mapper(final int maxRecordBytes) {
+        return maxRecordBytes == ParseContext.DEFAULT_MAX_RECORD_BYTES ? DEFAULT_MAPPER : newMapper(maxRecordBytes);
+    }
+
+    private static ObjectMapper newMapper(final int maxRecordBytes) {
         final JsonFactory factory = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxNumberLength(1000)
                 .maxStringLength(Math.max(1000, maxRecordBytes)).build())
