@@ -92,7 +92,8 @@ public final class InfluxLineAdapter implements FormatAdapter {
         return false;
     }
 
-    private Sample sample(final LineProtocol.Point p, final ParseContext context) throws SampleFormatException {
+    /** One point's sample; package-private so Telegraf's JSON form maps measurement, tags and fields the same way. */
+    Sample sample(final LineProtocol.Point p, final ParseContext context) throws SampleFormatException {
         final String device = device(p.tags(), context);
         if (device == null) {
             throw new SampleFormatException(RejectReason.MISSING_DEVICE, "no source/host tag names the device of "
