@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class, BenchCommand.Streams.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -34,6 +34,7 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         final Map<String, Double> all = new LinkedHashMap<>(runTwin(spec.commandLine().getErr()));
         all.putAll(runIngest(spec.commandLine().getErr()));
+        all.putAll(runIngestTopic(spec.commandLine().getErr()));
         all.putAll(runStreams(spec.commandLine().getErr()));
         print(spec.commandLine().getOut(), all, json);
         return FabricTwin.EXIT_OK;
@@ -55,6 +56,23 @@ final class BenchCommand implements Callable<Integer> {
             progress.println("  " + line);
             progress.flush();
         });
+    }
+
+    static Map<String, Double> runIngestTopic(final PrintWriter progress) {
+        progress.println("bench ingest-topic: 200k gnmic event messages through a plain consumer, then through "
+            + "ingest --from-topic (exactly-once), on an embedded broker (takes ~1 min) ...");
+        progress.flush();
+        try {
+            return dev.fabrictwin.bench.IngestTopicBench.run(line -> {
+                progress.println("  " + line);
+                progress.flush();
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("bench ingest-topic failed: " + e.getMessage(), e);
+        }
     }
 
     static Map<String, Double> runStreams(final PrintWriter progress) {
@@ -119,6 +137,27 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench ingest-topic}: ingest --from-topic against a plain consumer on the same topic. */
+    @Command(name = "ingest-topic", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Messages/s of ingest --from-topic (200k gnmic event messages to canonical samples, exactly-once "
+            + "v2, timed until every sample is committed) against a plain KafkaConsumer reading the same topic, one run "
+            + "each on an embedded broker. JSON keys: ingestTopicMessagesPerSec, plainConsumerMessagesPerSec, "
+            + "ingestTopicRatioVsPlainConsumer."})
+    static final class IngestTopic implements Callable<Integer> {
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            print(spec.commandLine().getOut(), runIngestTopic(spec.commandLine().getErr()), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

@@ -7,6 +7,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,8 +20,15 @@ import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
 import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter;
 import dev.fabrictwin.ingest.kafka.KafkaIngestSink;
+import dev.fabrictwin.ingest.scrape.ScrapeTarget;
+import dev.fabrictwin.ingest.scrape.ScrapeTargets;
+import dev.fabrictwin.ingest.scrape.Scraper;
+import dev.fabrictwin.ingest.stream.IngestTopicApp;
+import dev.fabrictwin.ingest.stream.IngestTopicSettings;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -26,7 +36,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code fabric-twin ingest}: a counter format from a file or stdin to Kafka or canonical JSON lines. */
+/**
+ * {@code fabric-twin ingest}: counters from a file or stdin, from collectors' Kafka topic, or scraped from
+ * Prometheus exporters, to Kafka or canonical JSON lines. Exit 1 when nothing was ingested.
+ */
 @Command(
     name = "ingest",
     mixinStandardHelpOptions = true,
@@ -37,23 +50,54 @@ import picocli.CommandLine.Spec;
             + "rejected unit goes to telemetry.deadletter with headers error/source/offset (or, with --output, "
             + "to the --rejected file), is counted by reason, and ingest goes on. Ends with a one-line summary "
             + "on stderr.",
+        "",
+        "Input: --file (a file or stdin), --from-topic (what gnmic's or Telegraf's Kafka output writes; a Kafka "
+            + "Streams app, exactly once, runs until stopped or --stop-when-idle) or --scrape (Prometheus "
+            + "exporters every --interval; runs until stopped or --scrapes rounds).",
+        "",
+        "Exit status: 0 when at least one sample was ingested; 1 when nothing was (no input, or every record "
+            + "rejected: the summary says which); 2 for bad usage. Stopped by a signal (Ctrl-C), the summary "
+            + "still prints and the status is the signal's (130).",
     },
     footerHeading = "%nExamples:%n",
     footer = {
         "  fabric-twin ingest --format canonical --file out/pfc/samples.jsonl --bootstrap 127.0.0.1:9092",
         "  ethtool -S eth0 | fabric-twin ingest --format ethtool --device host-3 --file - --output -",
+        "  # gnmic 'outputs: {k: {type: kafka, topic: gnmic, format: event}}' -> telemetry.samples",
+        "  fabric-twin ingest --from-topic gnmic --format gnmic --bootstrap 127.0.0.1:9092",
+        "  # Telegraf '[[outputs.kafka]] topic = \"telegraf\" data_format = \"json\"'",
+        "  fabric-twin ingest --from-topic telegraf --format telegraf-json --bootstrap 127.0.0.1:9092 --stop-when-idle 30s",
+        "  # node_exporter / SONiC exporters listed in targets.yaml, every second",
+        "  fabric-twin ingest --scrape targets.yaml --interval 1s --bootstrap 127.0.0.1:9092",
+        "  fabric-twin ingest --scrape targets.yaml --scrapes 1 --output -",
     })
 final class IngestCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--format", required = true, paramLabel = "FORMAT",
-        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, perfquery, influx.")
+    @Option(names = "--format", paramLabel = "FORMAT",
+        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, perfquery, influx, "
+            + "telegraf-json. Required with --file and --from-topic; --scrape reads prometheus.")
     private String format;
 
-    @Option(names = "--file", required = true, paramLabel = "FILE|-", description = "Input file, or - for stdin.")
-    private String file;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    private Source source;
+
+    static final class Source {
+        @Option(names = "--file", paramLabel = "FILE|-", description = "Input file, or - for stdin.")
+        String file;
+
+        @Option(names = "--from-topic", paramLabel = "TOPIC",
+            description = "Read collectors' messages from this Kafka topic (one message = one unit of --format), "
+                + "exactly once, to telemetry.samples. Needs --bootstrap.")
+        String topic;
+
+        @Option(names = "--scrape", paramLabel = "TARGETS.yaml",
+            description = "Scrape the Prometheus exporters listed in this file ('targets:' of URLs or {url, device}; "
+                + "device defaults to the URL's host).")
+        Path targets;
+    }
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     private Target target;
@@ -70,7 +114,8 @@ final class IngestCommand implements Callable<Integer> {
     private String device;
 
     @Option(names = "--rejected", paramLabel = "FILE",
-        description = "With --output: where rejected input goes (default: FILE.rejected, or ingest.rejected for stdin).")
+        description = "With --output: where rejected input goes (default: FILE.rejected, or ingest.rejected for stdin "
+            + "and --scrape).")
     private Path rejectedFile;
 
     @Option(names = "--config", paramLabel = "FILE", description = "Kafka client properties (with --bootstrap).")
@@ -79,46 +124,177 @@ final class IngestCommand implements Callable<Integer> {
     @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "", description = "Topic name prefix.")
     private String topicPrefix;
 
+    @Option(names = "--application-id", paramLabel = "ID",
+        description = "With --from-topic: the Kafka Streams application id (consumer group; a restart with the same id "
+            + "resumes exactly where it stopped). Default: fabric-twin-ingest-TOPIC.")
+    private String applicationId;
+
+    @Option(names = "--stop-when-idle", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "With --from-topic: stop once no message has arrived for this long (default: run until stopped).")
+    private Duration stopWhenIdle;
+
+    @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10s",
+        description = "With --scrape: time between scrapes of each target (default: ${DEFAULT-VALUE}).")
+    private Duration interval;
+
+    @Option(names = "--scrapes", paramLabel = "N", defaultValue = "0",
+        description = "With --scrape: stop after N rounds (default: run until stopped).")
+    private long scrapes;
+
+    @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "With --scrape: per-request timeout (default: the interval, at most 10s).")
+    private Duration timeout;
+
     @Override
-    public Integer call() throws IOException {
-        final FormatAdapter adapter = Formats.adapter(format);
+    public Integer call() throws IOException, InterruptedException {
+        final IngestStats stats = new IngestStats();
+        final String extra;
+        if (source.file != null) {
+            ingestFile(stats);
+            extra = "";
+        } else if (source.topic != null) {
+            ingestTopic(stats);
+            extra = "";
+        } else {
+            extra = "; " + scrape(stats);
+        }
+        return finish(stats, extra);
+    }
+
+    /** The one-line summary; exit 1 when not one sample came out, so scripts notice a run that ingested nothing. */
+    private int finish(final IngestStats stats, final String extra) {
+        final boolean nothing = stats.samples() == 0;
+        spec.commandLine().getErr().println("ingest: " + (nothing ? "nothing ingested: " : "") + stats.summary() + extra);
+        spec.commandLine().getErr().flush();
+        return nothing ? FabricTwin.EXIT_FAILURE : FabricTwin.EXIT_OK;
+    }
+
+    private FormatAdapter requiredFormat() {
+        if (format == null) {
+            throw new UsageException("--format is required with --file and --from-topic");
+        }
+        return Formats.adapter(format);
+    }
+
+    private ParseContext context() {
+        final ParseContext ctx = ParseContext.defaults(Clock.systemUTC());
+        return device == null ? ctx : ctx.withDevice(device);
+    }
+
+    private KafkaOptions kafka() {
+        final KafkaOptions kafka = new KafkaOptions();
+        kafka.bootstrap = target.bootstrap;
+        kafka.config = config;
+        kafka.topicPrefix = topicPrefix;
+        return kafka;
+    }
+
+    private void ingestFile(final IngestStats stats) throws IOException {
+        final String file = source.file;
+        final FormatAdapter adapter = requiredFormat();
         if (!file.equals("-") && !Files.isRegularFile(Path.of(file))) {
             throw new UsageException("input file not found: " + file);
         }
+        checkOutput();
+        final String name = file.equals("-") ? "stdin" : file;
+        try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file))) {
+            toSink(stats, name, file.equals("-") ? "ingest.rejected" : file + ".rejected", sink -> adapter.parse(in, context(), sink));
+        }
+    }
+
+    private void checkOutput() {
         if (target.output != null && !target.output.equals("-")) {
             throw new UsageException("--output takes '-' (stdout); to write a file, redirect stdout");
         }
-        ParseContext ctx = ParseContext.defaults(Clock.systemUTC());
-        if (device != null) {
-            ctx = ctx.withDevice(device);
-        }
-        final IngestStats stats = new IngestStats();
-        final String source = file.equals("-") ? "stdin" : file;
-        try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file))) {
+    }
+
+    @FunctionalInterface
+    private interface Ingest {
+        void into(IngestSink sink) throws IOException, InterruptedException;
+    }
+
+    /** Runs {@code ingest} into stdout (--output -) or a Kafka producer (--bootstrap). */
+    private void toSink(final IngestStats stats, final String name, final String defaultRejected, final Ingest ingest)
+        throws IOException {
+        try {
             if (target.output != null) {
-                final Path rejected = rejectedFile != null ? rejectedFile
-                    : Path.of(file.equals("-") ? "ingest.rejected" : file + ".rejected");
+                final Path rejected = rejectedFile != null ? rejectedFile : Path.of(defaultRejected);
                 try (OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
                      OutputStream rej = new LazyFileOutputStream(rejected)) {
-                    adapter.parse(in, ctx, new StreamSinks(out, rej, source, stats));
+                    ingest.into(new StreamSinks(out, rej, name, stats));
                 }
             } else {
-                final KafkaOptions kafka = new KafkaOptions();
-                kafka.bootstrap = target.bootstrap;
-                kafka.config = config;
-                kafka.topicPrefix = topicPrefix;
+                final KafkaOptions kafka = kafka();
                 TopicSetup.ensure(kafka.clientConfig(), kafka.topics());
                 try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(kafka.clientConfig()))) {
-                    final KafkaIngestSink sink = new KafkaIngestSink(producer, kafka.topics(), source, stats);
-                    adapter.parse(in, ctx, sink);
+                    final KafkaIngestSink sink = new KafkaIngestSink(producer, kafka.topics(), name, stats);
+                    ingest.into(sink);
                     producer.flush();
                     sink.checkErrors();
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stopped by a signal: what was read is flushed above, the summary follows
         }
-        spec.commandLine().getErr().println("ingest: " + stats.summary());
-        spec.commandLine().getErr().flush();
-        return FabricTwin.EXIT_OK;
+    }
+
+    private void ingestTopic(final IngestStats stats) throws InterruptedException {
+        requiredFormat();
+        if (target.bootstrap == null) {
+            throw new UsageException("--from-topic writes to Kafka: give --bootstrap HOST:PORT (not --output)");
+        }
+        final KafkaOptions kafka = kafka();
+        final Properties client = kafka.clientConfig();
+        TopicSetup.ensure(client, kafka.topics());
+        final String appId = applicationId != null ? applicationId : IngestTopicSettings.defaultApplicationId(source.topic);
+        final IngestTopicSettings settings = new IngestTopicSettings(source.topic, format, kafka.topics(), appId, context());
+        final StopSignal stop = StopSignal.install();
+        try (IngestTopicApp app = IngestTopicApp.start(client, settings, stats)) {
+            spec.commandLine().getErr().println("ingest: reading " + source.topic + " as " + format + " (application id "
+                + appId + ") into " + kafka.topics().samples().name() + "; Ctrl-C stops");
+            spec.commandLine().getErr().flush();
+            long seen = -1;
+            long lastChange = System.nanoTime();
+            while (!stop.requested() && app.state() != org.apache.kafka.streams.KafkaStreams.State.ERROR) {
+                final long now = stats.records();
+                if (now != seen) {
+                    seen = now;
+                    lastChange = System.nanoTime();
+                } else if (stopWhenIdle != null && System.nanoTime() - lastChange >= stopWhenIdle.toNanos()) {
+                    break;
+                }
+                stop.await(Duration.ofMillis(200));
+            }
+        } finally {
+            stop.done();
+        }
+    }
+
+    private String scrape(final IngestStats stats) throws IOException {
+        if (format != null && !format.equals(PrometheusTextAdapter.FORMAT)) {
+            throw new UsageException("--scrape reads Prometheus text exposition; drop --format " + format);
+        }
+        if (!Files.isRegularFile(source.targets)) {
+            throw new UsageException("targets file not found: " + source.targets);
+        }
+        if (interval.isZero() || interval.isNegative()) {
+            throw new UsageException("--interval must be positive, was " + interval);
+        }
+        checkOutput();
+        final List<ScrapeTarget> targets = ScrapeTargets.parse(Files.readString(source.targets));
+        final Duration perRequest = timeout != null ? timeout : interval.compareTo(Duration.ofSeconds(10)) < 0 ? interval
+            : Duration.ofSeconds(10);
+        final Scraper scraper = new Scraper(targets, perRequest, context(), Clock.systemUTC(), line -> {
+            spec.commandLine().getErr().println("ingest: " + line);
+            spec.commandLine().getErr().flush();
+        });
+        final StopSignal stop = StopSignal.install();
+        try {
+            toSink(stats, "scrape", "ingest.rejected", sink -> scraper.run(sink, interval, scrapes));
+        } finally {
+            stop.done();
+        }
+        return scraper.summary();
     }
 
     /** Creates the rejected file only if something is rejected, so clean runs leave no empty files behind. */

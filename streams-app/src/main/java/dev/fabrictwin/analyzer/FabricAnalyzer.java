@@ -171,6 +171,11 @@ public final class FabricAnalyzer {
         return ticks.lateIntervals();
     }
 
+    /** Devices whose clocks run ahead of the fabric's event time, and by how much (ms): reported, not waited for. */
+    public java.util.Map<String, Long> clocksAhead() {
+        return ticks.devicesAhead();
+    }
+
     /** Time the last twin evaluation took (ms): solving happens inside as the replica advances. */
     public double lastTwinMs() {
         return lastSolveMs;

@@ -22,6 +22,7 @@ public final class Formats {
         ADAPTERS.put("sonic", dev.fabrictwin.ingest.format.sonic.SonicCountersDbAdapter::new);
         ADAPTERS.put("perfquery", dev.fabrictwin.ingest.format.perfquery.PerfqueryAdapter::new);
         ADAPTERS.put("influx", dev.fabrictwin.ingest.format.influx.InfluxLineAdapter::new);
+        ADAPTERS.put("telegraf-json", dev.fabrictwin.ingest.format.influx.TelegrafJsonAdapter::new);
     }
 
     private Formats() {

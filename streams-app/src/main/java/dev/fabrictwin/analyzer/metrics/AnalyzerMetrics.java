@@ -59,6 +59,9 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private final DistributionSummary lag;
     private static final String UNMATCHED = "fabric.names.unmatched";
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
+    /** Devices listed at most in {@code fabric_device_clock_ahead_seconds}: the furthest ahead. */
+    static final int MAX_CLOCK_SERIES = 50;
+    private final MultiGauge clocksAhead;
     private final MultiGauge openByType;
     private final MultiGauge openAlerts;
     private final MultiGauge portUtilization;
@@ -88,6 +91,10 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         this.lag = DistributionSummary.builder("fabric.sample.to.alert.lag").baseUnit("seconds")
             .description("Wall clock at publication minus the event time of the tick that raised it (live telemetry)")
             .publishPercentiles(0.5, 0.99).register(registry);
+        this.clocksAhead = MultiGauge.builder("fabric.device.clock.ahead.seconds")
+            .description("Devices whose clocks run ahead of the fabric's event time (their samples are analyzed in "
+                + "their own ticks, nothing waits for them), seconds ahead; the " + MAX_CLOCK_SERIES + " furthest")
+            .register(registry);
         this.openByType = MultiGauge.builder("fabric.alerts.open")
             .description("Open alerts by type and severity").register(registry);
         this.openAlerts = MultiGauge.builder("fabric.alert.open")
@@ -175,6 +182,12 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
             lastOpenIds = openIds;
         }
         aggregate(s.fabric(), s.tick(), alertPorts(s.open()));
+        final List<MultiGauge.Row<?>> rows = new java.util.ArrayList<>();
+        s.clocksAhead().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .limit(MAX_CLOCK_SERIES)
+            .forEach(e -> rows.add(MultiGauge.Row.of(io.micrometer.core.instrument.Tags.of("device", e.getKey()),
+                e.getValue() / 1000.0)));
+        clocksAhead.register(rows, true);
     }
 
     private void refreshQuietly() {

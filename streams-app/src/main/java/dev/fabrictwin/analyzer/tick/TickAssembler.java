@@ -17,7 +17,9 @@ import dev.fabrictwin.twin.fabric.PortRef;
  * {@code graceMs} past its upper edge — long enough for skewed and jittered devices. Event time is the
  * <em>slowest</em> device's latest interval end (devices arrive through different partitions and stream threads,
  * so one may run far ahead of another while a backlog drains), ignoring devices more than {@value #STALE_TICKS}
- * ticks behind the newest (a device that stopped reporting must not hold every tick open). An interval ending in a tick already closed (a late device)
+ * ticks behind the newest (a device that stopped reporting must not hold every tick open). The newest is a time
+ * another device comes near: one device whose clock runs far ahead of the rest sets nothing (its intervals wait in
+ * their own ticks, and {@link #devicesAhead()} names it) instead of making every other device late. An interval ending in a tick already closed (a late device)
  * joins the oldest open tick: its bytes are never lost, only counted a tick later.
  */
 public final class TickAssembler {
@@ -32,6 +34,9 @@ public final class TickAssembler {
     private final java.util.Map<String, Long> latestByDevice = new java.util.HashMap<>();
     private final TreeMap<Long, Integer> latestCounts = new TreeMap<>();
     static final int STALE_TICKS = 60;
+    /** How far ahead of every other device one device may run before its clock is taken for wrong, in ticks. */
+    static final int SUPPORT_TICKS = 5;
+    private final long supportMs;
 
     public TickAssembler(final long tickMs, final long graceMs) {
         if (tickMs <= 0 || graceMs < 0) {
@@ -39,6 +44,7 @@ public final class TickAssembler {
         }
         this.tickMs = tickMs;
         this.graceMs = graceMs;
+        this.supportMs = Math.max(graceMs, SUPPORT_TICKS * tickMs);
     }
 
     /**
@@ -54,10 +60,44 @@ public final class TickAssembler {
         final PortRef ref = new PortRef(interval.device(), interval.port());
         open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new)
             .add(interval, expectedCounters, expectedGauges);
-        watermark = Math.max(watermark, interval.t1());
         advance(interval.device(), interval.t1());
+        watermark = supportedNewest();
         final Long slowest = latestCounts.ceilingKey(watermark - STALE_TICKS * tickMs);
         return closeUpTo((slowest == null ? watermark : slowest) - graceMs);
+    }
+
+    /**
+     * The newest device time that another device comes near ({@link #supportMs}): a lone device far ahead of all
+     * others has a wrong clock, and letting it set event time would close every tick before the rest of the fabric
+     * arrives (its partition would stall, every other interval late). With fewer than three devices, the newest (two
+     * cannot tell a clock running ahead from a device that stopped).
+     */
+    private long supportedNewest() {
+        if (latestByDevice.size() < 3) {
+            return latestCounts.lastKey();
+        }
+        Map.Entry<Long, Integer> top = latestCounts.lastEntry();
+        while (true) {
+            final Map.Entry<Long, Integer> below = latestCounts.lowerEntry(top.getKey());
+            if (top.getValue() >= 2 || below == null || top.getKey() - below.getKey() <= supportMs) {
+                return top.getKey();
+            }
+            top = below;
+        }
+    }
+
+    /** Devices whose latest interval ends more than the support span ahead of event time: their clocks run ahead (ms). */
+    public Map<String, Long> devicesAhead() {
+        if (watermark == Long.MIN_VALUE || latestCounts.isEmpty() || latestCounts.lastKey() <= watermark + supportMs) {
+            return Map.of();
+        }
+        final Map<String, Long> ahead = new java.util.TreeMap<>();
+        latestByDevice.forEach((device, t) -> {
+            if (t > watermark + supportMs) {
+                ahead.put(device, t - watermark);
+            }
+        });
+        return ahead;
     }
 
     private void advance(final String device, final long t1) {

@@ -166,7 +166,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             final List<Alert> open = analyzer.openAlerts();
             for (final Tick t : out.ticks()) {
                 listener.tick(new TickReport(analyzer.twin().fabric(), t, open, analyzer.lastTwinMs(),
-                    analyzer.lateIntervals()));
+                    analyzer.lateIntervals(), analyzer.clocksAhead()));
             }
         }
     }

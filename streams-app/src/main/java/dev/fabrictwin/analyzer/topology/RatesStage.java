@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -24,10 +25,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.rates.TimeGate;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.InvalidSampleException;
 import dev.fabrictwin.contract.sample.SampleSerde;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * First stage of the analyzer: {@code telemetry.samples} → per-port intervals. Keeps each port's last sample
@@ -99,6 +104,8 @@ public final class RatesStage {
 
         /** A batch is sent at this many intervals at the latest, whatever the tick: bounds the heap. */
         static final int MAX_PENDING = 10_000;
+        static final long MAX_AHEAD_OF_WALL_CLOCK_MS = 10 * 60_000;
+        static final long MAX_EVENT_TIME_JUMP_MS = 5 * 60_000;
 
         private final long nominalIntervalMs;
         private final int lanes;
@@ -112,6 +119,8 @@ public final class RatesStage {
         private final Map<String, Sample> pendingWrites = new LinkedHashMap<>();
         private long pendingTick = Long.MIN_VALUE;
         private int lane;
+        /** Wrong clocks stop here, before they can move event time (wall-clock skew of real devices is far smaller). */
+        private final TimeGate clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
 
         PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs) {
             this.nominalIntervalMs = nominalIntervalMs;
@@ -131,6 +140,10 @@ public final class RatesStage {
         @Override
         public void process(final Record<String, Sample> record) {
             final Sample sample = record.value();
+            final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), System.currentTimeMillis());
+            if (refused.isPresent()) { // dead-lettered by the processing handler, counted as timestamp_out_of_range
+                throw new InvalidSampleException(new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get()));
+            }
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {

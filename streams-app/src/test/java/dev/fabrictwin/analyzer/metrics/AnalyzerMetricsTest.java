@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class AnalyzerMetricsTest {
         final Tick tick = ticks.tick(5).port("leaf-0", "eth0")
             .observed(CounterNames.TX_BYTES, HandTicks.LINE_BYTES_PER_S / 2).expected(CounterNames.TX_BYTES, HandTicks.LINE_BYTES_PER_S / 4)
             .build();
-        metrics.tick(new TickReport(ticks.fabric(), tick, List.of(), 2.5, 3));
+        metrics.tick(new TickReport(ticks.fabric(), tick, List.of(), 2.5, 3, Map.of()));
 
         assertThat(registry.find("fabric.device.utilization.ratio").gauges()).as("nothing aggregated yet").isEmpty();
         assertThat(registry.get("fabric.twin.eval.seconds").gauge().value()).isCloseTo(0.0025, within(1e-9));
@@ -58,7 +59,7 @@ class AnalyzerMetricsTest {
             Entity.port(new PortRef("host-0", "nic0")), true, null, 1_000, 2_000, 5, 0, "tx_pfc_pause/s", List.of(), "s");
         metrics.alert(open, 2_500);
         metrics.rejected("malformed");
-        metrics.tick(new TickReport(ticks.fabric(), ticks.tick(5).build(), List.of(open), 1, 0));
+        metrics.tick(new TickReport(ticks.fabric(), ticks.tick(5).build(), List.of(open), 1, 0, Map.of()));
         metrics.refresh();
 
         assertThat(registry.get("fabric.alert.open").tags("id", open.id(), "root", "true").gauge().value()).isEqualTo(1);
@@ -80,5 +81,28 @@ class AnalyzerMetricsTest {
         assertThat(registry.get("fabric.job.comm.seconds").tags("job", "llm", "kind", "observed").gauge().value()).isEqualTo(1.4);
         assertThat(registry.get("fabric.job.comm.seconds").tags("job", "llm", "kind", "expected").gauge().value()).isEqualTo(0.7);
         assertThat(registry.get("fabric.job.bottleneck").tags("job", "llm").gauge().value()).isZero();
+    }
+
+    @Test
+    void shouldNameTheDevicesWhoseClocksRunAheadAndForgetThemWhenTheyCatchUp() {
+        metrics.tick(new TickReport(ticks.fabric(), ticks.tick(5).build(), List.of(), 1, 0, Map.of("leaf-0", 90_000L)));
+        metrics.refresh();
+        assertThat(registry.get("fabric.device.clock.ahead.seconds").tags("device", "leaf-0").gauge().value())
+            .isEqualTo(90.0);
+
+        metrics.tick(new TickReport(ticks.fabric(), ticks.tick(6).build(), List.of(), 1, 0, Map.of()));
+        metrics.refresh();
+        assertThat(registry.find("fabric.device.clock.ahead.seconds").gauges()).isEmpty();
+    }
+
+    @Test
+    void shouldCountUnmatchedNamesByReason() {
+        metrics.unmatched("unknown_device");
+        metrics.unmatched("unknown_device");
+        metrics.unmatched("unknown_port");
+
+        assertThat(AnalyzerMetrics.unmatchedNames(registry)).containsExactly(Map.entry("unknown_device", 2L),
+            Map.entry("unknown_port", 1L));
+        assertThat(registry.get("fabric.names.unmatched").tags("reason", "unknown_device").counter().count()).isEqualTo(2);
     }
 }

@@ -160,6 +160,43 @@ class TickAssemblerTest {
     }
 
     @Test
+    void shouldNotLetOneDeviceWhoseClockRunsAheadMakeEveryOtherDeviceLate() {
+        // D's clock is 90 s fast: it must neither close the ticks of A, B, C nor stall them
+        final List<Tick> closed = new ArrayList<>();
+        for (long t1 = 10_000; t1 <= 30_000; t1 += TICK_MS) {
+            for (final PortRef p : List.of(A, B, C)) {
+                closed.addAll(add(noGrace, p, t1 - TICK_MS, t1, 1));
+            }
+            closed.addAll(add(noGrace, D, t1 + 89_000, t1 + 90_000, 1));
+        }
+
+        assertThat(noGrace.lateIntervals()).isZero();
+        assertThat(indices(closed)).startsWith(10L, 11L, 12L).contains(29L).doesNotContain(31L);
+        assertThat(closed.get(0).ports()).containsOnlyKeys(A, B, C);
+        assertThat(noGrace.devicesAhead()).containsOnlyKeys("spine-1");
+        assertThat(noGrace.devicesAhead().get("spine-1")).isBetween(89_000L, 91_000L);
+    }
+
+    @Test
+    void shouldFollowTheWholeFabricWhenItJumpsAheadTogether() {
+        for (final PortRef p : List.of(A, B, C, D)) {
+            add(noGrace, p, 9_000, 10_000, 1);
+        }
+        final List<Tick> closed = new ArrayList<>();
+        for (final PortRef p : List.of(A, B, C, D)) {   // telemetry resumes ten minutes later
+            closed.addAll(add(noGrace, p, 609_000, 610_000, 1));
+        }
+        for (final PortRef p : List.of(A, B, C, D)) {
+            closed.addAll(add(noGrace, p, 610_000, 611_000, 1));
+        }
+
+        assertThat(indices(closed)).containsExactly(10L, 610L);
+        assertThat(closed.get(1).ports()).containsOnlyKeys(A, B, C, D);
+        assertThat(noGrace.devicesAhead()).isEmpty();
+        assertThat(noGrace.lateIntervals()).isZero();
+    }
+
+    @Test
     void shouldCountLateIntervalsAndKeepTheirBytesInTheOldestOpenTick() {
         add(noGrace, A, 9_000, 10_000, 1);
         final List<Tick> closed = add(noGrace, A, 10_000, 11_000, 10);

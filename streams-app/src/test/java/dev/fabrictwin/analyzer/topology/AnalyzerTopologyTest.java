@@ -88,6 +88,11 @@ class AnalyzerTopologyTest {
 
     /** Every port of the fabric sampled each second for {@code seconds}; {@code fault} edits a port's sample at t (s). */
     private void run(final int seconds, final Fault fault) {
+        run(seconds, fault, (t, p) -> 0L);
+    }
+
+    /** As {@link #run(int, Fault)}, with each sample stamped {@code clock(t, port)} ms off the true time. */
+    private void run(final int seconds, final Fault fault, final java.util.function.BiFunction<Integer, PortRef, Long> clock) {
         final Map<PortRef, Map<String, Long>> counters = new HashMap<>();
         for (int t = 0; t <= seconds; t++) {
             for (final PortRef p : fabric.ports()) {
@@ -97,7 +102,7 @@ class AnalyzerTopologyTest {
                 final Map<String, Double> gauges = new HashMap<>(Map.of("oper_up", 1.0, "speed_bps", 100e9,
                     "latency_p99_us", 1.5, "queue_depth_bytes", 0.0));
                 fault.apply(t, p, c, gauges);
-                final ObjectNode s = JSON.createObjectNode().put("ts", T0 + t * 1000L).put("device", p.device())
+                final ObjectNode s = JSON.createObjectNode().put("ts", T0 + t * 1000L + clock.apply(t, p)).put("device", p.device())
                     .put("port", p.port()).put("source", "test");
                 c.forEach(s.putObject("counters")::put);
                 gauges.forEach(s.putObject("gauges")::put);
@@ -256,5 +261,38 @@ class AnalyzerTopologyTest {
             .satisfies(r -> assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
                 .isNotBlank());
         assertThat(opened()).extracting(Alert::type).containsExactly(FaultType.LINK_DOWN);
+    }
+
+    @Test
+    void oneSampleStampedHoursAheadIsDeadLetteredAndTheRestOfTheFabricIsAnalyzedOnTime() {
+        final PortRef rogue = new PortRef("leaf-1", "eth0");
+        run(40, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 10 && t < 20) {
+                g.put("oper_up", 0.0);
+            }
+        }, (t, p) -> p.equals(rogue) && t == 5 ? 2 * 3_600_000L : 0L);
+
+        assertThat(dead.readRecordsToList()).singleElement().satisfies(r ->
+            assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
+                .startsWith("timestamp-out-of-range").contains("device leaf-1 stamped its sample 7200 s ahead"));
+        final List<Alert> out = alerts();
+        assertThat(out).extracting(Alert::state).containsExactly(Alert.State.OPEN, Alert.State.RESOLVED);
+        assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
+        assertThat(out.get(1).lastSeen()).isBetween(T0 + 19_000, T0 + 22_000);
+    }
+
+    @Test
+    void aDeviceWhoseClockRunsNinetySecondsAheadDoesNotStallTheOthers() {
+        run(40, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 10 && t < 20) {
+                g.put("oper_up", 0.0);
+            }
+        }, (t, p) -> p.device().equals("host-3") ? 90_000L : 0L);
+
+        assertThat(dead.readRecordsToList()).isEmpty();
+        final List<Alert> out = alerts().stream().filter(a -> a.type() == FaultType.LINK_DOWN).toList();
+        assertThat(out).extracting(Alert::state).containsExactly(Alert.State.OPEN, Alert.State.RESOLVED);
+        assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
+        assertThat(out.get(1).lastSeen()).isBetween(T0 + 19_000, T0 + 22_000);
     }
 }

@@ -2,7 +2,6 @@ package dev.fabrictwin.ingest.format.influx;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +14,6 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.ListKeys;
-import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -26,7 +24,7 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * net and gnmi input plugins.
  *
  * <p><b>Input unit</b>: one line (one {@code records in}); consecutive lines of one device, port and timestamp make
- * one sample (see {@link PortSample}). A bad line is rejected with its reason and raw bytes and reading goes on;
+ * one sample (see {@link PortSampleMerger}). A bad line is rejected with its reason and raw bytes and reading goes on;
  * blank lines and {@code #} comments are skipped and not counted.
  *
  * <p><b>Queues and priorities</b>: a queue tag ({@code queue}, {@code queue_number}, {@code traffic_class}, ...)
@@ -74,7 +72,7 @@ public final class InfluxLineAdapter implements FormatAdapter {
     @Override
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final LineReader lines = new LineReader(in, context.maxRecordBytes());
-        final PortSample pending = new PortSample(sink);
+        final PortSampleMerger pending = new PortSampleMerger(sink::sample);
         LineReader.Line line;
         while ((line = lines.next()) != null) {
             if (line.blank() || isComment(line.bytes())) {
@@ -89,7 +87,7 @@ public final class InfluxLineAdapter implements FormatAdapter {
                 final LineProtocol.Point p = LineProtocol.parse(line.text());
                 final Sample s = sample(p, context);
                 SampleValidator.validate(s, context);
-                pending.add(s, queueTag(p.tags()) != null || tag(p.tags(), PRIORITY_TAGS) != null);
+                pending.add(s, hasQueueOrPriority(p.tags()));
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
             } catch (RuntimeException e) {
@@ -100,64 +98,9 @@ public final class InfluxLineAdapter implements FormatAdapter {
         pending.flush();
     }
 
-    /**
-     * Consecutive lines of one device, port and time are one sample (docs/contracts.md: one per port per sample
-     * time): Telegraf writes a line per queue (a queue tag), or per sysfs directory, for the same port and time.
-     * A name that would repeat starts a new sample instead of overwriting. Port totals are summed from per-queue
-     * fields (a NIC's {@code rx_queue_3_bytes}) when the line has none; queue-tagged lines are switch queue
-     * statistics whose port totals come from the interface's own counters, so they are not summed.
-     */
-    private static final class PortSample {
-        private final IngestSink sink;
-        private Sample current;
-        private boolean queueTagged;
-
-        PortSample(final IngestSink sink) {
-            this.sink = sink;
-        }
-
-        void add(final Sample s, final boolean tagged) {
-            if (current != null && sameKey(current, s) && disjoint(current, s)) {
-                final Map<String, Long> counters = new LinkedHashMap<>(current.counters());
-                counters.putAll(s.counters());
-                final Map<String, Double> gauges = new LinkedHashMap<>(current.gauges());
-                gauges.putAll(s.gauges());
-                current = new Sample(s.ts(), s.device(), s.port(), FORMAT, counters, gauges);
-                queueTagged |= tagged;
-                return;
-            }
-            flush();
-            current = s;
-            queueTagged = tagged;
-        }
-
-        void flush() {
-            if (current == null) {
-                return;
-            }
-            final Sample s = current;
-            current = null;
-            sink.sample(queueTagged ? s : new Sample(s.ts(), s.device(), s.port(), FORMAT,
-                QueueDimension.withTotals(s.counters()), QueueDimension.withGaugeTotals(s.gauges())));
-        }
-
-        private static boolean sameKey(final Sample a, final Sample b) {
-            return a.ts() == b.ts() && a.device().equals(b.device()) && a.port().equals(b.port());
-        }
-
-        private static boolean disjoint(final Sample a, final Sample b) {
-            for (final String name : b.counters().keySet()) {
-                if (a.counters().containsKey(name) || a.gauges().containsKey(name)) {
-                    return false;
-                }
-            }
-            for (final String name : b.gauges().keySet()) {
-                if (a.counters().containsKey(name) || a.gauges().containsKey(name)) {
-                    return false;
-                }
-            }
-            return true;
-        }
+    /** Whether a point's tags put it on one queue or priority (its values then carry {@code .q<N>}). */
+    static boolean hasQueueOrPriority(final Map<String, String> tags) {
+        return queueTag(tags) != null || tag(tags, PRIORITY_TAGS) != null;
     }
 
     private static String queueTag(final Map<String, String> tags) {
@@ -183,7 +126,8 @@ public final class InfluxLineAdapter implements FormatAdapter {
         return false;
     }
 
-    private Sample sample(final LineProtocol.Point p, final ParseContext context) throws SampleFormatException {
+    /** One point's sample; package-private so Telegraf's JSON form maps measurement, tags and fields the same way. */
+    Sample sample(final LineProtocol.Point p, final ParseContext context) throws SampleFormatException {
         final String device = device(p.tags(), context);
         if (device == null) {
             throw new SampleFormatException(RejectReason.MISSING_DEVICE, "no source/host tag names the device of "

@@ -1,0 +1,173 @@
+package dev.fabrictwin.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.ingest.IngestStats;
+import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.stream.IngestTopicApp;
+import dev.fabrictwin.ingest.stream.IngestTopicSettings;
+import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+
+/**
+ * {@code bench ingest-topic}: messages/s of {@code ingest --from-topic} (gnmic event messages → canonical samples,
+ * exactly-once v2) against a plain {@code KafkaConsumer} reading the same topic, one run each on one embedded broker.
+ * The app is timed from its first processed message until its committed offsets reach the topic's end, i.e. until
+ * every sample is readable by a read_committed consumer.
+ */
+public final class IngestTopicBench {
+
+    static final int MESSAGES = 200_000;
+    private static final int PARTITIONS = 6;
+
+    private IngestTopicBench() {
+    }
+
+    /** A gnmic event message (the shape of gnmic's docs, event_strings.md) for one port's counters. */
+    static byte[] gnmicEvent(final int i) {
+        return ("{\"name\":\"default\",\"timestamp\":" + (1_785_000_000_000_000_000L + i * 1_000_000L)
+            + ",\"tags\":{\"interface_name\":\"ethernet-1/" + (i % 64) + "\",\"source\":\"leaf-" + (i % 32)
+            + ":57400\",\"subscription-name\":\"default\"},\"values\":{"
+            + "\"/srl_nokia-interfaces:interface/statistics/in-octets\":\"" + (65_382_630L + i) + "\","
+            + "\"/srl_nokia-interfaces:interface/statistics/out-octets\":\"" + (64_721_394L + i) + "\","
+            + "\"/srl_nokia-interfaces:interface/statistics/in-unicast-packets\":\"" + (107_154L + i) + "\","
+            + "\"/srl_nokia-interfaces:interface/statistics/out-unicast-packets\":\"" + (105_876L + i) + "\","
+            + "\"/srl_nokia-interfaces:interface/statistics/in-fcs-error-packets\":\"0\"}}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static Map<String, Double> run(final Consumer<String> progress) throws Exception {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.startSingleBroker()) {
+            final Properties client = new Properties();
+            client.put("bootstrap.servers", kafka.bootstrapServers());
+            final Topics topics = new Topics("bench.");
+            TopicSetup.ensure(client, topics);
+            final String source = "bench.gnmic-events";
+            try (Admin admin = Admin.create(client)) {
+                admin.createTopics(List.of(new NewTopic(source, PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            }
+            produce(client, source);
+            progress.accept(String.format(Locale.ROOT, "input: %d gnmic event messages on %d partitions", MESSAGES, PARTITIONS));
+            final double plain = plainConsumerPerSec(client, source);
+            progress.accept(String.format(Locale.ROOT, "plain consumer: %.0f messages/s", plain));
+            final double app = ingestPerSec(client, topics, source);
+            progress.accept(String.format(Locale.ROOT, "ingest --from-topic: %.0f messages/s (%.0f %% of the plain consumer)",
+                app, 100 * app / plain));
+            out.put("ingestTopicMessagesPerSec", app);
+            out.put("plainConsumerMessagesPerSec", plain);
+            out.put("ingestTopicRatioVsPlainConsumer", app / plain);
+        }
+        return out;
+    }
+
+    private static void produce(final Properties client, final String topic) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put("linger.ms", 20);
+        p.put("batch.size", 256 * 1024);
+        try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < MESSAGES; i++) {
+                producer.send(new ProducerRecord<>(topic, null, gnmicEvent(i)));
+            }
+            producer.flush();
+        }
+    }
+
+    private static double plainConsumerPerSec(final Properties client, final String topic) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-plain-ingest-topic");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (var consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long count = 0;
+            long first = 0;
+            long checksum = 0;
+            final long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (count < MESSAGES && System.nanoTime() < deadline) {
+                for (final var r : consumer.poll(Duration.ofMillis(200))) {
+                    if (count == 0) {
+                        first = System.nanoTime();
+                    }
+                    count++;
+                    checksum += r.value().length; // every message touched, as a reader would
+                }
+            }
+            final long last = System.nanoTime();
+            return checksum > 0 && last > first ? count / ((last - first) / 1e9) : 0;
+        }
+    }
+
+    private static double ingestPerSec(final Properties client, final Topics topics, final String source) throws Exception {
+        final IngestStats stats = new IngestStats();
+        final String appId = "bench-ingest-topic";
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put("state.dir", Files.createTempDirectory("bench-ingest-topic").toString());
+        final IngestTopicSettings settings = new IngestTopicSettings(source, "gnmic", topics, appId,
+            ParseContext.defaults(Clock.systemUTC()).withoutTimeWindow());
+        try (Admin admin = Admin.create(client); IngestTopicApp app = IngestTopicApp.start(p, settings, stats)) {
+            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            long first = 0;
+            while (System.nanoTime() < deadline) {
+                if (first == 0 && stats.records() > 0) {
+                    first = System.nanoTime();
+                }
+                if (stats.records() >= MESSAGES && committed(admin, appId, source) >= MESSAGES) {
+                    final long last = System.nanoTime();
+                    if (stats.samples() != MESSAGES) {
+                        throw new IllegalStateException("expected " + MESSAGES + " samples, got " + stats.summary());
+                    }
+                    return MESSAGES / ((last - first) / 1e9);
+                }
+                TimeUnit.MILLISECONDS.sleep(20); // polling the app's progress, with a deadline
+            }
+            throw new IllegalStateException("ingest --from-topic did not finish in 5 minutes: " + stats.summary());
+        }
+    }
+
+    /** Messages of {@code topic} the group has committed (its offsets summed over partitions). */
+    private static long committed(final Admin admin, final String group, final String topic) throws Exception {
+        final Map<TopicPartition, OffsetAndMetadata> offsets =
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        final Map<TopicPartition, OffsetSpec> ends = new LinkedHashMap<>();
+        offsets.keySet().stream().filter(tp -> tp.topic().equals(topic)).forEach(tp -> ends.put(tp, OffsetSpec.latest()));
+        if (ends.size() < PARTITIONS) {
+            return 0;
+        }
+        // under exactly-once the committed offset sits past the transaction marker: count a partition done at its end
+        final var latest = admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+        long done = 0;
+        for (final TopicPartition tp : ends.keySet()) {
+            if (offsets.get(tp) == null || offsets.get(tp).offset() < latest.get(tp).offset()) {
+                return 0;
+            }
+            done += latest.get(tp).offset();
+        }
+        return done;
+    }
+}

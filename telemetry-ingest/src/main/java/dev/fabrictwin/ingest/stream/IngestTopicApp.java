@@ -1,0 +1,63 @@
+package dev.fabrictwin.ingest.stream;
+
+import java.time.Duration;
+import java.util.Properties;
+
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.fabrictwin.ingest.IngestStats;
+
+/**
+ * {@code ingest --from-topic} running against a broker: {@link IngestTopology} with exactly-once v2 (a message's
+ * samples, its dead letters and its consumed offset commit in one transaction, so a crash or restart never writes
+ * a sample twice or loses one), and a thread-replacing uncaught-exception handler as the analyzer has. Client
+ * settings (SASL/SSL included) come from the caller's properties; the defaults below apply where those say nothing.
+ */
+public final class IngestTopicApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestTopicApp.class);
+
+    private final KafkaStreams streams;
+
+    private IngestTopicApp(final KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** Streams settings: the product's defaults, the application id, then everything in {@code client} on top. */
+    public static Properties streamsConfig(final Properties client, final IngestTopicSettings settings) {
+        final Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // samples reach the analyzer only when their transaction commits: keep that short, as the analyzer does
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // collectors write before ingest starts: begin at the oldest message the topic still holds
+        p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        p.putAll(client);
+        return p;
+    }
+
+    /** Builds and starts the app; {@code stats} counts messages, samples and rejections as they are processed. */
+    public static IngestTopicApp start(final Properties client, final IngestTopicSettings settings, final IngestStats stats) {
+        final KafkaStreams streams = new KafkaStreams(IngestTopology.build(settings, stats), streamsConfig(client, settings));
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("ingest stream thread failed; replacing it (its tasks restart from the last commit)", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        return new IngestTopicApp(streams);
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Graceful stop: commits the open transaction, leaves the group. */
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+    }
+}
