@@ -12,16 +12,16 @@ import org.junit.jupiter.api.Test;
 
 import picocli.CommandLine;
 
-class FabricTwinCliTest {
+public class FabricTwinCliTest {
 
     /** Output of one launcher run. */
-    record Run(int exitCode, String out, String err) {
-        String[] errLines() {
+    public record Run(int exitCode, String out, String err) {
+        public String[] errLines() {
             return err.isEmpty() ? new String[0] : err.split("\\R");
         }
     }
 
-    static Run run(final String... args) {
+    public static Run run(final String... args) {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
         final CommandLine cli = FabricTwin.commandLine();

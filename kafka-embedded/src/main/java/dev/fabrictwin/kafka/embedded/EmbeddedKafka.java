@@ -135,6 +135,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /** Written by the storage format into each node's directory; holds the cluster id. */
+    static final String META_PROPERTIES = "meta.properties";
+
     /** Configures and starts an {@link EmbeddedKafka}. */
     public static final class Builder {
         private int brokers = 1;
@@ -193,11 +196,13 @@ public final class EmbeddedKafka implements AutoCloseable {
             try {
                 final int controllerPort = freePort();
                 final List<Integer> ports = brokerPorts();
-                final String clusterId = Uuid.randomUuid().toString();
+                final String clusterId = existingClusterId(root).orElseGet(() -> Uuid.randomUuid().toString());
                 for (int node = 0; node < brokers; node++) {
                     final Path nodeDir = Files.createDirectories(root.resolve("node-" + node));
                     final Properties props = nodeConfig(node, nodeDir, ports.get(node), controllerPort);
-                    format(node, clusterId, nodeDir);
+                    if (!Files.exists(nodeDir.resolve(META_PROPERTIES))) { // a node restarts on its own data
+                        format(node, clusterId, nodeDir);
+                    }
                     final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
                     server.startup();
                     started.add(server);
@@ -268,6 +273,19 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("server.max.startup.time.ms", Long.toString(TimeUnit.MINUTES.toMillis(2)));
             props.putAll(overrides);
             return props;
+        }
+
+        /** The cluster id a data directory was formatted with (a restart keeps it), if any node was. */
+        private static java.util.Optional<String> existingClusterId(final Path root) throws IOException {
+            final Path meta = root.resolve("node-0").resolve(META_PROPERTIES);
+            if (!Files.exists(meta)) {
+                return java.util.Optional.empty();
+            }
+            final Properties p = new Properties();
+            try (var in = Files.newInputStream(meta)) {
+                p.load(in);
+            }
+            return java.util.Optional.ofNullable(p.getProperty("cluster.id"));
         }
 
         private static void format(final int node, final String clusterId, final Path nodeDir) {

@@ -9,8 +9,22 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.kafka.embedded.PortInUseException;
@@ -49,5 +63,42 @@ class EmbeddedKafkaLifecycleTest {
     void shouldRejectImpossibleSettingsAtConfigurationTime() {
         assertThatThrownBy(() -> EmbeddedKafka.builder().brokers(0)).hasMessageContaining("brokers must be 1..5");
         assertThatThrownBy(() -> EmbeddedKafka.builder().port(70_000)).hasMessageContaining("port must be 0..65535");
+    }
+
+    @Test
+    void shouldRestartOnItsOwnDataDirectoryWithItsTopicsAndRecords(@TempDir final Path dir)
+        throws Exception {
+        final Properties client = new Properties();
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dir).start()) {
+            client.put("bootstrap.servers", kafka.bootstrapServers());
+            try (Admin admin = Admin.create(client)) {
+                admin.createTopics(List.of(new NewTopic("kept", 1, (short) 1)))
+                    .all().get();
+            }
+            try (var producer = new KafkaProducer<String, String>(client,
+                new StringSerializer(),
+                new StringSerializer())) {
+                producer.send(new ProducerRecord<>("kept", "k", "before the restart")).get();
+            }
+        }
+        assertThat(dir).isDirectoryContaining(p -> p.getFileName().toString().equals("node-0"));
+
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dir).start()) {
+            final Properties c = new Properties();
+            c.put("bootstrap.servers", kafka.bootstrapServers());
+            c.put("auto.offset.reset", "earliest");
+            c.put("group.id", "restart-check");
+            try (var consumer = new KafkaConsumer<String, String>(c,
+                new StringDeserializer(),
+                new StringDeserializer())) {
+                consumer.subscribe(List.of("kept"));
+                final List<String> values = new ArrayList<>();
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (values.isEmpty() && System.nanoTime() < deadline) {
+                    consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
+                }
+                assertThat(values).containsExactly("before the restart");
+            }
+        }
     }
 }
