@@ -87,6 +87,27 @@ class WireContractTest {
     }
 
     @Test
+    void shouldCutAnOversizedRecordSoItsDeadLetterAlwaysFitsAndStillIdentifiesIt() throws Exception {
+        final byte[] big = new byte[(1 << 20) - 100];   // just under the producer's 1 MiB request limit
+        java.util.Arrays.fill(big, (byte) 'x');
+        final RecordHeaders headers = new RecordHeaders();
+
+        final byte[] carried = DeadLetter.fit(big, headers);
+
+        assertThat(carried).hasSize(DeadLetter.MAX_PAYLOAD_BYTES);
+        assertThat(new String(headers.lastHeader(DeadLetter.ORIGINAL_SIZE).value(), StandardCharsets.UTF_8))
+            .isEqualTo(Integer.toString(big.length));
+        assertThat(new String(headers.lastHeader(DeadLetter.ORIGINAL_SHA256).value(), StandardCharsets.UTF_8))
+            .isEqualTo(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(big)));
+        final RecordHeaders small = new RecordHeaders();
+        assertThat(DeadLetter.fit("{not json".getBytes(StandardCharsets.UTF_8), small)).asString().isEqualTo("{not json");
+        assertThat(small.toArray()).isEmpty();
+        assertThat(DeadLetter.fitKey(new byte[5_000])).hasSize(1024);
+        new DeadLetter("x".repeat(10_000), "s", "o").addTo(small);
+        assertThat(small.lastHeader(DeadLetter.ERROR).value().length).isLessThan(2_100);
+    }
+
+    @Test
     void shouldWriteAndReadTheDeadLetterHeaders() {
         final RecordHeaders headers = new RecordHeaders();
         headers.add("trace", new byte[] {1});

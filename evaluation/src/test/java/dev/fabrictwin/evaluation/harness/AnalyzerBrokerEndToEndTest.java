@@ -2,17 +2,26 @@ package dev.fabrictwin.evaluation.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.contract.DeadLetter;
+import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.simulator.SyntheticCluster;
@@ -40,8 +49,17 @@ class AnalyzerBrokerEndToEndTest {
         final Scenario scenario = ScenarioParser.parse(Path.of("..", "scenarios", "pfc-storm-small.yaml"));
         final Topics topics = new Topics(KAFKA.uniqueTopic("e2e") + ".");
         final long epoch = scenario.epoch().toEpochMilli();
+        // hostile records: before the capture, a malformed one just under the 1 MiB request limit (its dead letter
+        // must still fit); after it, a sample stamped two hours ahead (a wrong clock must not move event time)
+        final byte[] huge = new byte[(1 << 20) - 1_000];
+        java.util.Arrays.fill(huge, (byte) '[');
+        final String ahead = "{\"ts\":" + (epoch + 7_200_000) + ",\"device\":\"leaf-1\",\"port\":\"eth0\","
+            + "\"counters\":{\"tx_bytes\":1},\"gauges\":{}}";
         final List<Alert> alerts = analyze(scenario, topics, "e2e-faults",
-            all -> all.stream().filter(a -> a.rootCause() && a.state() == Alert.State.RESOLVED).count() >= 2);
+            all -> all.stream().filter(a -> a.rootCause() && a.state() == Alert.State.RESOLVED).count() >= 2,
+            Long.MAX_VALUE, List.of(new ProducerRecord<>(topics.samples().name(), "leaf-0", huge)),
+            List.of(new ProducerRecord<>(topics.samples().name(), "leaf-1", ahead.getBytes(StandardCharsets.UTF_8))), dead -> assertThat(dead).extracting(d -> d.error().split(":")[0])
+                .containsExactlyInAnyOrder("malformed", "timestamp-out-of-range"));
 
         final List<Alert> rootOpens = alerts.stream().filter(a -> a.rootCause() && a.state() == Alert.State.OPEN).toList();
         assertThat(rootOpens).extracting(Alert::type).containsExactlyInAnyOrder(FaultType.PFC_STORM, FaultType.LINK_DEGRADED);
@@ -67,31 +85,44 @@ class AnalyzerBrokerEndToEndTest {
         final Scenario scenario = ScenarioParser.parse(tree, Path.of("..", "scenarios"));
         final Topics topics = new Topics(KAFKA.uniqueTopic("healthy") + ".");
         final long end = scenario.epoch().toEpochMilli() + scenario.duration().toMillis();
-        final List<Alert> alerts = analyze(scenario, topics, "e2e-healthy", all -> false, end - 5_000);
+        final List<Alert> alerts = analyze(scenario, topics, "e2e-healthy", all -> false, end - 5_000, List.of(), List.of(),
+            dead -> assertThat(dead).as("nothing was dead-lettered").isEmpty());
         assertThat(alerts).filteredOn(Alert::rootCause).isEmpty();
     }
 
+    /**
+     * Publishes {@code before}, the scenario, then {@code after}; runs the analyzer until {@code done} or job health
+     * reaches {@code untilEventMs} (and as many dead letters as records before and after), and hands the dead letters
+     * to {@code deadLetters} to check.
+     */
     private List<Alert> analyze(final Scenario scenario, final Topics topics, final String app,
-                                final Predicate<List<Alert>> done) throws Exception {
-        return analyze(scenario, topics, app, done, Long.MAX_VALUE);
-    }
-
-    /** Publishes the scenario, runs the analyzer until {@code done} or job health reaches {@code untilEventMs}. */
-    private List<Alert> analyze(final Scenario scenario, final Topics topics, final String app,
-                                final Predicate<List<Alert>> done, final long untilEventMs) throws Exception {
+                                final Predicate<List<Alert>> done, final long untilEventMs,
+                                final List<ProducerRecord<String, byte[]>> before,
+                                final List<ProducerRecord<String, byte[]>> after,
+                                final Consumer<List<DeadLetter>> deadLetters) throws Exception {
         final Properties client = new Properties();
         client.put("bootstrap.servers", KAFKA.bootstrapServers());
-        KafkaSimulationPublisher.publish(new SyntheticCluster(scenario, scenario.telemetry()), client, topics, false, n -> { });
+        TopicSetup.ensure(client, topics);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
+            new ByteArraySerializer())) {
+            for (final ProducerRecord<String, byte[]> r : before) {
+                producer.send(r).get();
+            }
+            KafkaSimulationPublisher.publish(new SyntheticCluster(scenario, scenario.telemetry()), client, topics, false, n -> { });
+            for (final ProducerRecord<String, byte[]> r : after) {
+                producer.send(r).get();
+            }
+        }
         final AnalyzerSettings settings = new AnalyzerSettings(topics,
             AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, KAFKA.uniqueTopic(app), registry, 10)) {
             final AnalyzerHarness.Output out = analyzer.readUntil(
-                o -> done.test(o.alerts()) || o.latestEventMs() >= untilEventMs,
+                o -> (done.test(o.alerts()) || o.latestEventMs() >= untilEventMs) && o.deadLetters().size() >= before.size() + after.size(),
                 Duration.ofSeconds(120), Duration.ofSeconds(60), Duration.ofSeconds(240));
             assertThat(done.test(out.alerts()) || out.latestEventMs() >= untilEventMs)
                 .as("the analyzer got through the capture within 240 s (alerts so far: %s)", out.alerts()).isTrue();
-            assertThat(out.deadLetters()).as("nothing was dead-lettered").isEmpty();
+            deadLetters.accept(out.deadLetters());
             // the whole capture was published before the analyzer started: a backlog whose partitions drain at
             // different speeds. The lanes' timestamp-ordered merge must keep the analysis in event-time order.
             final double processed = registry.find("fabric.samples.processed").counter().count();

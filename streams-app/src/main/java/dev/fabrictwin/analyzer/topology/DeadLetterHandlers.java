@@ -59,7 +59,8 @@ public final class DeadLetterHandlers {
         final RecordHeaders headers = new RecordHeaders(context.headers().toArray());
         new DeadLetter(error, "streams-app:" + context.processorNodeId(),
             DeadLetter.position(context.topic(), context.partition(), context.offset())).addTo(headers);
-        return new ProducerRecord<>(topic, null, context.sourceRawKey(), context.sourceRawValue(), headers);
+        final byte[] value = DeadLetter.fit(context.sourceRawValue(), headers);
+        return new ProducerRecord<>(topic, null, DeadLetter.fitKey(context.sourceRawKey()), value, headers);
     }
 
     private static String topic(final Map<String, ?> configs) {

@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import dev.fabrictwin.contract.DeadLetter;
 import dev.fabrictwin.contract.Topics;
@@ -49,8 +50,10 @@ public final class KafkaIngestSink implements IngestSink {
     @Override
     public void reject(final Rejection r) {
         checkErrors();
-        final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter().name(), null, r.raw());
-        new DeadLetter(r.error(), source + ":" + r.format(), r.location()).addTo(dead.headers());
+        final RecordHeaders headers = new RecordHeaders();
+        new DeadLetter(r.error(), source + ":" + r.format(), r.location()).addTo(headers);
+        final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter().name(), null, null, null,
+            DeadLetter.fit(r.raw(), headers), headers);
         producer.send(dead, this::onSend);
         stats.reject(r.reason());
     }

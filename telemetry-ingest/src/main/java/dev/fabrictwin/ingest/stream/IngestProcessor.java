@@ -89,7 +89,8 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
         public void reject(final Rejection r) {
             final RecordHeaders headers = new RecordHeaders(message.headers().toArray());
             new DeadLetter(r.error(), "ingest:" + r.format(), position + " " + r.location()).addTo(headers);
-            context.forward(new Record<Object, Object>(message.key(), r.raw(), message.timestamp(), headers),
+            final byte[] payload = DeadLetter.fit(r.raw(), headers);
+            context.forward(new Record<Object, Object>(DeadLetter.fitKey(message.key()), payload, message.timestamp(), headers),
                 IngestTopology.DEAD_LETTER_SINK);
             stats.reject(r.reason());
         }
