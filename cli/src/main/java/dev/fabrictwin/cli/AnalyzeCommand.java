@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
@@ -80,6 +82,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         description = "Warm standby copies of each task's state on other instances (default: ${DEFAULT-VALUE}).")
     private int standbyReplicas;
 
+    @Option(names = "--instance-name", paramLabel = "NAME",
+        description = "A name this instance keeps across restarts (e.g. the host or pod name): static group membership, "
+            + "so a restarted instance takes its tasks back at once instead of after a rebalance. Unique per instance.")
+    private String instanceName;
+
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where Kafka Streams keeps local state.")
     private Path stateDir;
 
@@ -94,6 +101,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--status-every", defaultValue = "10s", converter = DurationConverter.class, paramLabel = "TIME",
         description = "Print a status line this often (state, samples analyzed, unmatched names); 0 for none (default: ${DEFAULT-VALUE}).")
     private Duration statusEvery;
+
+    /** How often the state is checked: a change is printed, ERROR ends the process. */
+    private static final long WATCH_MS = 500;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -118,6 +128,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (stateDir != null) {
             streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         }
+        if (instanceName != null) {
+            streams.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceName);
+        }
         streams.putAll(client);
 
         final PrintWriter err = spec.commandLine().getErr();
@@ -136,24 +149,46 @@ final class AnalyzeCommand implements Callable<Integer> {
                 duration == null ? "; Ctrl-C to stop" : "; stopping after " + duration.toSeconds() + " s");
             err.flush();
             final long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-            final long every = statusEvery.isZero() ? Long.MAX_VALUE : statusEvery.toMillis();
+            final long started = System.nanoTime();
+            long nextStatus = next(started);
             double lastCount = 0;
-            while (!stopped.await(Math.min(every, Math.max(0, (deadline - System.nanoTime()) / 1_000_000)),
-                TimeUnit.MILLISECONDS)) {
+            KafkaStreams.State lastState = null;
+            while (!stopped.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
+                final KafkaStreams.State state = app.state();
+                if (state != lastState) {
+                    err.printf(Locale.ROOT, "analyze: %s%s after %.1f s%n", state,
+                        state == KafkaStreams.State.RUNNING ? " (processing)" : "", (System.nanoTime() - started) / 1e9);
+                    lastState = state;
+                }
+                if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                    Runtime.getRuntime().removeShutdownHook(onSignal);
+                    err.println("analyze: Kafka Streams stopped (" + state + "; the log says why): exiting 1 so a supervisor "
+                        + "restarts it");
+                    err.flush();
+                    return FabricTwin.EXIT_FAILURE;
+                }
                 if (System.nanoTime() >= deadline) {
                     Runtime.getRuntime().removeShutdownHook(onSignal);
                     break;
                 }
-                final double count = registry.find("fabric.samples.processed").counter() == null ? 0
-                    : registry.find("fabric.samples.processed").counter().count();
-                err.printf(Locale.ROOT, "analyze: %s  %,.0f samples analyzed (%,.0f/s)%s%n", app.state(), count,
-                    (count - lastCount) * 1000.0 / every, StatusText.unmatched(AnalyzerMetrics.unmatchedNames(registry)));
+                if (System.nanoTime() >= nextStatus) {
+                    final double count = registry.find("fabric.samples.processed").counter() == null ? 0
+                        : registry.find("fabric.samples.processed").counter().count();
+                    err.printf(Locale.ROOT, "analyze: %s  %,.0f samples analyzed (%,.0f/s)%s%n", state, count,
+                        (count - lastCount) / (statusEvery.toMillis() / 1000.0), StatusText.unmatched(AnalyzerMetrics.unmatchedNames(registry)));
+                    lastCount = count;
+                    nextStatus = next(System.nanoTime());
+                }
                 err.flush();
-                lastCount = count;
             }
         }
         err.println("analyze: stopped");
         err.flush();
         return FabricTwin.EXIT_OK;
+    }
+
+    /** When the next status line is due after {@code nowNanos} (never with {@code --status-every 0}). */
+    private long next(final long nowNanos) {
+        return statusEvery.isZero() ? Long.MAX_VALUE : nowNanos + statusEvery.toNanos();
     }
 }
