@@ -24,7 +24,7 @@ final class JsonUnitReader {
 
     private final InputStream in;
     private final int limit;
-    private final byte[] buffer = new byte[64 * 1024];
+    private final byte[] buffer;
     private int pos;
     private int end;
     private boolean eof;
@@ -36,6 +36,16 @@ final class JsonUnitReader {
     JsonUnitReader(final InputStream in, final int limit) {
         this.in = in;
         this.limit = Math.max(1, limit);
+        // one Kafka message is read per reader (ingest --from-topic): size the buffer to it, not to 64 KiB each time
+        this.buffer = new byte[bufferSize(in)];
+    }
+
+    private static int bufferSize(final InputStream in) {
+        try {
+            return Math.max(256, Math.min(64 * 1024, in.available() + 1));
+        } catch (IOException e) {
+            return 64 * 1024;
+        }
     }
 
     /** The next unit, or null at the end of input. */
