@@ -31,7 +31,9 @@ public record JobSpec(String id, int hosts, List<String> hostList, Pattern patte
         if (iterationPeriod.isNegative() || iterationPeriod.isZero()) {
             throw new IllegalArgumentException("job " + id + ": iterationPeriod must be > 0");
         }
-        if (!(commFraction >= 0 && commFraction < 1)) {
+        if (pattern == Pattern.BACKGROUND) {
+            commFraction = 0; // not bulk-synchronous: there is no comm phase, so any declared value is ignored
+        } else if (!(commFraction >= 0 && commFraction < 1)) {
             throw new IllegalArgumentException("job " + id + ": commFraction must be in [0, 1), was " + commFraction);
         }
     }

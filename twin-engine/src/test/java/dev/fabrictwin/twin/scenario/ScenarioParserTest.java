@@ -99,4 +99,21 @@ class ScenarioParserTest {
                 assertThat(ScenarioParser.parse(p).name()).as(p.toString()).isNotBlank());
         }
     }
+
+    @Test
+    void shouldIgnoreCommFractionOnABackgroundJobAndRefuseItOutOfRangeOnABulkSynchronousOne() {
+        final String scenario = """
+            name: background
+            duration: 2h
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
+            jobs:
+              - {id: bg, hosts: 4, pattern: %s, bytesPerIteration: 1GB, iterationPeriod: 1s, commFraction: 1.0}
+            """;
+
+        assertThat(ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("background")), null).jobs())
+            .singleElement().satisfies(j -> assertThat(j.commFraction()).isZero());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("ring-allreduce")), null))
+            .hasMessageContaining("commFraction must be in [0, 1), was 1.0");
+    }
 }
