@@ -103,6 +103,9 @@ final class SimulateCommand implements Callable<Integer> {
         if (counterBits != null) {
             profile = profile.withCounterBits(counterBits);
         }
+        if (target.out != null) {
+            requireDiskSpace(s, target.out);
+        }
         final SyntheticCluster cluster = new SyntheticCluster(s, profile);
         final PrintWriter err = spec.commandLine().getErr();
         final long rounds = s.duration().toMillis() / s.sampleInterval().toMillis();
@@ -127,6 +130,29 @@ final class SimulateCommand implements Callable<Integer> {
             where, (System.nanoTime() - t0) / 1e9);
         err.flush();
         return FabricTwin.EXIT_OK;
+    }
+
+    /** Bytes a sample takes in samples.jsonl, about (measured on the shipped scenarios: 330–420). */
+    private static final long BYTES_PER_SAMPLE = 400;
+
+    /** Refuses, before any work, a run whose files would not fit on the disk (one sample per port per round). */
+    private static void requireDiskSpace(final Scenario s, final Path out) {
+        final long rounds = s.duration().toMillis() / s.sampleInterval().toMillis();
+        final double bytes = 2.0 * s.fabric().linkCount() * rounds * BYTES_PER_SAMPLE;
+        Path existing = out.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        try {
+            final long free = existing == null ? Long.MAX_VALUE : Files.getFileStore(existing).getUsableSpace();
+            if (bytes > free) {
+                throw new UsageException(String.format(Locale.ROOT, "%s would write about %.1f GB to %s, and %.1f GB are "
+                    + "free: shorten its duration, raise its sampleInterval, or use --bootstrap", s.name(), bytes / 1e9, out,
+                    free / 1e9));
+            }
+        } catch (java.io.IOException e) {
+            // the free space cannot be read: go on, the write itself will say what is wrong
+        }
     }
 
     /** Progress on stderr: rewritten in place on a terminal (every 2 %), one line per 10 % otherwise. */

@@ -22,6 +22,11 @@ public record FabricFileSpec(Path path, Technology technology) implements Fabric
         return load().hosts().size();
     }
 
+    @Override
+    public long linkCount() {
+        return load().links().size();
+    }
+
     private Fabric load() {
         final ObjectMapper mapper = new ObjectMapper(new YAMLFactory()); // YAML is a superset of JSON
         final JsonNode root;

@@ -39,6 +39,13 @@ public record FatTree(int pods, int leavesPerPod, int spinesPerPod, int cores, i
     }
 
     @Override
+    public long linkCount() {
+        final long leavesTotal = (long) pods * leavesPerPod;
+        return leavesTotal * hostsPerLeaf * nicsPerHost + leavesTotal * spinesPerPod
+            + (long) pods * spinesPerPod * (cores / spinesPerPod);
+    }
+
+    @Override
     public int hostCount() {
         return pods * leavesPerPod * hostsPerLeaf;
     }

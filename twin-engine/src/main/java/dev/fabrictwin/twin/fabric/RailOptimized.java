@@ -19,6 +19,12 @@ public record RailOptimized(int hosts, int nicsPerHost, int hostsPerGroup, int s
     }
 
     @Override
+    public long linkCount() {
+        final long groups = (hosts + (long) hostsPerGroup - 1) / hostsPerGroup;
+        return (long) hosts * nicsPerHost + groups * nicsPerHost * spines;
+    }
+
+    @Override
     public int hostCount() {
         return hosts;
     }

@@ -17,6 +17,11 @@ public record SpineLeaf(int spines, int leaves, int hostsPerLeaf, int nicsPerHos
     }
 
     @Override
+    public long linkCount() {
+        return (long) leaves * spines + (long) leaves * hostsPerLeaf * nicsPerHost;
+    }
+
+    @Override
     public int hostCount() {
         return leaves * hostsPerLeaf;
     }

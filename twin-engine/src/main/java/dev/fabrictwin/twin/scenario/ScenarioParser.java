@@ -105,6 +105,15 @@ public final class ScenarioParser {
         final Technology defaultTech = root.hasNonNull("technology")
             ? wrap("technology", () -> Technology.parse(root.get("technology").asText())) : Technology.ROCE_V2;
         final FabricSpec fabric = fabric(root.path("fabric"), baseDir, defaultTech);
+        wrap("fabric", () -> {
+            FabricSpec.requireBuildable(fabric);
+            return fabric;
+        });
+        if (duration.toMillis() / Math.max(1, interval.toMillis()) > MAX_ROUNDS) {
+            throw new ScenarioException(String.format(java.util.Locale.ROOT, "duration: %s is %,d sampling rounds of %s "
+                + "(at most %,d, a year at 1 s)", root.path("duration").asText(), duration.toMillis() / interval.toMillis(),
+                root.path("sampleInterval").asText("1s"), MAX_ROUNDS));
+        }
         final Routing routing = routing(root.path("routing"), seed);
         final List<JobSpec> jobs = jobs(root.path("jobs"));
         final List<FaultSpec> faults = faults(root.path("faults"), duration);
@@ -112,6 +121,9 @@ public final class ScenarioParser {
         return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults,
             telemetry));
     }
+
+    /** The most sampling rounds a scenario may run: a year of 1 s samples; more is a typo (or a full disk). */
+    static final long MAX_ROUNDS = 366L * 24 * 3600;
 
     private static FabricSpec fabric(final JsonNode f, final Path baseDir, final Technology defaultTech) {
         if (f.isMissingNode() || !f.isObject()) {

@@ -90,4 +90,14 @@ class FabricBuildersTest {
         final Link l = f.requireLinkAt(p);
         return l.lower().equals(p) ? l.upper() : l.lower();
     }
+
+    @Test
+    void shouldKnowItsLinkCountBeforeBuilding() {
+        for (final FabricSpec spec : java.util.List.<FabricSpec>of(
+            new SpineLeaf(3, 4, 2, 2, G400, 100e9, Technology.ROCE_V2),
+            new RailOptimized(7, 4, 3, 2, G400, G400, Technology.INFINIBAND),
+            new FatTree(2, 2, 2, 4, 2, 2, G400, G400, G400, Technology.ROCE_V2))) {
+            assertThat(spec.linkCount()).as(spec.toString()).isEqualTo(spec.build("n").links().size());
+        }
+    }
 }

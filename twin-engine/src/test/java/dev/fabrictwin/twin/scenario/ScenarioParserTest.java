@@ -116,4 +116,23 @@ class ScenarioParserTest {
                 ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("ring-allreduce")), null))
             .hasMessageContaining("commFraction must be in [0, 1), was 1.0");
     }
+
+    @Test
+    void shouldRefuseAFabricTooLargeOrADurationTooLongBeforeBuildingAnything() {
+        final String scenario = """
+            name: typo
+            duration: %s
+            fabric: {kind: spine-leaf, spines: %d, leaves: 64, hostsPerLeaf: 4}
+            jobs: []
+            """;
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("300s", 100_000)), null))
+            .hasMessage("fabric: fabric too large: 6,400,256 links (at most 1,000,000, about a 400k-GPU fabric)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("100000000h", 4)), null))
+            .hasMessageStartingWith("duration: 100000000h is 360,000,000,000 sampling rounds of 1s");
+        assertThat(ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("24h", 4)), null).fabric().linkCount())
+            .isEqualTo(64 * 4 + 64 * 4);
+    }
 }
