@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -47,10 +46,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * README "On your cluster", end to end on the in-JVM broker: the topology imported from LLDP neighbour tables, the
- * jobs from SLURM's {@code squeue --json}, the counters as gnmic (switches) and Telegraf (hosts) write them to their
- * Kafka topics, normalized by {@code ingest --from-topic}; the analyzer opens the one right root alert for a link
- * that goes down in those counters.
+ * README "On your cluster", end to end on the in-JVM broker: a real-looking fabric's topology document (interface
+ * names as SONiC and lldpd give them), the jobs from SLURM's {@code squeue --json} through {@code jobs import}, the
+ * counters as gnmic (switches) and Telegraf (hosts, named by FQDN) write them to their Kafka topics, normalized by
+ * {@code ingest --from-topic}; the analyzer opens the one right root alert for a link that goes down in those
+ * counters.
  */
 class OnYourClusterTest {
 
@@ -68,12 +68,13 @@ class OnYourClusterTest {
         client.put("bootstrap.servers", KAFKA.bootstrapServers());
         TopicSetup.ensure(client, topics);
 
-        // 1–2. the operator's documents
+        // 1–2. the operator's documents: the topology, and the jobs imported from the scheduler
         final Path topology = dir.resolve("topology.json");
         publishDocuments(topology, prefix);
 
         // 3. the counters of the fabric those documents describe, a spine link down from 20 s to 45 s, as collectors write them
-        final Instant epoch = Instant.now().minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
+        // when squeue.json says llm-a started (its startMs and endMs bound when the analyzer expects its traffic)
+        final Instant epoch = Instant.parse("2025-01-01T00:00:00Z");
         final Scenario scenario = ScenarioParser.parse(ScenarioParser.tree("""
             name: on-your-cluster
             seed: 21
@@ -120,7 +121,7 @@ class OnYourClusterTest {
         assertThat(roots.get(0).type()).isEqualTo(FaultType.LINK_DOWN);
     }
 
-    /** {@code topology import} from the LLDP tables and {@code jobs import} from squeue, both published. */
+    /** The topology document (written out here) and {@code jobs import} from squeue, both published. */
     private static void publishDocuments(final Path topology, final String prefix) throws Exception {
         final String doc = """
             {"id": "lab", "nodes": [
@@ -142,8 +143,11 @@ class OnYourClusterTest {
         p.put("bootstrap.servers", KAFKA.bootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(prefix + "fabric.topology", "lab", doc)).get();
-            producer.send(new ProducerRecord<>(prefix + "fabric.jobs", "llm-a", "{\"id\":\"llm-a\",\"hostList\":[\"gpu01\",\"gpu02\",\"gpu03\",\"gpu04\"],\"pattern\":\"ring-allreduce\",\"bytesPerIteration\":2000000000,\"iterationPeriodMs\":1000,\"commFraction\":0.4}")).get();
         }
+        final FabricTwinCliTest.Run jobs = FabricTwinCliTest.run("jobs", "import", "--slurm-json", FIXTURES + "squeue.json",
+            "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix);
+        assertThat(jobs.exitCode()).as(jobs.err()).isZero();
+        assertThat(jobs.err()).contains("jobs import: 1 running");
     }
 
     private static int writeAsCollectors(final Scenario scenario, final String gnmicTopic, final String telegrafTopic)
@@ -199,8 +203,4 @@ class OnYourClusterTest {
         return c;
     }
 
-    @SuppressWarnings("unused")
-    private static FabricTwinCliTest.Run cli(final String... args) {
-        return FabricTwinCliTest.run(args);
-    }
 }
