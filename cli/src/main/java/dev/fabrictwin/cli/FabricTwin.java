@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%n",
     footer = {"Run 'fabric-twin COMMAND --help' for a command's options.",
         "Exit codes: 0 ok, 1 failure, 2 bad usage or input."},
-    subcommands = {dev.fabrictwin.cli.DemoCommand.class, SimulateCommand.class, IngestCommand.class, JobsCommand.class, AnalyzeCommand.class, ReplayCommand.class,
+    subcommands = {dev.fabrictwin.cli.DemoCommand.class, SimulateCommand.class, IngestCommand.class, TopologyCommand.class, JobsCommand.class, AnalyzeCommand.class, ReplayCommand.class,
         dev.fabrictwin.cli.EvalCommand.class, WhatIfCommand.class,
         BenchCommand.class,
         BrokerCommand.class})

@@ -74,6 +74,10 @@ final class JobsImportCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** Where to publish (--bootstrap, --config, --topic-prefix); without them, a file or stdout. */
+    @Mixin
+    private KafkaOptions kafka = new KafkaOptions();
+
     /** Exactly one source format. */
     static final class Source {
         @Option(names = "--slurm-json", paramLabel = "FILE|-", description = "squeue --json (or scontrol show job --json) output.")
@@ -100,15 +104,6 @@ final class JobsImportCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write the documents as a JSON array here.")
     private Path out;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT[,...]", description = "Publish to fabric.jobs at this Kafka.")
-    private String bootstrap;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "Kafka client properties (with --bootstrap).")
-    private Path config;
-
-    @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "", description = "Topic name prefix.")
-    private String topicPrefix;
-
     @Option(names = "--watch", description = "Keep reading the source and publish changes (with --bootstrap).")
     private boolean watch;
 
@@ -122,7 +117,7 @@ final class JobsImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (watch && bootstrap == null && config == null) {
+        if (watch && !kafka.given()) {
             throw new UsageException("--watch publishes changes to Kafka: give --bootstrap (or --config)");
         }
         if (every.isNegative() || every.isZero() || readings < 0) {
@@ -136,17 +131,13 @@ final class JobsImportCommand implements Callable<Integer> {
             Files.writeString(out, JSON.writerWithDefaultPrettyPrinter()
                 .writeValueAsString(JSON.valueToTree(first.documents().values())) + "\n");
         }
-        if (bootstrap == null && config == null) {
+        if (!kafka.given()) {
             if (out == null) {
                 spec.commandLine().getOut().println(JSON.writerWithDefaultPrettyPrinter()
                     .writeValueAsString(JSON.valueToTree(first.documents().values())));
             }
             return FabricTwin.EXIT_OK;
         }
-        final KafkaOptions kafka = new KafkaOptions();
-        kafka.bootstrap = bootstrap;
-        kafka.config = config;
-        kafka.topicPrefix = topicPrefix;
         final Properties client = kafka.clientConfig();
         final Topics topics = kafka.topics();
         TopicSetup.ensure(client, topics);

@@ -23,6 +23,11 @@ final class KafkaOptions {
         description = "Prefix for every topic name, e.g. 'lab.' gives lab.telemetry.samples (default: none).")
     String topicPrefix;
 
+    /** Whether Kafka was asked for at all (commands that can also write a file publish only then). */
+    boolean given() {
+        return bootstrap != null || config != null;
+    }
+
     Topics topics() {
         return new Topics(topicPrefix);
     }

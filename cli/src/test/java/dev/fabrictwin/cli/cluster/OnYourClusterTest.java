@@ -29,6 +29,7 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.cli.FabricTwinCliTest;
+import dev.fabrictwin.cli.TopologyImportCommandTest;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
@@ -46,9 +47,9 @@ import dev.fabrictwin.twin.telemetry.Sample;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * README "On your cluster", end to end on the in-JVM broker: a real-looking fabric's topology document (interface
- * names as SONiC and lldpd give them), the jobs from SLURM's {@code squeue --json} through {@code jobs import}, the
- * counters as gnmic (switches) and Telegraf (hosts, named by FQDN) write them to their Kafka topics, normalized by
+ * README "On your cluster", end to end on the in-JVM broker: the topology imported from the small fabric's LLDP
+ * tables ({@code topology import}), the jobs from SLURM's {@code squeue --json} ({@code jobs import}), the counters as
+ * gnmic (switches) and Telegraf (hosts, named by FQDN) write them to their Kafka topics, normalized by
  * {@code ingest --from-topic}; the analyzer opens the one right root alert for a link that goes down in those
  * counters.
  */
@@ -68,7 +69,7 @@ class OnYourClusterTest {
         client.put("bootstrap.servers", KAFKA.bootstrapServers());
         TopicSetup.ensure(client, topics);
 
-        // 1–2. the operator's documents: the topology, and the jobs imported from the scheduler
+        // 1–2. the operator's documents: the topology from LLDP, the jobs from the scheduler
         final Path topology = dir.resolve("topology.json");
         publishDocuments(topology, prefix);
 
@@ -121,29 +122,14 @@ class OnYourClusterTest {
         assertThat(roots.get(0).type()).isEqualTo(FaultType.LINK_DOWN);
     }
 
-    /** The topology document (written out here) and {@code jobs import} from squeue, both published. */
+    /** {@code topology import} from the LLDP tables and {@code jobs import} from squeue, both published. */
     private static void publishDocuments(final Path topology, final String prefix) throws Exception {
-        final String doc = """
-            {"id": "lab", "nodes": [
-              {"name": "gpu01", "tier": "host"}, {"name": "gpu02", "tier": "host"}, {"name": "gpu03", "tier": "host"},
-              {"name": "gpu04", "tier": "host"}, {"name": "leaf01", "tier": "leaf"}, {"name": "leaf02", "tier": "leaf"},
-              {"name": "spine01", "tier": "spine"}, {"name": "spine02", "tier": "spine"}],
-             "links": [
-              {"lower": "gpu01/eth0", "upper": "leaf01/Ethernet0", "speed": "100G"},
-              {"lower": "gpu02/eth0", "upper": "leaf01/Ethernet4", "speed": "100G"},
-              {"lower": "gpu03/eth0", "upper": "leaf02/Ethernet0", "speed": "100G"},
-              {"lower": "gpu04/eth0", "upper": "leaf02/Ethernet4", "speed": "100G"},
-              {"lower": "leaf01/Ethernet48", "upper": "spine01/Ethernet0", "speed": "100G"},
-              {"lower": "leaf01/Ethernet52", "upper": "spine02/Ethernet0", "speed": "100G"},
-              {"lower": "leaf02/Ethernet48", "upper": "spine01/Ethernet4", "speed": "100G"},
-              {"lower": "leaf02/Ethernet52", "upper": "spine02/Ethernet4", "speed": "100G"}]}
-            """;
-        Files.writeString(topology, doc);
-        final Properties p = new Properties();
-        p.put("bootstrap.servers", KAFKA.bootstrapServers());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(prefix + "fabric.topology", "lab", doc)).get();
-        }
+        final List<String> args = new ArrayList<>(List.of("topology", "import"));
+        args.addAll(TopologyImportCommandTest.lldpctlArgs());
+        args.addAll(List.of("--default-speed", "100G", "--id", "lab", "--out", topology.toString(), "--strict",
+            "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix));
+        final FabricTwinCliTest.Run imported = FabricTwinCliTest.run(args.toArray(String[]::new));
+        assertThat(imported.exitCode()).as(imported.err()).isZero();
         final FabricTwinCliTest.Run jobs = FabricTwinCliTest.run("jobs", "import", "--slurm-json", FIXTURES + "squeue.json",
             "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix);
         assertThat(jobs.exitCode()).as(jobs.err()).isZero();

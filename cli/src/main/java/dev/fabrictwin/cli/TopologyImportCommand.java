@@ -1,0 +1,223 @@
+package dev.fabrictwin.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.cluster.topology.Ibnetdiscover;
+import dev.fabrictwin.cluster.topology.LinksCsv;
+import dev.fabrictwin.cluster.topology.LldpctlJson;
+import dev.fabrictwin.cluster.topology.Observations;
+import dev.fabrictwin.cluster.topology.SonicLldp;
+import dev.fabrictwin.cluster.topology.TopologyMerger;
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.twin.fabric.FabricJson;
+import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.fabric.Tier;
+import dev.fabrictwin.twin.units.Units;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabric-twin topology import}: the topology document from the fabric's own neighbour tables. */
+@Command(
+    name = "import",
+    mixinStandardHelpOptions = true,
+    usageHelpAutoWidth = true,
+    description = {
+        "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
+            + "(lldpctl -f json of each device, SONiC's LLDP_ENTRY_TABLE), InfiniBand ibnetdiscover, or a links CSV.",
+        "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
+            + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
+            + "ports (eth0, mlx5_0, ib0, ...) are hosts; switches by distance from the hosts.",
+        "The report on stderr lists every link only one end reports (kept), every pair of ends that disagree (the "
+            + "confirmed claim wins), and every claim dropped; --strict makes warnings exit 1.",
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  fabric-twin topology import --lldpctl leaf01.json --lldpctl spine01.json --lldpctl gpu01.json --out topology.json",
+        "  fabric-twin topology import --sonic-lldp leaf01=appl_db.json --links hosts.csv --role '^gpu=host' --id dc1 "
+            + "--bootstrap kafka:9092",
+        "  ibnetdiscover > fabric.topo && fabric-twin topology import --ibnetdiscover fabric.topo --out topology.json",
+    })
+final class TopologyImportCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Where to publish (--bootstrap, --config, --topic-prefix); without them, a file or stdout. */
+    @Mixin
+    private KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--lldpctl", paramLabel = "[NAME=]FILE",
+        description = "lldpctl -f json output of device NAME (default: the file name without its extension). Repeatable.")
+    private List<String> lldpctl = new ArrayList<>();
+
+    @Option(names = "--sonic-lldp", paramLabel = "NAME=FILE",
+        description = "An APPL_DB JSON dump of SONiC switch NAME (its LLDP_ENTRY_TABLE rows are read). Repeatable.")
+    private List<String> sonic = new ArrayList<>();
+
+    @Option(names = "--ibnetdiscover", paramLabel = "FILE", description = "ibnetdiscover output. Repeatable.")
+    private List<Path> ibnetdiscover = new ArrayList<>();
+
+    @Option(names = "--links", paramLabel = "FILE",
+        description = "A CSV of cables: a_device,a_port,b_device,b_port[,speed]. Repeatable.")
+    private List<Path> links = new ArrayList<>();
+
+    @Option(names = "--role", paramLabel = "REGEX=TIER",
+        description = "Devices whose name the regex finds get TIER (host, leaf, spine, core). Repeatable; first match wins.")
+    private List<String> roles = new ArrayList<>();
+
+    @Option(names = "--default-speed", paramLabel = "RATE", defaultValue = "400G",
+        description = "Speed of links no source gives one for (default: ${DEFAULT-VALUE}).")
+    private String defaultSpeed;
+
+    @Option(names = "--id", paramLabel = "ID", defaultValue = "fabric", description = "Fabric id (default: ${DEFAULT-VALUE}).")
+    private String id;
+
+    @Option(names = "--technology", paramLabel = "TECH",
+        description = "roce, infiniband or ethernet (default: infiniband with --ibnetdiscover, else roce).")
+    private String technology;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the document here (stdout when neither --out nor Kafka).")
+    private Path out;
+
+    @Option(names = "--strict", description = "Exit 1 when the report has warnings (a table that contradicts another).")
+    private boolean strict;
+
+    @Override
+    public Integer call() throws IOException, ExecutionException, InterruptedException {
+        if (lldpctl.isEmpty() && sonic.isEmpty() && ibnetdiscover.isEmpty() && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --ibnetdiscover or --links");
+        }
+        final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
+        final double speed = speed();
+        final Technology tech = technology();
+        final Observations all = new Observations();
+        for (final String source : lldpctl) {
+            final String[] named = named(source, false);
+            all.addAll(read(named[1], () -> LldpctlJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final String source : sonic) {
+            final String[] named = named(source, true);
+            all.addAll(read(named[1], () -> SonicLldp.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final Path p : ibnetdiscover) {
+            all.addAll(read(p.toString(), () -> Ibnetdiscover.read(Files.readString(p))));
+        }
+        for (final Path p : links) {
+            all.addAll(read(p.toString(), () -> LinksCsv.read(Files.readString(p))));
+        }
+        final TopologyMerger.Result result;
+        try {
+            result = TopologyMerger.merge(all, roleList, speed, id, tech, JSON);
+            FabricJson.fromJson(result.document(), id, tech); // what the analyzer will load
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        final PrintWriter err = spec.commandLine().getErr();
+        result.report().lines().forEach(err::println);
+        err.flush();
+        final String text = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result.document());
+        if (out != null) {
+            Files.writeString(out, text + "\n");
+        }
+        if (kafka.given()) {
+            final Properties client = kafka.clientConfig();
+            final Topics topics = kafka.topics();
+            TopicSetup.ensure(client, topics);
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
+                new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(topics.topology().name(), id, JSON.writeValueAsBytes(result.document()))).get();
+            }
+            err.printf(Locale.ROOT, "topology import: published %s to %s%n", id, topics.topology().name());
+        } else if (out == null) {
+            spec.commandLine().getOut().println(text);
+        }
+        err.flush();
+        return strict && !result.report().warnings().isEmpty() ? FabricTwin.EXIT_FAILURE : FabricTwin.EXIT_OK;
+    }
+
+    /** A source that may fail: unreadable or malformed input is one line naming the file, exit 2. */
+    @FunctionalInterface
+    private interface Reading {
+        Observations read() throws IOException;
+    }
+
+    private static Observations read(final String file, final Reading reading) {
+        if (!Files.isRegularFile(Path.of(file))) {
+            throw new UsageException("file not found: " + file);
+        }
+        try {
+            return reading.read();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UsageException(file + ": " + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst()
+                .orElse("")));
+        }
+    }
+
+    /** {NAME, FILE} from NAME=FILE, or the file name without its extension when the name is optional. */
+    private static String[] named(final String source, final boolean nameRequired) {
+        final int eq = source.indexOf('=');
+        if (eq > 0) {
+            return new String[] {source.substring(0, eq), source.substring(eq + 1)};
+        }
+        if (nameRequired) {
+            throw new UsageException("--sonic-lldp needs NAME=FILE (the dump does not name its switch), was '" + source + "'");
+        }
+        return new String[] {Path.of(source).getFileName().toString().replaceFirst("\\.[^.]*$", ""), source};
+    }
+
+    private List<TopologyMerger.Role> roles() {
+        final List<TopologyMerger.Role> out = new ArrayList<>();
+        for (final String r : roles) {
+            final int eq = r.lastIndexOf('=');
+            try {
+                out.add(new TopologyMerger.Role(Pattern.compile(r.substring(0, Math.max(0, eq))),
+                    Tier.valueOf(r.substring(eq + 1).toUpperCase(Locale.ROOT))));
+            } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
+                throw new UsageException("--role must be REGEX=TIER with TIER host, leaf, spine or core, was '" + r + "'");
+            }
+        }
+        return out;
+    }
+
+    private double speed() {
+        try {
+            return Units.parseBitRate(defaultSpeed);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--default-speed: " + e.getMessage());
+        }
+    }
+
+    private Technology technology() {
+        if (technology == null) {
+            return ibnetdiscover.isEmpty() ? Technology.ROCE_V2 : Technology.INFINIBAND;
+        }
+        try {
+            return Technology.parse(technology);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--technology: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.fabrictwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.FabricJson;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.fabric.Tier;
+
+/** {@code topology import} on the small fabric's lldpctl tables: to a file the twin loads, and to fabric.topology. */
+public class TopologyImportCommandTest {
+
+    @RegisterExtension
+    static final KafkaClusterExtension KAFKA = KafkaClusterExtension.singleBroker();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Path SMALL_FABRIC = Path.of("src", "test", "resources", "handmade", "small-fabric");
+
+    /** {@code --lldpctl FILE} for every device of the small fabric. */
+    public static List<String> lldpctlArgs() throws IOException {
+        final List<String> args = new ArrayList<>();
+        try (Stream<Path> files = Files.list(SMALL_FABRIC)) {
+            files.filter(p -> p.getFileName().toString().matches("(gpu|leaf|spine)\\d+\\.json")).sorted()
+                .forEach(p -> {
+                    args.add("--lldpctl");
+                    args.add(p.toString());
+                });
+        }
+        return args;
+    }
+
+    private static FabricTwinCliTest.Run run(final List<String> head, final String... tail) {
+        final List<String> args = new ArrayList<>(head);
+        args.addAll(List.of(tail));
+        return FabricTwinCliTest.run(args.toArray(String[]::new));
+    }
+
+    @Test
+    void importsTheSmallFabricsLldpTablesIntoADocumentTheTwinLoads(@TempDir final Path dir) throws IOException {
+        final Path out = dir.resolve("topology.json");
+        final List<String> args = new ArrayList<>(List.of("topology", "import"));
+        args.addAll(lldpctlArgs());
+        final FabricTwinCliTest.Run run = run(args, "--default-speed", "100G", "--id", "lab", "--out", out.toString(),
+            "--strict");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.errLines()).containsExactly("topology import: 8 nodes (4 host, 2 leaf, 2 spine), 8 links: "
+            + "8 confirmed by both ends, 0 half-seen, 0 asymmetric, 0 dropped");
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.ROCE_V2);
+        assertThat(f.id()).isEqualTo("lab");
+        assertThat(f.nodes()).hasSize(8);
+        assertThat(f.links()).hasSize(8).allSatisfy(l -> assertThat(l.capacityBps()).isEqualTo(100e9));
+        assertThat(f.requireNode("gpu03").tier()).isEqualTo(Tier.HOST);
+        assertThat(f.requireNode("leaf02").tier()).isEqualTo(Tier.LEAF);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(Tier.SPINE);
+        assertThat(f.requireLinkAt(new PortRef("leaf02", "Ethernet48")).upper()).isEqualTo(new PortRef("spine01", "Ethernet4"));
+        assertThat(f.requireLinkAt(new PortRef("gpu02", "eth0")).upper()).isEqualTo(new PortRef("leaf01", "Ethernet4"));
+    }
+
+    @Test
+    void aMissingFileOrABadRoleIsOneLineAndExitTwo() {
+        final FabricTwinCliTest.Run missing = FabricTwinCliTest.run("topology", "import", "--lldpctl", "nowhere.json");
+        final FabricTwinCliTest.Run role = FabricTwinCliTest.run("topology", "import", "--links", "x.csv", "--role", "gpu=rack");
+        final FabricTwinCliTest.Run none = FabricTwinCliTest.run("topology", "import");
+
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.errLines()).containsExactly("fabric-twin topology import: file not found: nowhere.json");
+        assertThat(role.exitCode()).isEqualTo(2);
+        assertThat(role.errLines()).containsExactly("fabric-twin topology import: --role must be REGEX=TIER with TIER host, "
+            + "leaf, spine or core, was 'gpu=rack'");
+        assertThat(none.errLines()).hasSize(1);
+    }
+
+    @Test
+    void publishesTheDocumentToFabricTopologyKeyedByItsId() throws IOException {
+        final String prefix = KAFKA.uniqueTopic("topo") + ".";
+        final List<String> args = new ArrayList<>(List.of("topology", "import"));
+        args.addAll(lldpctlArgs());
+        final FabricTwinCliTest.Run run = run(args, "--id", "dc1", "--bootstrap", KAFKA.bootstrapServers(),
+            "--topic-prefix", prefix);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+
+        final Properties p = new Properties();
+        p.put("bootstrap.servers", KAFKA.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "topo-reader");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            c.subscribe(List.of(prefix + "fabric.topology"));
+            final List<String> keys = new ArrayList<>();
+            final List<String> values = new ArrayList<>();
+            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (keys.isEmpty() && System.nanoTime() < deadline) {
+                c.poll(Duration.ofMillis(300)).forEach(r -> {
+                    keys.add(r.key());
+                    values.add(r.value());
+                });
+            }
+            assertThat(keys).containsExactly("dc1");
+            assertThat(FabricJson.fromJson(JSON.readTree(values.get(0)), "x", Technology.ROCE_V2).links()).hasSize(8);
+        }
+    }
+}
