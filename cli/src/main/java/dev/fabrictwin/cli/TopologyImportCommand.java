@@ -19,6 +19,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.cluster.topology.GnmicLldp;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
@@ -44,7 +45,7 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
-            + "(lldpctl -f json of each device, SONiC's LLDP_ENTRY_TABLE), InfiniBand ibnetdiscover, or a links CSV.",
+            + "(lldpctl -f json of each device, SONiC's LLDP_ENTRY_TABLE, OpenConfig LLDP state from gnmic), InfiniBand ibnetdiscover, or a links CSV.",
         "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
             + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
             + "ports (eth0, mlx5_0, ib0, ...) are hosts; switches by distance from the hosts.",
@@ -77,6 +78,11 @@ final class TopologyImportCommand implements Callable<Integer> {
         description = "An APPL_DB JSON dump of SONiC switch NAME (its LLDP_ENTRY_TABLE rows are read). Repeatable.")
     private List<String> sonic = new ArrayList<>();
 
+    @Option(names = "--gnmic-lldp", paramLabel = "[NAME=]FILE",
+        description = "gnmic get/subscribe output of /lldp/interfaces (JSON or event format); NAME overrides each "
+            + "message's source. Repeatable.")
+    private List<String> gnmic = new ArrayList<>();
+
     @Option(names = "--ibnetdiscover", paramLabel = "FILE", description = "ibnetdiscover output. Repeatable.")
     private List<Path> ibnetdiscover = new ArrayList<>();
 
@@ -107,8 +113,8 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, ExecutionException, InterruptedException {
-        if (lldpctl.isEmpty() && sonic.isEmpty() && ibnetdiscover.isEmpty() && links.isEmpty()) {
-            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --ibnetdiscover or --links");
+        if (lldpctl.isEmpty() && sonic.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --gnmic-lldp, --ibnetdiscover or --links");
         }
         final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
         final double speed = speed();
@@ -121,6 +127,12 @@ final class TopologyImportCommand implements Callable<Integer> {
         for (final String source : sonic) {
             final String[] named = named(source, true);
             all.addAll(read(named[1], () -> SonicLldp.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final String source : gnmic) {
+            final int eq = source.indexOf('=');
+            final String file = eq > 0 ? source.substring(eq + 1) : source;
+            all.addAll(read(file, () -> GnmicLldp.read(eq > 0 ? source.substring(0, eq) : null,
+                JSON.readTree(Files.readString(Path.of(file))))));
         }
         for (final Path p : ibnetdiscover) {
             all.addAll(read(p.toString(), () -> Ibnetdiscover.read(Files.readString(p))));

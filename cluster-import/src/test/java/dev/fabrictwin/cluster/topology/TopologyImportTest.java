@@ -143,4 +143,15 @@ class TopologyImportTest {
         assertThat(merge(LinksCsv.read("gpu1,eth0,sw1,1\n")).report().tiers()).containsEntry("host", 1);
         assertThatThrownBy(() -> LinksCsv.read("a,b,c\n")).hasMessageStartingWith("line 1: expected a_device,a_port");
     }
+
+    @Test
+    void gnmicLldpStateInJsonAndEventFormGivesNeighboursOfTheMessagesSource() throws IOException {
+        final Observations o = GnmicLldp.read(null, JSON.readTree(resource("gnmic-lldp.json")));
+
+        assertThat(o.neighbors()).containsExactly(new Neighbor("leaf1", "Ethernet1", "spine1", "Ethernet3", Double.NaN),
+            new Neighbor("leaf2", "ethernet-1/2", "gpu07", "ens1f0np0", Double.NaN));
+        assertThat(o.reporters()).containsExactlyInAnyOrder("leaf1", "leaf2");
+        assertThat(GnmicLldp.read("leaf9", JSON.readTree(resource("gnmic-lldp.json"))).neighbors())
+            .allMatch(n -> n.localDevice().equals("leaf9"));
+    }
 }
