@@ -86,6 +86,30 @@ class JobsImportCommandTest {
         assertThat(run.err()).contains("jobs import: running 4211 on 4 hosts", "jobs import: ended 4211 (tombstone)");
     }
 
+    @Test
+    void aRestartedWatchTombstonesTheJobsThatEndedWhileItWasDown(@TempDir final Path dir) throws Exception {
+        final String prefix = KAFKA.uniqueTopic("jobs-restart") + ".";
+        final FabricTwinCliTest.Run first = FabricTwinCliTest.run("jobs", "import", "--slurm-json", SQUEUE.toString(),
+            "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix);
+        assertThat(first.exitCode()).as(first.err()).isZero();
+
+        // the watcher was down while llm-a ended: on its first reading it finds fabric.jobs still holding the job
+        final Path none = Files.writeString(dir.resolve("squeue.json"), "{\"jobs\": []}");
+        final FabricTwinCliTest.Run restarted = FabricTwinCliTest.run("jobs", "import", "--slurm-json", none.toString(),
+            "--watch", "--readings", "1", "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix);
+
+        assertThat(restarted.exitCode()).as(restarted.err()).isZero();
+        assertThat(restarted.err()).contains("jobs import: ended 4211 (tombstone)");
+        try (KafkaConsumer<String, String> reader = reader(prefix + "fabric.jobs")) {
+            final List<String> seen = new java.util.ArrayList<>();
+            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (seen.size() < 2 && System.nanoTime() < deadline) {
+                reader.poll(Duration.ofMillis(300)).forEach(r -> seen.add(r.key() + "=" + (r.value() == null ? "null" : "doc")));
+            }
+            assertThat(seen).containsExactly("4211=doc", "4211=null");
+        }
+    }
+
     private static KafkaConsumer<String, String> reader(final String topic) {
         final Properties p = new Properties();
         p.put("bootstrap.servers", KAFKA.bootstrapServers());
