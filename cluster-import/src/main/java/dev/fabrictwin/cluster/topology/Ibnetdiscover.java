@@ -9,8 +9,10 @@ import java.util.regex.Pattern;
  * {@code Ca 2 "H-<guid>" # "<description>"}) is followed by its ports' lines ({@code [1](portguid) "S-<guid>"[7] #
  * ... 4xHDR}). A device is named by its description: a CA by its first word (the host name; {@code "node01 mlx5_0"}),
  * its port as {@code <hca>/<n>} when the second word names the HCA, else its number; a switch by its whole
- * description, ports by number. Link speed is width × lane rate (SDR 2.5, DDR 5, QDR 10, FDR10 10, FDR 14, EDR 25, HDR
- * 50, NDR 100, XDR 200 Gb/s).
+ * description, ports by number. Descriptions left at the vendor's default ({@code "MT25408 ConnectX Mellanox
+ * Technologies"} on every HCA of a fabric) name nobody: when two nodes would get the same name, each is named by its
+ * GUID instead ({@code S-0008f10500200b50}), so distinct devices never merge. Link speed is width × lane rate (SDR
+ * 2.5, DDR 5, QDR 10, FDR10 10, FDR 14, EDR 25, HDR 50, NDR 100, XDR 200 Gb/s).
  */
 public final class Ibnetdiscover {
 
@@ -26,12 +28,16 @@ public final class Ibnetdiscover {
     public static Observations read(final String text) {
         // first pass: every node's name (a port line may name a peer described further down)
         final Map<String, String[]> names = new java.util.HashMap<>();
+        final Map<String, Integer> guidsPerName = new java.util.HashMap<>();
         for (final String line : text.split("\\R")) {
             final Matcher m = NODE.matcher(line.strip());
-            if (m.find()) {
-                names.put(m.group(2), name(m.group(1), m.group(3), m.group(2)));
+            if (m.find() && !names.containsKey(m.group(2))) {
+                final String[] name = name(m.group(1), m.group(3), m.group(2));
+                names.put(m.group(2), name);
+                guidsPerName.merge(name[0] + "\u0000" + name[1], 1, Integer::sum);
             }
         }
+        names.replaceAll((guid, name) -> guidsPerName.get(name[0] + "\u0000" + name[1]) > 1 ? new String[] {guid, ""} : name);
         final Observations out = new Observations();
         String[] current = null;
         int n = 0;
