@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Fidelity.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -33,6 +33,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final Map<String, Double> all = new LinkedHashMap<>(runTwin(spec.commandLine().getErr()));
+        all.putAll(runFidelity(spec.commandLine().getErr(), Fidelity.DEFAULT_SEEDS, java.util.List.of()));
         all.putAll(runIngest(spec.commandLine().getErr()));
         all.putAll(runIngestTopic(spec.commandLine().getErr()));
         all.putAll(runStreams(spec.commandLine().getErr()));
@@ -44,6 +45,16 @@ final class BenchCommand implements Callable<Integer> {
         progress.println("bench twin: building fabrics and routing every flow (takes ~10 s) ...");
         progress.flush();
         return TwinBench.run(line -> {
+            progress.println("  " + line);
+            progress.flush();
+        });
+    }
+
+    static Map<String, Double> runFidelity(final PrintWriter progress, final int seeds, final java.util.List<String> cases) {
+        progress.println("bench fidelity: the packet-level reference cases on the twin, " + seeds
+            + " hash seeds where ECMP matters (a2a takes ~20 s per seed) ...");
+        progress.flush();
+        return dev.fabrictwin.bench.FidelityBench.run(seeds, cases, line -> {
             progress.println("  " + line);
             progress.flush();
         });
@@ -116,6 +127,48 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             print(spec.commandLine().getOut(), runTwin(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench fidelity}: the twin against packet-level reference runs (docs/fidelity.md). */
+    @Command(name = "fidelity", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"The twin's makespan on each packet-level reference case (128 hosts, 2-tier, 100G; htsim runs: "
+            + "ring, ringx 1:1 and 2:1, a2a, incast) over hash seeds 1..N, against the reference's seed spread: "
+            + "reference seed 1 and median, twin median and range, ratio of medians, solve time. See docs/fidelity.md. "
+            + "JSON keys: <case>.ratio, <case>.solveSeconds (case names with dashes, e.g. ringx-64M-1:1.ratio)."})
+    static final class Fidelity implements Callable<Integer> {
+
+        static final int DEFAULT_SEEDS = 9;
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--seeds", defaultValue = "9", paramLabel = "N",
+            description = "Hash seeds per case where ECMP matters (default: ${DEFAULT-VALUE}).")
+        private int seeds;
+
+        @Option(names = "--case", paramLabel = "NAME", split = ",",
+            description = "Only these cases, e.g. --case 'ringx 64M 1:1,incast 16M' (default: all).")
+        private java.util.List<String> cases = java.util.List.of();
+
+        @Override
+        public Integer call() {
+            if (seeds < 1) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--seeds must be >= 1, was " + seeds);
+            }
+            final java.util.Set<String> known = new java.util.TreeSet<>();
+            dev.fabrictwin.twin.fidelity.ReferenceCase.all().forEach(c -> known.add(c.name()));
+            for (final String c : cases) {
+                if (!known.contains(c)) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "unknown case '" + c + "' (known: " + String.join(", ", known) + ")");
+                }
+            }
+            print(spec.commandLine().getOut(), runFidelity(spec.commandLine().getErr(), seeds, cases), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

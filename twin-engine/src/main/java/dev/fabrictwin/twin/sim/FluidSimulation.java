@@ -370,14 +370,13 @@ public final class FluidSimulation {
     }
 
     private void addTransfers(final JobState j, final List<Transfer> transfers, final boolean lockStep) {
-        int salt = j.iteration;
         for (final Transfer t : transfers) {
+            // The hash sees what a switch sees (the two ends), never a label: renaming a job moves no flow.
             final SimFlow f = new SimFlow(j, t.source(), t.destination(), t.bytes(), Double.POSITIVE_INFINITY, -1,
-                Router.flowKey(t.source(), t.destination(), j.job.id().hashCode()), lockStep);
+                Router.flowKey(t.source(), t.destination(), 0), lockStep);
             route(f);
             flows.add(f);
             j.active++;
-            salt++;
         }
     }
 
@@ -563,26 +562,49 @@ public final class FluidSimulation {
     }
 
     /**
-     * What each link would carry if it limited nobody: every flow at min(its demand, its fair share of its
-     * NIC's line rate). A NIC with k active flows offers each 1/k of its rate, so a well-behaved N-to-1
-     * pattern offers its receiver exactly line rate (congestion control converges there), while colliding
-     * elephants, rogue senders or a paused receiver show up as overload.
+     * What each link is offered: every flow starts at min(its demand, its fair share of its NIC's line rate) (a NIC
+     * with k active flows offers each 1/k of its rate) and reaches each next link at what the links before it could
+     * deliver — an overloaded link passes on its capacity, shared in proportion to what it was offered (a FIFO). So
+     * colliding elephants overload the link where they collide, not every link behind it: a link downstream sees
+     * only what its feeders deliver (docs/twin.md, PFC). Computed as a fixed point, exact after as many passes as
+     * the longest path has links (paths go up then down, so no link feeds itself).
      */
     private double[] offeredLoad() {
-        final double[] offered = new double[nominalCapacity.length];
-        final int[] flowsFromNic = new int[nominalCapacity.length];
+        final int n = nominalCapacity.length;
+        final int[] flowsFromNic = new int[n];
+        int longest = 0;
         for (final SimFlow f : flows) {
             flowsFromNic[fabric.txLink(f.source)]++;
-        }
-        for (final SimFlow f : flows) {
-            final int nic = fabric.txLink(f.source);
-            final double natural = Math.min(f.naturalDemand,
-                nominalCapacity[nic] * conditions.capacityFactor[nic] / flowsFromNic[nic]);
             for (final Route r : f.routes) {
-                for (final int l : r.links()) {
-                    offered[l] += natural * r.weight();
+                longest = Math.max(longest, r.links().length);
+            }
+        }
+        final double[] deliverable = new double[n];
+        for (int d = 0; d < n; d++) {
+            deliverable[d] = conditions.linkUp[d / 2]
+                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) : 0;
+        }
+        double[] offered = null;
+        for (int pass = 0; pass < Math.max(1, longest); pass++) {
+            final double[] next = new double[n];
+            for (final SimFlow f : flows) {
+                final int nic = fabric.txLink(f.source);
+                final double natural = Math.min(f.naturalDemand,
+                    nominalCapacity[nic] * conditions.capacityFactor[nic] / flowsFromNic[nic]);
+                for (final Route r : f.routes) {
+                    double rate = natural * r.weight();
+                    for (final int l : r.links()) {
+                        next[l] += rate;
+                        if (offered != null && offered[l] > deliverable[l]) {
+                            rate *= deliverable[l] / offered[l];
+                        }
+                    }
                 }
             }
+            if (offered != null && Arrays.equals(offered, next)) {
+                break;
+            }
+            offered = next;
         }
         return offered;
     }
