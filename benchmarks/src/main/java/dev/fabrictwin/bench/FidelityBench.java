@@ -21,18 +21,19 @@ public final class FidelityBench {
     /** Figures by name: {@code <case>.ratio} and {@code <case>.solveSeconds}, case names with spaces as dashes. */
     public static Map<String, Double> run(final int seeds, final List<String> only, final Consumer<String> line) {
         final Map<String, Double> out = new LinkedHashMap<>();
-        line.accept(String.format(Locale.ROOT, "%-15s %9s %9s %9s %17s %7s %8s", "case", "ref s1", "ref p50",
-            "twin p50", "twin range", "ratio", "solve s"));
+        line.accept(String.format(Locale.ROOT, "%-15s %9s %9s %9s %17s %7s %10s %8s", "case", "ref s1", "ref p50",
+            "twin p50", "twin range", "ratio", "mean ratio", "solve s"));
         for (final ReferenceCase c : ReferenceCase.all()) {
             if (!only.isEmpty() && !only.contains(c.name())) {
                 continue;
             }
             final Fidelity.Sweep s = Fidelity.sweep(c, seeds);
-            line.accept(String.format(Locale.ROOT, "%-15s %9.3f %9.3f %9.3f %8.2f–%-8.2f %7.3f %8.3f", c.name(),
+            line.accept(String.format(Locale.ROOT, "%-15s %9.3f %9.3f %9.3f %8.2f–%-8.2f %7.3f %10.3f %8.3f", c.name(),
                 c.referenceMs(), c.referenceMedianMs(), s.twinMedianMs(), s.twinMinMs(), s.twinMaxMs(), s.ratio(),
-                s.medianSolveSeconds()));
+                s.meanRatio(), s.medianSolveSeconds()));
             final String key = c.name().replace(' ', '-');
             out.put(key + ".ratio", s.ratio());
+            out.put(key + ".meanRatio", s.meanRatio());
             out.put(key + ".solveSeconds", s.medianSolveSeconds());
         }
         return out;

@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
         "Predict each job's comm time, step time, comm overhead and GPU utilization if one fabric setting "
             + "changed. Runs the scenario's jobs on the twin (faults ignored) once per value; the compute phase "
             + "never changes, only the network does.",
+        "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
+            + "median and 90th percentile over them.",
     },
     footerHeading = "%nSettings:%n",
     footer = {
@@ -39,6 +41,7 @@ import picocli.CommandLine.Spec;
         "",
         "Example:",
         "  fabric-twin whatif --scenario scenarios/whatif-1k-ring.yaml --set hostLinkSpeed=100G,400G",
+        "  fabric-twin whatif --scenario scenarios/ecmp-imbalance.yaml --set spines=4,8 --seeds 20",
     })
 final class WhatIfCommand implements Callable<Integer> {
 
@@ -52,6 +55,10 @@ final class WhatIfCommand implements Callable<Integer> {
         description = "The setting to vary and its values, e.g. hostLinkSpeed=100G,400G.")
     private String set;
 
+    @Option(names = "--seeds", defaultValue = "1", paramLabel = "N",
+        description = "ECMP hash seeds to draw per value; comm time is reported as median and p90 over them (default: ${DEFAULT-VALUE}).")
+    private int seeds;
+
     @Option(names = "--json", description = "Also print the rows as one JSON object on the last line.")
     private boolean json;
 
@@ -64,17 +71,26 @@ final class WhatIfCommand implements Callable<Integer> {
         if (eq <= 0 || eq == set.length() - 1) {
             throw new UsageException("--set needs KEY=V1,V2,... (e.g. hostLinkSpeed=100G,400G), was '" + set + "'");
         }
+        if (seeds < 1 || seeds > 1000) {
+            throw new UsageException("--seeds must be between 1 and 1000, was " + seeds);
+        }
         final String key = set.substring(0, eq).trim();
         final List<String> values = Arrays.stream(set.substring(eq + 1).split(",")).map(String::trim)
             .filter(v -> !v.isEmpty()).toList();
         final ObjectNode tree = ScenarioParser.tree(scenario);
         final PrintWriter out = spec.commandLine().getOut();
-        final List<WhatIf.Row> rows = WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values);
+        final List<WhatIf.Row> rows = WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values, seeds);
 
-        out.printf(Locale.ROOT, "%-24s %-12s %12s %12s %10s %9s%n", "setting", "job", "comm ms", "step ms", "comm %", "GPU util");
+        final String p90 = seeds > 1 ? " %12s" : "%s";
+        out.printf(Locale.ROOT, "%-24s %-12s %12s" + p90 + " %12s %10s %9s%n", "setting", "job",
+            seeds > 1 ? "comm p50 ms" : "comm ms", seeds > 1 ? "comm p90 ms" : "", "step ms", "comm %", "GPU util");
         for (final WhatIf.Row r : rows) {
-            out.printf(Locale.ROOT, "%-24s %-12s %12.1f %12.1f %9.1f%% %8.1f%%%n", r.setting(), r.job(), r.commTimeMs(),
-                r.stepTimeMs(), r.commOverheadPct(), 100 * r.gpuUtilization());
+            out.printf(Locale.ROOT, "%-24s %-12s %12.1f" + p90 + " %12.1f %9.1f%% %8.1f%%%n", r.setting(), r.job(),
+                r.commTimeMs(), seeds > 1 ? String.format(Locale.ROOT, "%.1f", r.commP90Ms()) : "", r.stepTimeMs(),
+                r.commOverheadPct(), 100 * r.gpuUtilization());
+        }
+        if (seeds > 1) {
+            out.printf(Locale.ROOT, "(%d hash seeds per value: the scenario's own and the next %d)%n", seeds, seeds - 1);
         }
         if (json) {
             final List<Map<String, Object>> jsonRows = new ArrayList<>();
@@ -83,6 +99,8 @@ final class WhatIfCommand implements Callable<Integer> {
                 m.put("setting", r.setting());
                 m.put("job", r.job());
                 m.putAll(Json.rounded(Map.of("commTimeMs", r.commTimeMs())));
+                m.putAll(Json.rounded(Map.of("commP90Ms", r.commP90Ms())));
+                m.put("seeds", r.seeds());
                 m.putAll(Json.rounded(Map.of("stepTimeMs", r.stepTimeMs())));
                 m.putAll(Json.rounded(Map.of("commOverheadPct", r.commOverheadPct())));
                 m.putAll(Json.rounded(Map.of("gpuUtilization", r.gpuUtilization())));

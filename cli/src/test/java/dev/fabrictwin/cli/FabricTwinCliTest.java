@@ -110,6 +110,32 @@ public class FabricTwinCliTest {
     }
 
     @Test
+    void shouldPredictOverHashSeedsWithMedianAndP90() throws Exception {
+        final Run run = run("whatif", "--scenario", "../scenarios/ecmp-imbalance.yaml", "--set", "spines=4", "--seeds",
+            "5", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final String[] lines = run.out().split("\\R");
+        assertThat(lines[0]).contains("comm p50 ms", "comm p90 ms");
+        assertThat(run.out()).contains("(5 hash seeds per value: the scenario's own and the next 4)");
+        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        assertThat(row.get("seeds").asInt()).isEqualTo(5);
+        assertThat(row.get("commP90Ms").asDouble()).isGreaterThanOrEqualTo(row.get("commTimeMs").asDouble());
+    }
+
+    @Test
+    void benchFidelityPrintsEachCaseAgainstItsReference() throws Exception {
+        final Run run = run("bench", "fidelity", "--case", "incast 16M,ringx 64M 1:1", "--seeds", "5", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("ref p50", "twin p50", "incast 16M", "ringx 64M 1:1");
+        final String[] lines = run.out().split("\\R");
+        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
+        assertThat(json.get("incast-16M.ratio").asDouble()).isCloseTo(1.0, org.assertj.core.api.Assertions.within(0.02));
+        assertThat(json.has("ringx-64M-1:1.meanRatio")).isTrue();
+    }
+
+    @Test
     void shouldSimulateAScenarioIntoTheFourFiles(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
         final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString());
 
@@ -142,6 +168,8 @@ public class FabricTwinCliTest {
             {"ingest", "--format", "yaml", "--file", "-", "--output", "-"},
             {"ingest", "--format", "canonical", "--file", "nope.jsonl", "--output", "-"},
             {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed"},
+            {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed=100G", "--seeds", "0"},
+            {"bench", "fidelity", "--case", "ring 1G"},
         }) {
             final Run run = run(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);

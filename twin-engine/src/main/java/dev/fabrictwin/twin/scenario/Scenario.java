@@ -37,6 +37,11 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
         }
     }
 
+    /** The same scenario with another routing (e.g. another hash seed). */
+    public Scenario withRouting(final Routing other) {
+        return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, other, jobs, faults, telemetry);
+    }
+
     /** Epoch milliseconds of a scenario time. */
     public long epochMillis(final Duration at) {
         return epoch.toEpochMilli() + at.toMillis();

@@ -86,7 +86,7 @@ public final class CounterIntegrator {
         java.util.Arrays.fill(present, false);
         final int tx = fabric.txLink(port);
         final int rx = fabric.rxLink(port);
-        final int mtu = fabric.technology().mtuBytes();
+        final int mtu = fabric.technology().wirePacketBytes(); // states carry wire bits: full packets with headers
         final boolean switchPort = !fabric.node(fabric.txNode(tx)).isHost();
         final double nominal = fabric.link(tx / 2).capacityBps();
         final double baseUs = switchPort ? fabric.technology().hopLatencyUs() : fabric.technology().nicLatencyUs();

@@ -43,6 +43,8 @@ public final class FluidSimulation {
 
     private static final double EPS_SECONDS = 1e-9;
     private static final int PAUSE_HOPS = 3;
+    /** Share of a flow's bytes left at which it counts as finished with the flows finishing now. */
+    private static final double FINISH_TOLERANCE = 1e-3;
 
     private final Fabric fabric;
     private final Router router;
@@ -52,6 +54,8 @@ public final class FluidSimulation {
     private final FaultEffects effects;
     private final Conditions conditions;
     private final double[] nominalCapacity;
+    /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
+    private final double wire;
     private final double[] pauseFactor;
     private final double[] pausedFraction;
     private final LinkTimeline timeline;
@@ -83,10 +87,15 @@ public final class FluidSimulation {
         for (int d = 0; d < nominalCapacity.length; d++) {
             nominalCapacity[d] = fabric.link(d / 2).capacityBps();
         }
+        this.wire = fabric.technology().wirePerPayload();
         this.pauseFactor = new double[nominalCapacity.length];
         Arrays.fill(pauseFactor, 1.0);
         this.pausedFraction = new double[nominalCapacity.length];
-        this.allocator = new RateAllocator(nominalCapacity);
+        final double[] payload = nominalCapacity.clone();
+        for (int d = 0; d < payload.length; d++) {
+            payload[d] /= wire;
+        }
+        this.allocator = new RateAllocator(payload);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.activeFaults = new boolean[this.faults.size()];
         this.reportedDown = new boolean[fabric.links().size()];
@@ -373,7 +382,7 @@ public final class FluidSimulation {
         for (final Transfer t : transfers) {
             // The hash sees what a switch sees (the two ends), never a label: renaming a job moves no flow.
             final SimFlow f = new SimFlow(j, t.source(), t.destination(), t.bytes(), Double.POSITIVE_INFINITY, -1,
-                Router.flowKey(t.source(), t.destination(), 0), lockStep);
+                Router.flowKey(t.source(), t.destination(), 0), lockStep, fabric.txLink(t.source()));
             route(f);
             flows.add(f);
             j.active++;
@@ -397,7 +406,7 @@ public final class FluidSimulation {
             final PortRef dst = destinations.get(s % destinations.size());
             final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
             final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
-                Router.flowKey(src, dst, fault.id().hashCode()), false);
+                Router.flowKey(src, dst, fault.id().hashCode()), false, fabric.txLink(src));
             route(f);
             flows.add(f);
         }
@@ -477,8 +486,10 @@ public final class FluidSimulation {
 
     private void pushCapacities() {
         for (int d = 0; d < nominalCapacity.length; d++) {
+            // The solver shares payload: the headers take their part of the wire.
             final double cap = conditions.linkUp[d / 2]
                 ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) * pauseFactor[d]
+                    / wire
                 : 0;
             if (cap != allocator.capacity(d)) {
                 allocator.setCapacity(d, cap);
@@ -488,15 +499,17 @@ public final class FluidSimulation {
 
     private void solveAndRecord() {
         solveCoupled();
+        // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
+        final double[] offered = offeredLoad();
         // PFC: overloaded egresses pause the links that feed them, which then carry less for everyone.
         for (int hop = 0; hop < PAUSE_HOPS; hop++) {
-            if (!updatePauses()) {
+            if (!updatePauses(offered)) {
                 break;
             }
             pushCapacities();
             solveCoupled();
         }
-        record();
+        record(offered);
     }
 
     /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
@@ -531,9 +544,8 @@ public final class FluidSimulation {
     }
 
     /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
-    private boolean updatePauses() {
+    private boolean updatePauses(final double[] offered) {
         final int n = nominalCapacity.length;
-        final double[] offered = offeredLoad();
         final double[] next = new double[n];
         for (final SimFlow f : flows) {
             for (final Route r : f.routes) {
@@ -574,7 +586,7 @@ public final class FluidSimulation {
         final int[] flowsFromNic = new int[n];
         int longest = 0;
         for (final SimFlow f : flows) {
-            flowsFromNic[fabric.txLink(f.source)]++;
+            flowsFromNic[f.nicLink]++;
             for (final Route r : f.routes) {
                 longest = Math.max(longest, r.links().length);
             }
@@ -582,15 +594,15 @@ public final class FluidSimulation {
         final double[] deliverable = new double[n];
         for (int d = 0; d < n; d++) {
             deliverable[d] = conditions.linkUp[d / 2]
-                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) : 0;
+                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
         }
         double[] offered = null;
         for (int pass = 0; pass < Math.max(1, longest); pass++) {
             final double[] next = new double[n];
             for (final SimFlow f : flows) {
-                final int nic = fabric.txLink(f.source);
+                final int nic = f.nicLink;
                 final double natural = Math.min(f.naturalDemand,
-                    nominalCapacity[nic] * conditions.capacityFactor[nic] / flowsFromNic[nic]);
+                    nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
                 for (final Route r : f.routes) {
                     double rate = natural * r.weight();
                     for (final int l : r.links()) {
@@ -609,18 +621,25 @@ public final class FluidSimulation {
         return offered;
     }
 
-    private void record() {
+    private void record(final double[] offeredPayload) {
         final int n = nominalCapacity.length;
-        final double[] offered = offeredLoad();
+        final double[] offered = offeredPayload.clone();
+        // What the wire carries (the states and counters): the payload with its headers.
+        final double[] rate = new double[n];
+        final double[] capacity = new double[n];
+        for (int d = 0; d < n; d++) {
+            rate[d] = allocator.load(d) * wire;
+            capacity[d] = allocator.capacity(d) * wire;
+            offered[d] *= wire;
+        }
         final int[] flowCount = new int[n];
         final double[] cnp = new double[n];
         final int mtu = fabric.technology().mtuBytes();
         final double[] mark = new double[n];
         final double[] queue = new double[n];
         for (int d = 0; d < n; d++) {
-            final double cap = allocator.capacity(d);
             final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
-            queue[d] = CongestionModel.queueBytes(params, allocator.load(d), cap, offered[d], mtu, ecn);
+            queue[d] = CongestionModel.queueBytes(params, rate[d], capacity[d], offered[d], mtu, ecn);
             mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
         }
         final double cnpCap = 1e6 / params.cnpIntervalUs();
@@ -633,15 +652,15 @@ public final class FluidSimulation {
                 }
                 // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
                 // (counted on its outgoing link): the two ends never share a link, so one array serves both.
-                final double rate = allocator.rate(f.ids[indexOf(f.routes, r)]);
-                final double cnps = Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap);
+                final double flowRate = allocator.rate(f.ids[indexOf(f.routes, r)]);
+                final double cnps = Math.min((1 - unmarked) * flowRate / 8 / mtu, cnpCap);
                 cnp[r.links()[r.links().length - 1]] += cnps;
                 cnp[r.links()[0]] += cnps;
             }
         }
         for (int d = 0; d < n; d++) {
             final boolean storm = conditions.stormPause[d] > 0;
-            final LinkState s = new LinkState(now, allocator.load(d), allocator.capacity(d), offered[d], flowCount[d],
+            final LinkState s = new LinkState(now, rate[d], capacity[d], offered[d], flowCount[d],
                 queue[d], mark[d], Math.max(pausedFraction[d], conditions.stormPause[d]), storm,
                 conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
                 conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
@@ -681,21 +700,28 @@ public final class FluidSimulation {
         }
     }
 
-    /** Removes flows whose bytes are delivered; ends the comm phase of jobs whose last flow finished. */
+    /**
+     * Removes flows whose bytes are delivered, together with those within {@link #FINISH_TOLERANCE} of their size of
+     * done (one event for a cluster of near-simultaneous completions instead of one each: an all-to-all's thousands
+     * of flows end in clusters); ends the comm phase of jobs whose last flow finished.
+     */
     private boolean finishFlows() {
-        boolean any = false;
-        for (int i = flows.size() - 1; i >= 0; i--) {
-            final SimFlow f = flows.get(i);
-            if (Double.isFinite(f.totalBytes) && f.remainingBytes <= Math.max(1.0, f.totalBytes * 1e-9)) {
+        final List<SimFlow> done = new ArrayList<>();
+        flows.removeIf(f -> {
+            if (Double.isFinite(f.totalBytes) && f.remainingBytes <= Math.max(1.0, f.totalBytes * FINISH_TOLERANCE)) {
                 f.release(allocator);
-                flows.remove(i);
-                any = true;
-                if (f.job != null && --f.job.active == 0 && f.job.inComm) {
-                    endComm(f.job);
-                }
+                done.add(f);
+                return true;
+            }
+            return false;
+        });
+        for (int i = done.size() - 1; i >= 0; i--) {
+            final SimFlow f = done.get(i);
+            if (f.job != null && --f.job.active == 0 && f.job.inComm) {
+                endComm(f.job);
             }
         }
-        return any;
+        return !done.isEmpty();
     }
 
     /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
@@ -762,9 +788,13 @@ public final class FluidSimulation {
         Route[] routes = new Route[0];
         int[] ids = new int[0];
         boolean capped;
+        /** The directed link its NIC sends on (looked up once: it is on every hot path). */
+        final int nicLink;
 
         SimFlow(final JobState job, final PortRef source, final PortRef destination, final double bytes,
-                final double naturalDemand, final int rogueFault, final long key, final boolean lockStep) {
+                final double naturalDemand, final int rogueFault, final long key, final boolean lockStep,
+                final int nicLink) {
+            this.nicLink = nicLink;
             this.job = job;
             this.source = source;
             this.destination = destination;

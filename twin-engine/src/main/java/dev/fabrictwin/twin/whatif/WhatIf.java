@@ -9,6 +9,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioException;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
@@ -20,7 +21,9 @@ import dev.fabrictwin.twin.workload.Pattern;
 /**
  * Capacity planning on the twin alone: re-run the scenario's jobs (no faults) with one setting changed and
  * report each job's comm time per iteration, step time, comm overhead and GPU utilization. The compute phase
- * never changes; only the network does (docs/contracts.md, Job semantics).
+ * never changes; only the network does (docs/contracts.md, Job semantics). Switches' ECMP hashes are unknown, so a
+ * prediction can be asked over N hash seeds: comm time is then reported as its median and 90th percentile over
+ * the seeds (the scenario's own seed first).
  */
 public final class WhatIf {
 
@@ -34,12 +37,25 @@ public final class WhatIf {
     private WhatIf() {
     }
 
-    public record Row(String setting, String job, double commTimeMs, double stepTimeMs, double commOverheadPct,
-                      double gpuUtilization, int iterations) {
+    /**
+     * One job under one setting: comm time (the median over hash seeds), its 90th percentile, step time, comm
+     * overhead and GPU utilization at the median, the steady iterations simulated per seed and the seeds drawn.
+     */
+    public record Row(String setting, String job, double commTimeMs, double commP90Ms, double stepTimeMs,
+                      double commOverheadPct, double gpuUtilization, int iterations, int seeds) {
     }
 
-    /** One row per (value, job); {@code key} is a setting name, {@code values} its alternatives. */
+    /** One row per (value, job) on the scenario's own hash seed. */
     public static List<Row> run(final ObjectNode scenarioTree, final Path baseDir, final String key, final List<String> values) {
+        return run(scenarioTree, baseDir, key, values, 1);
+    }
+
+    /** One row per (value, job); {@code key} is a setting name, {@code values} its alternatives, over {@code seeds} hash seeds. */
+    public static List<Row> run(final ObjectNode scenarioTree, final Path baseDir, final String key, final List<String> values,
+                                final int seeds) {
+        if (seeds < 1) {
+            throw new ScenarioException("seeds must be >= 1, was " + seeds);
+        }
         if (!FABRIC_SETTINGS.contains(key) && !key.equals("routing")) {
             throw new ScenarioException("cannot vary '" + key + "' (known: " + new java.util.TreeSet<>(FABRIC_SETTINGS)
                 + ", routing)");
@@ -57,9 +73,41 @@ public final class WhatIf {
                     fabric.put(key, value);
                 }
             }
-            rows.addAll(evaluate(ScenarioParser.parse(tree, baseDir), key + "=" + value));
+            rows.addAll(evaluate(ScenarioParser.parse(tree, baseDir), key + "=" + value, seeds));
         }
         return rows;
+    }
+
+    /** Predicted per-job figures over hash seeds: the scenario's own, then the next {@code seeds − 1}. */
+    public static List<Row> evaluate(final Scenario scenario, final String setting, final int seeds) {
+        final List<List<Row>> draws = new ArrayList<>();
+        for (int k = 0; k < seeds; k++) {
+            final Routing r = scenario.routing();
+            draws.add(evaluate(scenario.withRouting(new Routing(r.mode(), r.hashSeed() + k, r.sameSeedEverywhere())), setting));
+        }
+        if (seeds == 1) {
+            return draws.get(0);
+        }
+        final List<Row> rows = new ArrayList<>();
+        for (int j = 0; j < draws.get(0).size(); j++) {
+            final int job = j;
+            final double[] comm = draws.stream().mapToDouble(d -> d.get(job).commTimeMs()).sorted().toArray();
+            final Row first = draws.get(0).get(j);
+            final double p50 = percentile(comm, 0.5);
+            final double compute = first.stepTimeMs() - first.commTimeMs();
+            final double step = compute + p50;
+            rows.add(new Row(setting, first.job(), p50, percentile(comm, 0.9), step, 100 * p50 / step, compute / step,
+                first.iterations(), seeds));
+        }
+        return rows;
+    }
+
+    /** Linear interpolation between order statistics (the usual "type 7" percentile). */
+    static double percentile(final double[] sorted, final double q) {
+        final double h = (sorted.length - 1) * q;
+        final int lo = (int) Math.floor(h);
+        final int hi = Math.min(sorted.length - 1, lo + 1);
+        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
     }
 
     /** Predicted per-job figures for one scenario. */
@@ -70,10 +118,13 @@ public final class WhatIf {
             horizon = Math.max(horizon, j.periodSeconds());
         }
         final List<JobSpec> periodic = scenario.jobs().stream().filter(j -> j.pattern() != Pattern.BACKGROUND).toList();
-        // Run until every periodic job has done its iterations, bounded in case the network starves a job.
+        // Run until every periodic job has done its iterations (or, with no background traffic, two steady
+        // iterations that took the same time: the rest would repeat them), bounded in case the network starves a job.
+        final boolean background = scenario.jobs().stream().anyMatch(j -> j.pattern() == Pattern.BACKGROUND);
         double until = horizon;
         final double limit = horizon * ITERATIONS * 50;
-        while (until < limit && !periodic.stream().allMatch(j -> count(twin, j.id()) >= ITERATIONS)) {
+        while (until < limit && !periodic.stream().allMatch(j -> count(twin, j.id()) >= ITERATIONS)
+            && (background || !periodic.stream().allMatch(j -> repeating(twin, j.id())))) {
             until += horizon;
             twin.simulation().runUntil(until);
         }
@@ -82,17 +133,29 @@ public final class WhatIf {
             final List<IterationRecord> its = twin.simulation().iterations().stream()
                 .filter(r -> r.job().equals(j.id())).toList();
             if (its.isEmpty()) {
-                rows.add(new Row(setting, j.id(), Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, 100, 0, 0));
+                rows.add(new Row(setting, j.id(), Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+                    100, 0, 0, 1));
                 continue;
             }
             final List<IterationRecord> steady = its.size() > 1 ? its.subList(1, its.size()) : its;
             final DoubleSummaryStatistics comm = steady.stream().mapToDouble(IterationRecord::commSeconds).summaryStatistics();
             final double compute = j.computeSeconds();
             final double step = compute + comm.getAverage();
-            rows.add(new Row(setting, j.id(), comm.getAverage() * 1e3, step * 1e3, 100 * comm.getAverage() / step,
-                compute / step, steady.size()));
+            rows.add(new Row(setting, j.id(), comm.getAverage() * 1e3, comm.getAverage() * 1e3, step * 1e3,
+                100 * comm.getAverage() / step, compute / step, steady.size(), 1));
         }
         return rows;
+    }
+
+    /** The job's two latest iterations after the first took the same comm time. */
+    private static boolean repeating(final Twin twin, final String job) {
+        final List<IterationRecord> its = twin.simulation().iterations().stream().filter(r -> r.job().equals(job)).toList();
+        if (its.size() < 3) {
+            return false;
+        }
+        final double a = its.get(its.size() - 2).commSeconds();
+        final double b = its.get(its.size() - 1).commSeconds();
+        return Math.abs(a - b) <= 1e-9 * Math.max(a, b);
     }
 
     private static long count(final Twin twin, final String job) {

@@ -22,8 +22,11 @@ class WhatIfTest {
         final WhatIf.Row slow = rows.get(0);
         final WhatIf.Row fast = rows.get(1);
         assertThat(slow.setting()).isEqualTo("hostLinkSpeed=100G");
-        // 1,024 ranks each send 2(N-1)/N * 8 GB = 15.98 GB: 1,278.75 ms at 100 Gb/s, a quarter at 400 Gb/s
-        assertThat(slow.commTimeMs()).isCloseTo(2.0 * 1023 / 1024 * 8e9 * 8 / 100e9 * 1e3, within(1e-6));
+        // 1,024 ranks each send 2(N-1)/N * 8 GB = 15.98 GB: 1,278.75 ms at 100 Gb/s plus the headers on the wire, a
+        // quarter at 400 Gb/s
+        final var roce = dev.fabrictwin.twin.fabric.Technology.ROCE_V2;
+        assertThat(slow.commTimeMs()).isCloseTo(2.0 * 1023 / 1024 * 8e9 * 8 / 100e9 * 1e3 * roce.wirePerPayload(),
+            within(1e-6));
         assertThat(slow.commTimeMs() / fast.commTimeMs()).isCloseTo(4.0, within(1e-9));
         // compute stays 1.3 s: step = 1.3 s + comm, utilization = compute / step
         assertThat(fast.stepTimeMs()).isCloseTo(1300 + fast.commTimeMs(), within(1e-9));
@@ -37,5 +40,49 @@ class WhatIfTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() ->
                 WhatIf.run(ScenarioParser.tree(file), file.getParent(), "colour", List.of("red")))
             .hasMessageStartingWith("cannot vary 'colour'");
+    }
+
+    /** 32 hosts on 4 leaves, every leaf's 8 flows crossing to the next leaf over 4 spines: the hash decides. */
+    private static String crossLeafRing(final String jobId) {
+        return """
+            name: cross-leaf
+            seed: 3
+            duration: 30s
+            fabric: {kind: spine-leaf, spines: 4, leaves: 4, hostsPerLeaf: 8, nicsPerHost: 1, linkSpeed: 100G}
+            jobs:
+              - {id: %s, hosts: 32, hostList: [%s], pattern: ring-allreduce, bytesPerIteration: 1GB,
+                 iterationPeriod: 2s, commFraction: 0.5}
+            """.formatted(jobId, java.util.stream.IntStream.range(0, 32)
+                .mapToObj(i -> "host-" + (i % 4 * 8 + i / 4)).collect(java.util.stream.Collectors.joining(", ")));
+    }
+
+    @Test
+    void aPredictionOverHashSeedsGivesItsMedianAndP90AndIgnoresTheJobsName() {
+        final var one = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("llm-a")), "base", 1);
+        final var renamed = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("renamed")), "base", 1);
+        final var over = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("llm-a")), "base", 15);
+
+        // the hash sees the flows' ends, never a label
+        assertThat(renamed.get(0).commTimeMs()).isEqualTo(one.get(0).commTimeMs());
+        final WhatIf.Row r = over.get(0);
+        assertThat(r.seeds()).isEqualTo(15);
+        assertThat(r.commP90Ms()).isGreaterThanOrEqualTo(r.commTimeMs());
+        // collisions differ from seed to seed: over 15 seeds, some ring is slower or faster than the scenario's own
+        final var routing = TwinFixtures.scenario(crossLeafRing("llm-a")).routing();
+        assertThat(java.util.stream.IntStream.range(1, 15).mapToDouble(k -> WhatIf.evaluate(TwinFixtures.scenario(
+                crossLeafRing("llm-a")).withRouting(new dev.fabrictwin.twin.scenario.Routing(routing.mode(),
+                routing.hashSeed() + k, false)), "k").get(0).commTimeMs()).boxed().toList())
+            .anyMatch(ms -> Math.abs(ms - one.get(0).commTimeMs()) > 1);
+        // the ring can never beat line rate: 2(N-1)/N * 1 GB at 100 Gb/s plus headers
+        assertThat(r.commTimeMs()).isGreaterThanOrEqualTo(2.0 * 31 / 32 * 8e9 / 100e9 * 1e3 * 0.999);
+        // identical iterations: the twin stops once two steady ones agree instead of simulating six
+        assertThat(one.get(0).iterations()).isEqualTo(2);
+    }
+
+    @Test
+    void percentilesInterpolateBetweenOrderStatistics() {
+        assertThat(WhatIf.percentile(new double[] {1, 2, 3, 4}, 0.5)).isEqualTo(2.5);
+        assertThat(WhatIf.percentile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.9)).isEqualTo(10.0);
+        assertThat(WhatIf.percentile(new double[] {7}, 0.9)).isEqualTo(7.0);
     }
 }
