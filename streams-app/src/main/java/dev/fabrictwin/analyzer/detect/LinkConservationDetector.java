@@ -22,7 +22,10 @@ import dev.fabrictwin.twin.model.CounterNames;
  * while lost packets make d grow with what was sent. Over a {@value #SPAN}-tick window the detector fits
  * d = share·sent + offset·rate + c by least squares; a share above {@value #MIN_LOSS} and {@value #SIGMAS}
  * standard errors (the fit's own residual spread: each device pair's skew and jitter set their own tolerance)
- * is loss. A reset or gap on either end restarts the direction's accounting.
+ * is loss — if it is steady: both halves of the window must show at least half that share on their own. A
+ * step in d (the in-flight amount changing when a fault elsewhere ends, a comm phase moves against the sampling
+ * instants, pauses start or stop) looks like growth over a whole window but sits in one half; a lossy link loses
+ * all the time. A reset or gap on either end restarts the direction's accounting.
  */
 public final class LinkConservationDetector implements Detector {
 
@@ -105,7 +108,8 @@ public final class LinkConservationDetector implements Detector {
             final Loss loss = Loss.fit(points);
             final double strength = direction.losing ? 0.5 : 1;
             direction.losing = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
-                && loss.share >= strength * SIGMAS * loss.standardError;
+                && loss.share >= strength * SIGMAS * loss.standardError
+                && (direction.losing || steady(points, loss.share)); // steady to open; hysteresis to stay
             if (!direction.losing) {
                 continue;
             }
@@ -120,6 +124,25 @@ public final class LinkConservationDetector implements Detector {
                 (x, y) -> x.observed() >= y.observed() ? x : y);
         }
         out.addAll(perLink.values());
+    }
+
+    /**
+     * Neither half of the window contradicts the loss: each half that carried a tenth of the window's packets loses
+     * at least half the whole window's share on its own (a half with next to no traffic says nothing).
+     */
+    private static boolean steady(final Deque<Point> points, final double share) {
+        final Deque<Point> first = new ArrayDeque<>();
+        final Deque<Point> second = new ArrayDeque<>();
+        int i = 0;
+        for (final Point p : points) {
+            (i++ < points.size() / 2 ? first : second).addLast(p);
+        }
+        final double sent = points.peekLast().sent - points.peekFirst().sent;
+        return agrees(Loss.fit(first), share, sent) && agrees(Loss.fit(second), share, sent);
+    }
+
+    private static boolean agrees(final Loss half, final double share, final double windowSent) {
+        return half == null || half.sent < 0.1 * windowSent || half.share >= share / 2;
     }
 
     /**

@@ -23,8 +23,10 @@ import dev.fabrictwin.twin.model.CounterNames;
  *     incast legitimately backs it up);</li>
  * <li>a switch port pauses because its device cannot drain: if one of the device's own ports is being paused,
  *     the walk continues at the peer pausing it; else if one of its egress ports is congested (ECN marks or a
- *     queue the twin does not expect), the pauses are a symptom of that link's congestion, whatever causes it
- *     (the correlator looks for its alert); else the switch port itself is the origin.</li>
+ *     queue the twin does not expect, or simply running full and marking or queueing: the twin cannot know the
+ *     switches' hashes, so it may expect the congestion on another port), the pauses are a symptom of that
+ *     link's congestion, whatever causes it (the correlator looks for its alert); else the switch port itself is
+ *     the origin.</li>
  * </ul>
  * An origin opens the root-cause alert on its port; every other sender whose walk ends there is a victim.
  */
@@ -36,6 +38,8 @@ public final class PfcOriginDetector implements Detector {
     static final double SWITCH_ORIGIN_SHARE = 0.05;
     /** An egress whose queue exceeds the twin's by this much (bytes) is congested. */
     static final double QUEUE_EXCESS_BYTES = 50_000;
+    /** An egress marking this share of its packets or more is overloaded, whatever the twin expected. */
+    static final double HEAVY_MARKING = 0.01;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -75,9 +79,23 @@ public final class PfcOriginDetector implements Detector {
     private record Cause(PortRef origin, Entity congested) {
     }
 
+    /**
+     * Follows the pauses back from {@code sender}. A walk that comes back to a device it passed is a loop: with a
+     * congested egress on the way it is congestion spreading both ways (an all-to-all over oversubscribed uplinks
+     * does this), a symptom of that egress; with none, a cyclic buffer dependency holding itself paused (a PFC
+     * deadlock), whose every sender is reported.
+     */
     private Cause walk(final TickContext context, final PortRef sender, final Set<String> visited) {
-        if (context.isHost(sender.device()) || !visited.add(sender.device())) {
+        return walk(context, sender, visited, null);
+    }
+
+    private Cause walk(final TickContext context, final PortRef sender, final Set<String> visited,
+                       final Entity congestedOnTheWay) {
+        if (context.isHost(sender.device())) {
             return new Cause(sender, null);
+        }
+        if (!visited.add(sender.device())) {
+            return congestedOnTheWay != null ? new Cause(null, congestedOnTheWay) : new Cause(sender, null);
         }
         PortRef pausedBy = null;
         double most = PAUSED_SHARE;
@@ -92,12 +110,12 @@ public final class PfcOriginDetector implements Detector {
                 most = paused;
                 pausedBy = context.peer(own);
             }
-            if (congested == null && congested(context, t)) {
+            if (congested == null && overloaded(context, t)) {
                 congested = context.fabric().linkAt(own).map(Entity::link).orElse(null);
             }
         }
         if (pausedBy != null) {
-            return walk(context, pausedBy, visited);
+            return walk(context, pausedBy, visited, congestedOnTheWay != null ? congestedOnTheWay : congested);
         }
         return congested != null ? new Cause(null, congested) : new Cause(sender, null);
     }
@@ -120,5 +138,18 @@ public final class PfcOriginDetector implements Detector {
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         return packets > 0 && marks > 0.001 * packets
             || !Double.isNaN(queue) && queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
+    }
+
+    /**
+     * An egress that explains its device's pauses: congested beyond the twin, or marking at least
+     * {@value #HEAVY_MARKING} of its packets or holding a queue of {@value #QUEUE_EXCESS_BYTES} bytes whatever the
+     * twin expected. The twin cannot know the switches' hashes, so it may expect the congestion on another port; a
+     * standing queue above the marking threshold is overload while the port sends, however short its bursts.
+     */
+    static boolean overloaded(final TickContext context, final PortTick t) {
+        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
+        return congested(context, t) || packets > 0 && t.observed(CounterNames.ECN_MARKED) >= HEAVY_MARKING * packets
+            || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES;
     }
 }

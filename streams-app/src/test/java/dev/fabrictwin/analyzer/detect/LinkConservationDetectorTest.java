@@ -186,4 +186,23 @@ class LinkConservationDetectorTest {
 
         assertThat(perTick.all()).isEmpty();
     }
+
+    /**
+     * The in-flight amount between two skewed sampling instants changes once (a fault elsewhere ends, pauses start)
+     * and creeps back over the first half of the window: d grows there as if packets were lost, then stays flat
+     * through a second half that carries as much traffic. A lossy link loses in both halves: this one does not.
+     */
+    @Test
+    void shouldNotTakeAStepInTheInFlightAmountForLoss() {
+        final double sent = 1e6;
+        final HandTicks.Run run = hand.drive(detector, 2 * SPAN, i -> {
+            final long w = i - SPAN; // the window that ends at tick 2·SPAN starts here
+            if (w == 1) {
+                return up(i, sent, sent + 2e5); // the receiver suddenly counts 0.2 ticks ahead of the sender
+            }
+            return up(i, sent, w > 1 && w <= SPAN / 2 ? sent - 2e5 / (SPAN / 2 - 1) : sent);
+        });
+
+        assertThat(run.all()).isEmpty();
+    }
 }

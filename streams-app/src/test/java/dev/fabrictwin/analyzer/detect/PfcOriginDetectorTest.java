@@ -150,6 +150,40 @@ class PfcOriginDetectorTest {
         assertThat(asTheTwinExpects).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 
+    /**
+     * An all-to-all over oversubscribed uplinks: the leaf pauses its hosts because its uplink marks every packet.
+     * The twin expected that much marking (on its own guess of the hashes, perhaps on another uplink), yet an
+     * egress marking 1 % or more is overloaded whatever the twin said: the pauses are its symptom, not a storm.
+     */
+    @Test
+    void shouldTakeHeavyMarkingOrADeepQueueForOverloadEvenWhereTheTwinExpectsIt() {
+        final List<Finding> marking = pausing(0.07, "leaf-0/eth0").port("leaf-0", "eth2")
+            .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 1e6)
+            .expected(CounterNames.ECN_MARKED, 1e6).detect(detector);
+        final List<Finding> queueing = pausing(0.07, "leaf-0/eth0").port("leaf-0", "eth3")
+            .gauge(CounterNames.QUEUE_DEPTH_BYTES, 100_000).expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, 100_000)
+            .detect(detector);
+        final List<Finding> lightly = pausing(0.07, "leaf-0/eth0").port("leaf-0", "eth2")
+            .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 9_000)
+            .expected(CounterNames.ECN_MARKED, 9_000).detect(detector);
+
+        assertThat(marking).singleElement()
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.link("leaf-0", "spine-0")));
+        assertThat(queueing).singleElement()
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.link("leaf-0", "spine-1")));
+        assertThat(lightly).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    /** A pause loop through a congested egress is congestion spreading both ways, not a deadlock. */
+    @Test
+    void shouldCallAPauseLoopThroughACongestedEgressASymptomOfIt() {
+        final List<Finding> out = pausing(0.1, "leaf-0/eth2", "spine-0/eth1", "leaf-1/eth3", "spine-1/eth0")
+            .port("leaf-1", "eth0").gauge(CounterNames.QUEUE_DEPTH_BYTES, 200_000)
+            .detect(detector);
+
+        assertThat(out).hasSize(4).allSatisfy(f -> assertThat(f.rootCandidate()).isFalse());
+    }
+
     @Test
     void shouldFollowAPausedPortBeforeBlamingCongestion() {
         // leaf-0 is paused by host-0 (which reports no pause counters itself) and also congests towards host-1

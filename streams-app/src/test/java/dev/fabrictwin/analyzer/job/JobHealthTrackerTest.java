@@ -39,10 +39,11 @@ class JobHealthTrackerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JOB = "j";
     /**
-     * Ring all-reduce over four hosts, one 100 Gb/s NIC each: every rank sends 1.5 × S = 10 GB per iteration,
-     * 800 ms at line rate in the twin. Declared: a 2000 ms period with comm fraction 0.4, so 1200 ms of compute.
+     * Ring all-reduce over four hosts, one 100 Gb/s NIC each: every rank puts 10 GB on the wire per iteration
+     * (1.5 × S of payload plus 64 B of headers per 4 KiB packet: S = 10 GB / 1.5 / (4160/4096)), 800 ms at line
+     * rate in the twin. Declared: a 2000 ms period with comm fraction 0.4, so 1200 ms of compute.
      */
-    private static final long COLLECTIVE_BYTES = 6_666_666_667L;
+    private static final long COLLECTIVE_BYTES = Math.round(1e10 / 1.5 / Technology.ROCE_V2.wirePerPayload());
     private static final double NIC_BYTES_PER_ITERATION = 1e10;
     private static final double COMPUTE_MS = 1200;
     private static final double TWIN_COMM_MS = 800;
