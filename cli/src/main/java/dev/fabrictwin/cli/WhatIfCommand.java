@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
     footer = {
         "  linkSpeed, hostLinkSpeed, coreLinkSpeed   e.g. 100G,200G,400G",
         "  spines, leaves, hostsPerLeaf, nicsPerHost, hostsPerGroup, cores, spinesPerPod   whole numbers",
-        "  technology   roce, infiniband, ethernet;   routing   ecmp, spray",
+        "  technology   roce, infiniband, ethernet;   routing   ecmp, spray;   transport   ecn, pfc",
         "",
         "Example:",
         "  fabric-twin whatif --scenario scenarios/whatif-1k-ring.yaml --set hostLinkSpeed=100G,400G",

@@ -11,11 +11,12 @@ import dev.fabrictwin.twin.workload.JobSpec;
 
 /**
  * A scenario file (docs/contracts.md): the fabric, the declared jobs, the injected faults, and the clock
- * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock).
+ * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock) and the transport's
+ * reaction to congestion.
  */
 public record Scenario(String name, long seed, Duration duration, Duration sampleInterval, Instant epoch,
                        FabricSpec fabric, Routing routing, List<JobSpec> jobs, List<FaultSpec> faults,
-                       TelemetryProfile telemetry) {
+                       TelemetryProfile telemetry, Transport transport) {
 
     public static final Instant DEFAULT_EPOCH = Instant.parse("2025-01-01T00:00:00Z");
 
@@ -27,6 +28,7 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
         Objects.requireNonNull(fabric, "fabric");
         Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(transport, "transport");
         jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
         if (duration.isZero() || duration.isNegative()) {
@@ -39,7 +41,8 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
 
     /** The same scenario with another routing (e.g. another hash seed). */
     public Scenario withRouting(final Routing other) {
-        return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, other, jobs, faults, telemetry);
+        return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, other, jobs, faults, telemetry,
+            transport);
     }
 
     /** Epoch milliseconds of a scenario time. */

@@ -43,7 +43,7 @@ public final class ScenarioParser {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP_KEYS = Set.of("name", "seed", "duration", "sampleInterval", "epoch", "fabric",
-        "jobs", "faults", "routing", "technology", "description", "telemetry");
+        "jobs", "faults", "routing", "technology", "description", "telemetry", "transport");
     private static final Set<String> FABRIC_KEYS = Set.of("kind", "file", "spines", "leaves", "hostsPerLeaf", "nicsPerHost",
         "linkSpeed", "hostLinkSpeed", "coreLinkSpeed", "technology", "k", "pods", "leavesPerPod", "spinesPerPod", "cores",
         "hosts", "hostsPerGroup");
@@ -118,8 +118,10 @@ public final class ScenarioParser {
         final List<JobSpec> jobs = jobs(root.path("jobs"));
         final List<FaultSpec> faults = faults(root.path("faults"), duration);
         final TelemetryProfile telemetry = telemetry(root.path("telemetry"));
+        final Transport transport = root.hasNonNull("transport")
+            ? wrap("transport", () -> Transport.parse(root.get("transport").asText())) : Transport.ECN;
         return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults,
-            telemetry));
+            telemetry, transport));
     }
 
     /** The most sampling rounds a scenario may run: a year of 1 s samples; more is a typo (or a full disk). */

@@ -18,6 +18,8 @@ final class Conditions {
     final double[] stormPause;       // directed link held paused by a stuck receiver
     final boolean[] ecnEnabled;      // per node (its egress ports)
     final double[] skew;             // per node
+    /** ECN marking where no fault turns it off: false for a PFC-only transport. */
+    boolean ecnByDefault = true;
 
     Conditions(final int directedLinks, final int links, final int nodes) {
         capacityFactor = new double[directedLinks];
@@ -40,7 +42,7 @@ final class Conditions {
         Arrays.fill(crcPerPacket, 0);
         Arrays.fill(addedLatencyUs, 0);
         Arrays.fill(stormPause, 0);
-        Arrays.fill(ecnEnabled, true);
+        Arrays.fill(ecnEnabled, ecnByDefault);
         Arrays.fill(skew, 0);
     }
 

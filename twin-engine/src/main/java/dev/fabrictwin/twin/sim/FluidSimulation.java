@@ -204,6 +204,15 @@ public final class FluidSimulation {
         job(jobId).phaseOffset = seconds;
     }
 
+    /** The transport's reaction to congestion (ECN with DCQCN by default); set before the run. */
+    public void setTransport(final dev.fabrictwin.twin.scenario.Transport transport) {
+        if (started) {
+            throw new IllegalStateException("the transport must be set before the simulation runs");
+        }
+        conditions.ecnByDefault = transport == dev.fabrictwin.twin.scenario.Transport.ECN;
+        conditions.reset();
+    }
+
     /**
      * Lets each compute phase last (1 + ε)·compute with ε ~ N(0, fraction²) from the job's seeded stream, so
      * job phases drift as real ones do (the generator uses this; the analyzer's twin does not).

@@ -26,6 +26,7 @@ public record Twin(Scenario scenario, Fabric fabric, List<PlacedJob> jobs, Fluid
         final List<PlacedJob> jobs = Placement.place(fabric, scenario.jobs(), scenario.seed());
         final FluidSimulation sim = new FluidSimulation(fabric, jobs, scenario.routing(),
             faults ? scenario.faults() : List.of(), params, scenario.seed());
+        sim.setTransport(scenario.transport());
         return new Twin(scenario, fabric, jobs, sim);
     }
 

@@ -56,15 +56,15 @@ public final class WhatIf {
         if (seeds < 1) {
             throw new ScenarioException("seeds must be >= 1, was " + seeds);
         }
-        if (!FABRIC_SETTINGS.contains(key) && !key.equals("routing")) {
+        if (!FABRIC_SETTINGS.contains(key) && !key.equals("routing") && !key.equals("transport")) {
             throw new ScenarioException("cannot vary '" + key + "' (known: " + new java.util.TreeSet<>(FABRIC_SETTINGS)
-                + ", routing)");
+                + ", routing, transport)");
         }
         final List<Row> rows = new ArrayList<>();
         for (final String value : values) {
             final ObjectNode tree = scenarioTree.deepCopy();
-            if (key.equals("routing")) {
-                tree.put("routing", value);
+            if (key.equals("routing") || key.equals("transport")) {
+                tree.put(key, value);
             } else {
                 final ObjectNode fabric = tree.with("fabric");
                 if (value.matches("\\d+")) {

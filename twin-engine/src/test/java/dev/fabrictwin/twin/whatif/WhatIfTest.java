@@ -85,4 +85,20 @@ class WhatIfTest {
         assertThat(WhatIf.percentile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.9)).isEqualTo(10.0);
         assertThat(WhatIf.percentile(new double[] {7}, 0.9)).isEqualTo(7.0);
     }
+
+    /**
+     * Without congestion control every overload pauses the links that feed it, so colliding cross-leaf rings pay
+     * head-of-line blocking they do not pay with ECN: the PFC-only prediction is never faster.
+     */
+    @Test
+    void aPfcOnlyTransportIsNeverFasterThanEcn() {
+        final var ecn = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("a")), "ecn", 5).get(0);
+        final var pfc = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n"), "pfc", 5).get(0);
+
+        assertThat(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n").transport())
+            .isEqualTo(dev.fabrictwin.twin.scenario.Transport.PFC);
+        assertThat(pfc.commTimeMs()).isGreaterThanOrEqualTo(ecn.commTimeMs() * (1 - 1e-9));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
+            .hasMessageContaining("unknown transport 'tcp' (expected ecn or pfc)");
+    }
 }
