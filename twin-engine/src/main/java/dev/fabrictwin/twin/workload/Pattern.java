@@ -11,6 +11,10 @@ public enum Pattern {
     HIERARCHICAL_ALLREDUCE("hierarchical-allreduce"),
     ALL_TO_ALL("all-to-all"),
     PIPELINE("pipeline"),
+    /** Every other rank sends S to the first (N-to-1: a parameter server, a checkpoint gather). */
+    INCAST("incast"),
+    /** Every rank sends S to another, all distinct: a random cyclic permutation drawn from the scenario's seed. */
+    PERMUTATION("permutation"),
     BACKGROUND("background");
 
     private final String label;

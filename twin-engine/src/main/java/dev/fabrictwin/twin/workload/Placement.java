@@ -53,8 +53,10 @@ public final class Placement {
             for (final Node h : hosts) {
                 ranks.addAll(fabric.nicsOf(h));
             }
-            placed.add(new PlacedJob(job, hosts, ranks, transfers(job, hosts.size(), ranks,
-                new SplittableRandom(seed ^ job.id().hashCode()))));
+            // a permutation is drawn by the job's place in the list, never its name: renaming moves no flow
+            final SplittableRandom random = job.pattern() == Pattern.PERMUTATION
+                ? new SplittableRandom(seed * 31 + placed.size()) : new SplittableRandom(seed ^ job.id().hashCode());
+            placed.add(new PlacedJob(job, hosts, ranks, transfers(job, hosts.size(), ranks, random)));
         }
         return placed;
     }
@@ -100,6 +102,27 @@ public final class Placement {
                 for (int r = 0; r + 1 < n; r++) {
                     add(bytes, r, r + 1, s, k);
                     add(bytes, r + 1, r, s, k);
+                }
+            }
+            case INCAST -> {
+                for (int r = 1; r < n; r++) {
+                    add(bytes, r, 0, s, k);
+                }
+            }
+            case PERMUTATION -> {
+                // Sattolo's shuffle: one cycle through every rank, so nobody sends to itself
+                final int[] to = new int[n];
+                for (int r = 0; r < n; r++) {
+                    to[r] = r;
+                }
+                for (int i = n - 1; i > 0; i--) {
+                    final int j = random.nextInt(i);
+                    final int t = to[i];
+                    to[i] = to[j];
+                    to[j] = t;
+                }
+                for (int r = 0; r < n; r++) {
+                    add(bytes, r, to[r], s, k);
                 }
             }
             case BACKGROUND -> {

@@ -52,6 +52,28 @@ class PlacementTest {
     }
 
     @Test
+    void anIncastSendsSFromEveryOtherRankToRankZeroAndAPermutationSendsSToOneDistinctRankEach() {
+        final List<PlacedJob> jobs = Placement.place(FABRIC, List.of(
+            job("gather", 4, Pattern.INCAST), job("perm", 4, Pattern.PERMUTATION)), 1);
+
+        // incast over 8 ranks (4 hosts x 2 NICs): rank 1 shares host-0 with rank 0, so 6 senders on the fabric
+        assertThat(jobs.get(0).transfers()).hasSize(6).allSatisfy(t -> {
+            assertThat(t.destination()).isEqualTo(new PortRef("host-0", "nic0"));
+            assertThat(t.bytes()).isEqualTo((double) S);
+        });
+        // permutation: every rank sends to one other rank, every rank receives once (same-host pairs stay off it)
+        final List<Transfer> perm = jobs.get(1).transfers();
+        assertThat(perm).extracting(Transfer::source).doesNotHaveDuplicates();
+        assertThat(perm).extracting(Transfer::destination).doesNotHaveDuplicates();
+        assertThat(perm).allSatisfy(t -> assertThat(t.source().device()).isNotEqualTo(t.destination().device()));
+        // drawn from the seed and the job's place, not its name
+        final List<PlacedJob> renamed = Placement.place(FABRIC, List.of(
+            job("x", 4, Pattern.INCAST), job("other-name", 4, Pattern.PERMUTATION)), 1);
+        assertThat(renamed.get(1).transfers()).isEqualTo(perm);
+        assertThat(Pattern.parse("permutation").lockStep()).isFalse();
+    }
+
+    @Test
     void shouldPlaceJobsInOrderOnTheFirstFreeHostsOrTheirHostList() {
         final List<PlacedJob> jobs = Placement.place(FABRIC, List.of(
             new JobSpec("named", 0, List.of("host-6", "host-7"), Pattern.RING_ALLREDUCE, S, Duration.ofSeconds(1), 0.3),
