@@ -25,7 +25,8 @@ import dev.fabrictwin.twin.model.CounterNames;
  * is loss — if it is steady: both halves of the window must show at least half that share on their own. A
  * step in d (the in-flight amount changing when a fault elsewhere ends, a comm phase moves against the sampling
  * instants, pauses start or stop) looks like growth over a whole window but sits in one half; a lossy link loses
- * all the time. A reset or gap on either end restarts the direction's accounting.
+ * all the time; and lost packets never come back, so d must also end above anything it showed before the window.
+ * A reset or gap on either end restarts the direction's accounting.
  */
 public final class LinkConservationDetector implements Detector {
 
@@ -55,6 +56,8 @@ public final class LinkConservationDetector implements Detector {
         boolean losing;
         /** Points in the window with traffic. */
         int activeTicks;
+        /** The highest d among the points that have left the window (since the last restart). */
+        double peakBefore = Double.NEGATIVE_INFINITY;
     }
 
     private final Map<PortRef, Running> running = new HashMap<>();
@@ -90,6 +93,7 @@ public final class LinkConservationDetector implements Detector {
                 points.clear();
                 direction.activeTicks = 0;
                 direction.losing = false;
+                direction.peakBefore = Double.NEGATIVE_INFINITY;
                 direction.senderEpoch = a.epoch;
                 direction.receiverEpoch = b.epoch;
             }
@@ -100,7 +104,9 @@ public final class LinkConservationDetector implements Detector {
             points.addLast(point);
             direction.activeTicks += point.rate > 0 ? 1 : 0;
             if (points.size() > SPAN) {
-                direction.activeTicks -= points.removeFirst().rate > 0 ? 1 : 0;
+                final Point gone = points.removeFirst();
+                direction.activeTicks -= gone.rate > 0 ? 1 : 0;
+                direction.peakBefore = Math.max(direction.peakBefore, gone.difference);
             }
             if (points.size() < SPAN || direction.activeTicks < MIN_ACTIVE_TICKS) {
                 continue;
@@ -109,7 +115,7 @@ public final class LinkConservationDetector implements Detector {
             final double strength = direction.losing ? 0.5 : 1;
             direction.losing = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
                 && loss.share >= strength * SIGMAS * loss.standardError
-                && (direction.losing || steady(points, loss.share)); // steady to open; hysteresis to stay
+                && (direction.losing || steady(points, loss.share) && beyondItsPast(direction, loss));
             if (!direction.losing) {
                 continue;
             }
@@ -124,6 +130,16 @@ public final class LinkConservationDetector implements Detector {
                 (x, y) -> x.observed() >= y.observed() ? x : y);
         }
         out.addAll(perLink.values());
+    }
+
+    /**
+     * Lost packets never come back, so a lossy link's d keeps reaching new highs: it ends at least half the window's
+     * loss above anything it showed before the window. An in-flight amount that dipped and creeps back (a phase
+     * relation between comm phases and sampling instants shifting after a fault elsewhere) only returns to where d
+     * had been.
+     */
+    private static boolean beyondItsPast(final Direction direction, final Loss loss) {
+        return direction.points.peekLast().difference - direction.peakBefore >= 0.5 * loss.share * loss.sent;
     }
 
     /**

@@ -205,4 +205,24 @@ class LinkConservationDetectorTest {
 
         assertThat(run.all()).isEmpty();
     }
+
+    /**
+     * The in-flight amount dips (a fault elsewhere slows a job, its comm phases shift against the sampling instants)
+     * and creeps back over the whole next window: both halves rise as if lossy, but d only returns to where it was.
+     */
+    @Test
+    void shouldNotTakeAnInFlightAmountCreepingBackForLoss() {
+        final double sent = 1e6;
+        final HandTicks.Run run = hand.drive(detector, 3 * SPAN, i -> {
+            if (i <= SPAN) {
+                return up(i, sent, sent); // a window of history with d flat
+            }
+            if (i == SPAN + 1) {
+                return up(i, sent, sent + 3e5); // the receiver suddenly counts ahead
+            }
+            return up(i, sent, i <= 3 * SPAN - 2 ? sent - 3e5 / (2 * SPAN - 3) : sent); // and d creeps back
+        });
+
+        assertThat(run.all()).isEmpty();
+    }
 }
