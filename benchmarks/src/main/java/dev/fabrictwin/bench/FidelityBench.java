@@ -11,9 +11,13 @@ import dev.fabrictwin.twin.fidelity.ReferenceCase;
 
 /**
  * {@code bench fidelity}: each packet-level reference case (docs/fidelity.md) on the twin over hash seeds, one line
- * per case (reference seed 1 and median, twin median and range, ratio of medians, median solve time).
+ * per case (reference seed 1 and median, twin median and range, ratio of medians, median solve time after
+ * {@value #WARMUP} untimed solves).
  */
 public final class FidelityBench {
+
+    /** Untimed solves of each case first, so the solve column is the JIT-compiled twin's. */
+    private static final int WARMUP = 3;
 
     private FidelityBench() {
     }
@@ -26,6 +30,9 @@ public final class FidelityBench {
         for (final ReferenceCase c : ReferenceCase.all()) {
             if (!only.isEmpty() && !only.contains(c.name())) {
                 continue;
+            }
+            for (int w = 0; w < WARMUP; w++) {
+                Fidelity.run(c, 1000 + w, dev.fabrictwin.twin.scenario.Routing.Mode.ECMP); // solve times are warm
             }
             final Fidelity.Sweep s = Fidelity.sweep(c, seeds);
             line.accept(String.format(Locale.ROOT, "%-15s %9.3f %9.3f %9.3f %8.2f–%-8.2f %7.3f %10.3f %8.3f", c.name(),

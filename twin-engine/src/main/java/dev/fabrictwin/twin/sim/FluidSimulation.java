@@ -555,17 +555,27 @@ public final class FluidSimulation {
     /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
     private boolean updatePauses(final double[] offered) {
         final int n = nominalCapacity.length;
+        // an egress's pause fraction depends on the egress alone: once per link, then spread to its feeders
+        final double[] egressPause = new double[n];
+        boolean anyPause = false;
+        for (int e = 0; e < n; e++) {
+            if (offered[e] > 0) {
+                final double unpaused = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
+                egressPause[e] = CongestionModel.pauseFraction(params, unpaused, offered[e],
+                    conditions.ecnEnabled[fabric.txNode(e)]);
+                anyPause |= egressPause[e] > 0;
+            }
+        }
         final double[] next = new double[n];
-        for (final SimFlow f : flows) {
-            for (final Route r : f.routes) {
-                final int[] path = r.links();
-                for (int i = 1; i < path.length; i++) {
-                    final int e = path[i];
-                    final double unpaused = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
-                    final double pf = CongestionModel.pauseFraction(params, unpaused,
-                        offered[e], conditions.ecnEnabled[fabric.txNode(e)]);
-                    if (pf > next[path[i - 1]]) {
-                        next[path[i - 1]] = pf;
+        if (anyPause) {
+            for (final SimFlow f : flows) {
+                for (final Route r : f.routes) {
+                    final int[] path = r.links();
+                    for (int i = 1; i < path.length; i++) {
+                        final double pf = egressPause[path[i]];
+                        if (pf > next[path[i - 1]]) {
+                            next[path[i - 1]] = pf;
+                        }
                     }
                 }
             }
@@ -594,10 +604,12 @@ public final class FluidSimulation {
         final int n = nominalCapacity.length;
         final int[] flowsFromNic = new int[n];
         int longest = 0;
+        int routes = 0;
         for (final SimFlow f : flows) {
             flowsFromNic[f.nicLink]++;
             for (final Route r : f.routes) {
                 longest = Math.max(longest, r.links().length);
+                routes++;
             }
         }
         final double[] deliverable = new double[n];
@@ -605,20 +617,32 @@ public final class FluidSimulation {
             deliverable[d] = conditions.linkUp[d / 2]
                 ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
         }
+        final double[] rate = new double[routes];
+        int k = 0;
+        for (final SimFlow f : flows) {
+            final double natural = Math.min(f.naturalDemand,
+                nominalCapacity[f.nicLink] * conditions.capacityFactor[f.nicLink] / wire / flowsFromNic[f.nicLink]);
+            for (final Route r : f.routes) {
+                rate[k++] = natural * r.weight();
+            }
+        }
+        return offeredByPasses(n, longest, rate, deliverable);
+    }
+
+    /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
+    private double[] offeredByPasses(final int n, final int longest, final double[] natural, final double[] deliverable) {
         double[] offered = null;
+        final double[] passOn = new double[n]; // share of what a link is offered that it passes on
+        Arrays.fill(passOn, 1.0);
         for (int pass = 0; pass < Math.max(1, longest); pass++) {
             final double[] next = new double[n];
+            int k = 0;
             for (final SimFlow f : flows) {
-                final int nic = f.nicLink;
-                final double natural = Math.min(f.naturalDemand,
-                    nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
                 for (final Route r : f.routes) {
-                    double rate = natural * r.weight();
+                    double rate = natural[k++];
                     for (final int l : r.links()) {
                         next[l] += rate;
-                        if (offered != null && offered[l] > deliverable[l]) {
-                            rate *= deliverable[l] / offered[l];
-                        }
+                        rate *= passOn[l];
                     }
                 }
             }
@@ -626,6 +650,14 @@ public final class FluidSimulation {
                 break;
             }
             offered = next;
+            boolean overloaded = false;
+            for (int l = 0; l < n; l++) {
+                passOn[l] = offered[l] > deliverable[l] ? deliverable[l] / offered[l] : 1;
+                overloaded |= passOn[l] < 1;
+            }
+            if (!overloaded) {
+                break; // nothing scaled: the next pass would give the same loads
+            }
         }
         return offered;
     }
