@@ -52,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
 
     static Map<String, Double> runFidelity(final PrintWriter progress, final int seeds, final java.util.List<String> cases) {
         progress.println("bench fidelity: the packet-level reference cases on the twin, " + seeds
-            + " hash seeds where ECMP matters (a2a takes ~20 s per seed) ...");
+            + " hash seeds where ECMP matters (takes ~10 s) ...");
         progress.flush();
         return dev.fabrictwin.bench.FidelityBench.run(seeds, cases, line -> {
             progress.println("  " + line);
