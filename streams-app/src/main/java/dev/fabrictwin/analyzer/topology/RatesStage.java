@@ -30,6 +30,7 @@ import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.InvalidSampleException;
 import dev.fabrictwin.contract.sample.SampleSerde;
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -143,6 +144,12 @@ public final class RatesStage {
             final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), System.currentTimeMillis());
             if (refused.isPresent()) { // dead-lettered by the processing handler, counted as timestamp_out_of_range
                 throw new InvalidSampleException(new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get()));
+            }
+            final String negative = CounterNames.negativeGauge(sample.gauges());
+            if (negative != null) { // a broken reading: it must not become a rate or a queue the detectors judge
+                throw new InvalidSampleException(new SampleFormatException(RejectReason.NEGATIVE_GAUGE, "gauge " + negative
+                    + " of " + sample.device() + "/" + sample.port() + " is " + sample.gauges().get(negative)
+                    + ": it cannot be below zero"));
             }
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);

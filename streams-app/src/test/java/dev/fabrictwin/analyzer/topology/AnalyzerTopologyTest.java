@@ -264,6 +264,23 @@ class AnalyzerTopologyTest {
     }
 
     @Test
+    void aNegativeQueueDepthIsDeadLetteredWithItsReasonAndAnalysisGoesOn() {
+        run(30, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-1", "eth0")) && t == 5) {
+                g.put("queue_depth_bytes", -5.0);
+            }
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 10) {
+                g.put("oper_up", 0.0);
+            }
+        });
+
+        assertThat(dead.readRecordsToList()).singleElement().satisfies(r ->
+            assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
+                .startsWith("negative-gauge").contains("gauge queue_depth_bytes of leaf-1/eth0 is -5.0"));
+        assertThat(opened()).extracting(Alert::type).containsExactly(FaultType.LINK_DOWN);
+    }
+
+    @Test
     void oneSampleStampedHoursAheadIsDeadLetteredAndTheRestOfTheFabricIsAnalyzedOnTime() {
         final PortRef rogue = new PortRef("leaf-1", "eth0");
         run(40, (t, p, c, g) -> {

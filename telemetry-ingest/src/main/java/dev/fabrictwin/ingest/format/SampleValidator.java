@@ -1,10 +1,14 @@
 package dev.fabrictwin.ingest.format;
 
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
-/** Checks every adapter's output the same way before it is produced: time window, and at least one value. */
+/**
+ * Checks every adapter's output the same way before it is produced: time window, at least one value, and no
+ * canonical gauge below zero (a negative queue depth or latency is a broken reading, not a measurement).
+ */
 public final class SampleValidator {
 
     private SampleValidator() {
@@ -23,6 +27,11 @@ public final class SampleValidator {
         if (s.counters().isEmpty() && s.gauges().isEmpty()) {
             throw new SampleFormatException(RejectReason.NO_COUNTERS, "sample for " + s.device() + "/" + s.port()
                 + " carries no counters or gauges");
+        }
+        final String negative = CounterNames.negativeGauge(s.gauges());
+        if (negative != null) {
+            throw new SampleFormatException(RejectReason.NEGATIVE_GAUGE, "gauge " + negative + " of " + s.device() + "/"
+                + s.port() + " is " + s.gauges().get(negative) + ": it cannot be below zero");
         }
     }
 }

@@ -55,6 +55,22 @@ class CanonicalAdapterTest extends AdapterContract {
     }
 
     @Test
+    void shouldRejectACanonicalGaugeBelowZeroButKeepTheSignOfOthers() {
+        final String input = String.join("\n",
+            "{\"ts\":1735689601000,\"device\":\"a\",\"port\":\"p\",\"gauges\":{\"queue_depth_bytes.q3\":-1}}",
+            "{\"ts\":1735689601000,\"device\":\"a\",\"port\":\"p\",\"gauges\":{\"latency_p99_us\":-2.5}}",
+            "{\"ts\":1735689601000,\"device\":\"a\",\"port\":\"p\",\"gauges\":{\"rx_power_dbm\":-3.2,\"oper_up\":1}}");
+
+        final CollectingSink sink = parse(input.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_GAUGE,
+            RejectReason.NEGATIVE_GAUGE);
+        assertThat(sink.rejections.get(0).message()).isEqualTo(
+            "gauge queue_depth_bytes.q3 of a/p is -1.0: it cannot be below zero");
+        assertThat(sink.samples).singleElement().satisfies(x -> assertThat(x.gauges()).containsEntry("rx_power_dbm", -3.2));
+    }
+
+    @Test
     void shouldRejectTimestampsFarFromNowAndOversizedLines() {
         final ParseContext strict = ParseContext.defaults(CLOCK);
         final CollectingSink sink = new CollectingSink();

@@ -26,6 +26,25 @@ public final class CounterNames {
     public static final String LATENCY_P50_US = "latency_p50_us";
     public static final String LATENCY_P99_US = "latency_p99_us";
 
+    /** Canonical gauges that measure a state, a speed, an amount or a time: none of them can be below zero. */
+    private static final java.util.Set<String> NEVER_NEGATIVE = java.util.Set.of(OPER_UP, SPEED_BPS, QUEUE_DEPTH_BYTES,
+        BUFFER_WATERMARK_BYTES, LATENCY_P50_US, LATENCY_P99_US);
+
+    /**
+     * The first canonical gauge below zero (a per-queue form {@code queue_depth_bytes.q3} included), or null. Other
+     * gauges keep their sign: an optical power in dBm is negative.
+     */
+    public static String negativeGauge(final java.util.Map<String, Double> gauges) {
+        for (final var e : gauges.entrySet()) {
+            final String name = e.getKey();
+            final int dot = name.indexOf('.');
+            if (e.getValue() < 0 && NEVER_NEGATIVE.contains(dot < 0 ? name : name.substring(0, dot))) {
+                return name;
+            }
+        }
+        return null;
+    }
+
     private CounterNames() {
     }
 
