@@ -136,7 +136,8 @@ final class BenchCommand implements Callable<Integer> {
         description = {"The twin's makespan on each packet-level reference case (128 hosts, 2-tier, 100G; htsim runs: "
             + "ring, ringx 1:1 and 2:1, a2a, incast) over hash seeds 1..N, against the reference's seed spread: "
             + "reference seed 1 and median, twin median and range, ratio of medians, solve time. See docs/fidelity.md. "
-            + "JSON keys: <case>.ratio, <case>.solveSeconds (case names with dashes, e.g. ringx-64M-1:1.ratio)."})
+            + "JSON keys: <case>.ratio, <case>.meanRatio, <case>.solveSeconds (case names with dashes, e.g. "
+            + "ringx-64M-1:1.ratio)."})
     static final class Fidelity implements Callable<Integer> {
 
         static final int DEFAULT_SEEDS = 9;
@@ -147,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--seeds", defaultValue = "9", paramLabel = "N",
+        @Option(names = "--seeds", defaultValue = "" + DEFAULT_SEEDS, paramLabel = "N",
             description = "Hash seeds per case where ECMP matters (default: ${DEFAULT-VALUE}).")
         private int seeds;
 
@@ -158,14 +159,13 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             if (seeds < 1) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--seeds must be >= 1, was " + seeds);
+                throw new UsageException("--seeds must be >= 1, was " + seeds);
             }
             final java.util.Set<String> known = new java.util.TreeSet<>();
             dev.fabrictwin.twin.fidelity.ReferenceCase.all().forEach(c -> known.add(c.name()));
             for (final String c : cases) {
                 if (!known.contains(c)) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "unknown case '" + c + "' (known: " + String.join(", ", known) + ")");
+                    throw new UsageException("unknown case '" + c + "' (known: " + String.join(", ", known) + ")");
                 }
             }
             print(spec.commandLine().getOut(), runFidelity(spec.commandLine().getErr(), seeds, cases), parent.json);

@@ -87,7 +87,7 @@ public final class Fidelity {
         // an hour: the run solves that one phase and nothing else.
         final JobSpec spec = new JobSpec("reference", hosts.size(), List.of(), Pattern.ALL_TO_ALL, c.bytes(),
             Duration.ofHours(2), 0.5);
-        final PlacedJob job = new PlacedJob(spec, hosts, ranks, c.transfers(fabric));
+        final PlacedJob job = new PlacedJob(spec, hosts, ranks, c.transfers());
         final FluidSimulation sim = new FluidSimulation(fabric, List.of(job), new Routing(routing, seed, false),
             List.of(), ModelParams.defaults(), seed);
         sim.setPhaseOffset(spec.id(), 1e-6 - spec.computeSeconds());

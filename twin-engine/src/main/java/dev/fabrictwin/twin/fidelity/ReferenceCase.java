@@ -59,32 +59,32 @@ public record ReferenceCase(String name, Workload workload, long bytes, int spin
             .build(name.replace(' ', '-').replace(':', 'x').toLowerCase(Locale.ROOT));
     }
 
-    /** The case's flows on {@code fabric} (built by {@link #fabric()}). */
-    public List<Transfer> transfers(final Fabric fabric) {
+    /** The case's flows, named as on {@link #fabric()} ({@code host-<i>/nic0}). */
+    public List<Transfer> transfers() {
         final List<Transfer> out = new ArrayList<>();
         switch (workload) {
             case RING -> {
                 for (int i = 0; i < HOSTS; i++) {
-                    out.add(new Transfer(nic(fabric, i), nic(fabric, (i + 1) % HOSTS), bytes));
+                    out.add(new Transfer(nic(i), nic((i + 1) % HOSTS), bytes));
                 }
             }
             case RINGX -> {
                 for (int i = 0; i < HOSTS; i++) {
-                    out.add(new Transfer(nic(fabric, i), nic(fabric, (i + HOSTS / LEAVES) % HOSTS), bytes));
+                    out.add(new Transfer(nic(i), nic((i + HOSTS / LEAVES) % HOSTS), bytes));
                 }
             }
             case ALL_TO_ALL -> {
                 for (int a = 0; a < HOSTS; a++) {
                     for (int b = 0; b < HOSTS; b++) {
                         if (a != b) {
-                            out.add(new Transfer(nic(fabric, a), nic(fabric, b), (double) bytes / HOSTS));
+                            out.add(new Transfer(nic(a), nic(b), (double) bytes / HOSTS));
                         }
                     }
                 }
             }
             case INCAST -> {
                 for (int i = 1; i < HOSTS / LEAVES; i++) {
-                    out.add(new Transfer(nic(fabric, i), nic(fabric, 0), bytes));
+                    out.add(new Transfer(nic(i), nic(0), bytes));
                 }
             }
             default -> throw new IllegalStateException("unhandled workload " + workload);
@@ -128,7 +128,7 @@ public record ReferenceCase(String name, Workload workload, long bytes, int spin
         return estimate;
     }
 
-    private static PortRef nic(final Fabric fabric, final int host) {
+    private static PortRef nic(final int host) {
         return new PortRef("host-" + host, "nic0");
     }
 }
