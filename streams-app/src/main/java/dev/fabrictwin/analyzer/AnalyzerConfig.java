@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer;
 
+import java.io.Serializable;
+
 /**
  * The analyzer's knobs, each with a default that suits 1 s telemetry from a RoCE/IB training fabric.
  *
@@ -13,7 +15,7 @@ package dev.fabrictwin.analyzer;
  * @param historyMinutes     how much twin history the replica keeps (older intervals cannot be evaluated)
  */
 public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
-                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes) {
+                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes) implements Serializable {
 
     public AnalyzerConfig {
         if (tickMs <= 0 || graceMs < 0 || openAfterTicks < 1 || updateEveryTicks < 1 || resolveAfterTicks < 1

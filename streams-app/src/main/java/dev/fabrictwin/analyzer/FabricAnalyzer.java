@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +38,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * closed tick runs the phase lock (which steers the twin), every detector, the correlator and the alert
  * lifecycle. The Streams topology and {@code replay} both drive this one class.
  */
-public final class FabricAnalyzer {
+public final class FabricAnalyzer implements Serializable {
 
     /** What one step produced. */
     public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks, String unmatched) {

@@ -1,5 +1,6 @@
 package dev.fabrictwin.contract.alert;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 
@@ -11,7 +12,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  */
 public record Alert(String id, FaultType type, State state, Severity severity, Entity entity, boolean rootCause,
                     String causedBy, long firstSeen, long lastSeen, double observed, double expected, String metric,
-                    List<String> affectedJobs, String summary) {
+                    List<String> affectedJobs, String summary) implements Serializable {
 
     public enum State { OPEN, UPDATE, RESOLVED }
 

@@ -1,5 +1,6 @@
 package dev.fabrictwin.contract.alert;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
@@ -16,7 +17,7 @@ import dev.fabrictwin.twin.fault.FaultTarget;
  * fixed order so both ends give one id), a device, a device's ECMP group, or a job.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Entity(Kind kind, String device, String port, String peer, String job) {
+public record Entity(Kind kind, String device, String port, String peer, String job) implements Serializable {
 
     /** The entity kinds, with their names on the wire. */
     public enum Kind {

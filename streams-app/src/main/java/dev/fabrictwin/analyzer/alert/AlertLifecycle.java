@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.alert;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,7 +19,7 @@ import dev.fabrictwin.contract.alert.Alert;
  * A victim opens only while the alert it is caused by is open. Times are event time: {@code firstSeen} is the
  * start of the first tick of the streak that opened it, {@code lastSeen} the end of the last tick it was seen.
  */
-public final class AlertLifecycle {
+public final class AlertLifecycle implements Serializable {
 
     private final int openAfter;
     private final int updateEvery;
@@ -26,7 +27,7 @@ public final class AlertLifecycle {
     private final Map<String, Track> tracks = new LinkedHashMap<>();
 
     /** One alert's progress (public for the state store's codec). */
-    public static final class Track {
+    public static final class Track implements Serializable {
         Correlated latest;
         long firstSeen;
         long lastSeen;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.alert;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  *     ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
  * </ol>
  */
-public final class Correlator {
+public final class Correlator implements Serializable {
 
     static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
         FaultType.ECN_MISCONFIG, FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.UNEXPECTED_TRAFFIC,

@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.Serializable;
+
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
@@ -15,7 +17,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  * @param expected      the twin's value of {@code metric}
  */
 public record Finding(FaultType type, Entity entity, boolean rootCandidate, Entity cause, String metric,
-                      double observed, double expected, Severity severity, String summary) {
+                      double observed, double expected, Severity severity, String summary) implements Serializable {
 
     public static Finding root(final FaultType type, final Entity entity, final String metric, final double observed,
                                final double expected, final Severity severity, final String summary) {

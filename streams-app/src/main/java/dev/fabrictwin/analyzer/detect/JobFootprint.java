@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * ranks below it, and every job spanning more than one leaf for switches above the leaves (their traffic
  * may be hashed anywhere there).
  */
-public final class JobFootprint {
+public final class JobFootprint implements Serializable {
 
     private final Fabric fabric;
     private final Map<String, Set<String>> jobsBelowDevice = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -37,18 +38,18 @@ public final class LinkConservationDetector implements Detector {
     static final double MIN_LOSS = 0.001;
     static final double MIN_PACKETS = 1e5;
 
-    private record Point(double sent, double difference, double rate) {
+    private record Point(double sent, double difference, double rate) implements Serializable {
     }
 
     /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
-    private static final class Running {
+    private static final class Running implements Serializable {
         double tx;
         double rx;
         int epoch;
     }
 
     /** A direction's points and the sender/receiver epochs they were taken in. */
-    private static final class Direction {
+    private static final class Direction implements Serializable {
         final Deque<Point> points = new ArrayDeque<>();
         int senderEpoch = -1;
         int receiverEpoch = -1;

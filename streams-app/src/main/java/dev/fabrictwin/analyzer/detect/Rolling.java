@@ -1,7 +1,9 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.Serializable;
+
 /** The last {@code size} values of a per-tick quantity, with their sum: detectors' sliding windows. */
-final class Rolling {
+final class Rolling implements Serializable {
 
     private final double[] values;
     private int next;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.job;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +35,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * and the twin keeps its own schedule. And when comm runs {@value #SLOWDOWN}× slower than the twin's, a
  * {@code JOB_BOTTLENECK} impact finding that the correlator attaches to the root cause holding the job back.
  */
-public final class JobHealthTracker {
+public final class JobHealthTracker implements Serializable {
 
     /** Comm slower than the twin's by this factor is a bottleneck (the detectors' own threshold for a slow job)... */
     static final double SLOWDOWN = TickContext.SLOW_JOB;

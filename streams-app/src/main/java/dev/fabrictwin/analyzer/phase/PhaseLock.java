@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.phase;
 
+import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -17,7 +18,7 @@ import java.util.Optional;
  * <p>Cost per fit: ({@value #DURATIONS} × {@value #OFFSETS} + 98) × observations; callers keep the observation
  * count bounded (a few NICs per job over {@value #WINDOW_PERIODS} periods).
  */
-public final class PhaseLock {
+public final class PhaseLock implements Serializable {
 
     static final int DURATIONS = 16;
     static final int OFFSETS = 40;
@@ -25,7 +26,7 @@ public final class PhaseLock {
     private static final double MIN_D_FACTOR = 0.5;
     private static final double MAX_D_FACTOR = 4.0;
 
-    private record Observation(long t0, long t1, double bytes) {
+    private record Observation(long t0, long t1, double bytes) implements Serializable {
     }
 
     private final double computeMs;

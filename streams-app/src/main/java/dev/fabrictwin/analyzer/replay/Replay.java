@@ -60,7 +60,7 @@ public final class Replay {
     /** As above, also handing each {@code fabric.job-health} record (JSON) to {@code healthSink}. */
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final Consumer<byte[]> healthSink, final LongConsumer progress) throws IOException {
-        final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis());
+        final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis()).withoutCheckpoints();
         final Topics topics = settings.topics();
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-replay");

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.tick;
 
+import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,7 +14,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * expected mean. Canonical names live in arrays ({@link CounterIndex}): every sample passes through here.
  * Built by {@link TickAssembler}; read by detectors.
  */
-public final class PortTick {
+public final class PortTick implements Serializable {
 
     private final PortRef port;
     private final double[] observed = new double[CounterIndex.size()];

@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.tick;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
  * their own ticks, and {@link #devicesAhead()} names it) instead of making every other device late. An interval ending in a tick already closed (a late device)
  * joins the oldest open tick: its bytes are never lost, only counted a tick later.
  */
-public final class TickAssembler {
+public final class TickAssembler implements Serializable {
 
     private final long tickMs;
     private final long graceMs;

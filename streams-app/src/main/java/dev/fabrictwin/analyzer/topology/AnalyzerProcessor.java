@@ -16,6 +16,7 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.TickReport;
+import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
@@ -25,9 +26,10 @@ import dev.fabrictwin.contract.job.JobHealth;
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
  * the global topology and jobs stores when the first interval arrives and rebuilt when the topology changes; jobs
- * that start or end are followed by the replica at event time (no rebuild, no state lost). Open alerts are kept in
- * the {@value AnalyzerTopology#OPEN_ALERTS_STORE} store (changelogged, so with exactly-once a restarted instance
- * neither re-opens nor forgets them). Forwards one {@link AnalyzerOutput} per input batch that published anything:
+ * that start or end are followed by the replica at event time (no rebuild, no state lost). The whole analysis
+ * state is checkpointed and journaled ({@link AnalysisCheckpoints}), and open alerts are kept in the
+ * {@value AnalyzerTopology#OPEN_ALERTS_STORE} store, all changelogged: with exactly-once a restarted or moved task
+ * continues as if it had never stopped. Forwards one {@link AnalyzerOutput} per input batch that published anything:
  * its {@link Alert}s and {@link JobHealth}s, stamped with their latest event time.
  */
 final class AnalyzerProcessor implements Processor<String, List<PortInterval>, String, AnalyzerOutput> {
@@ -42,11 +44,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     private KeyValueStore<String, Alert> openAlerts;
     private ReadOnlyKeyValueStore<String, byte[]> topologies;
     private ReadOnlyKeyValueStore<String, byte[]> jobs;
-    private FabricAnalyzer analyzer;
-    private int documentsVersion;
+    private AnalysisCheckpoints checkpoints;
+    private AnalysisProgress progress = new AnalysisProgress();
+    private boolean resumed;
+    /** The replica was (re)built during this batch: checkpoint at its end, so no journal predates a checkpoint. */
+    private boolean rebuilt;
     private int rejectedVersion;
-    private int topologyVersion;
-    private long lastCheckMs = Long.MIN_VALUE;
     private long waitingForTopology;
 
     AnalyzerProcessor(final AnalyzerSettings settings, final AnalyzerListener listener) {
@@ -60,6 +63,9 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         this.openAlerts = context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
         this.jobs = context.getStateStore(AnalyzerTopology.JOBS_STORE);
+        this.checkpoints = settings.checkpoints() ? new AnalysisCheckpoints(
+            context.getStateStore(AnalysisCheckpoints.CHECKPOINT_STORE), context.getStateStore(AnalysisCheckpoints.JOURNAL_STORE))
+            : null;
     }
 
     @Override
@@ -67,29 +73,79 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         if (record.value() == null) {
             return;
         }
+        if (!resumed && checkpoints != null) {
+            resume();
+        }
+        resumed = true;
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
-        for (final PortInterval interval : record.value()) {
-            if (analyzer == null || interval.t1() - lastCheckMs >= DOCUMENT_CHECK_MS) {
-                lastCheckMs = interval.t1();
+        final long eventTime = analyze(record.value(), alerts, health);
+        listener.intervals(record.value().size());
+        if (progress.analyzer != null && checkpoints != null) {
+            checkpoints.journal(record.value());
+            if (rebuilt) {
+                checkpoints.write(progress);
+                rebuilt = false;
+            } else {
+                checkpoints.checkpointIfDue(progress, eventTime);
+            }
+        }
+        final AnalyzerOutput out = new AnalyzerOutput(alerts, health);
+        if (!out.isEmpty()) {
+            long stamp = Long.MIN_VALUE;
+            for (final Alert a : alerts) {
+                stamp = Math.max(stamp, a.lastSeen());
+            }
+            for (final JobHealth h : health) {
+                stamp = Math.max(stamp, h.ts());
+            }
+            context.forward(new Record<>(AnalyzerTopology.FABRIC_KEY, out, stamp));
+        }
+    }
+
+    /**
+     * Runs one batch through the analyzer; what it publishes goes to {@code alerts} and {@code health}, or nowhere
+     * when both are null (a journal replayed after a restart: it was published before). Returns the batch's latest
+     * event time.
+     */
+    private long analyze(final List<PortInterval> batch, final List<Alert> alerts, final List<JobHealth> health) {
+        long eventTime = Long.MIN_VALUE;
+        for (final PortInterval interval : batch) {
+            eventTime = Math.max(eventTime, interval.t1());
+            if (progress.analyzer == null || interval.t1() - progress.lastCheckMs >= DOCUMENT_CHECK_MS) {
+                progress.lastCheckMs = interval.t1();
                 refreshTwin(interval);
-                if (analyzer == null) {
+                if (progress.analyzer == null) {
                     continue;
                 }
             }
-            publish(analyzer.accept(interval), alerts, health);
+            final FabricAnalyzer.Output out = progress.analyzer.accept(interval);
+            if (alerts != null) {
+                publish(out, alerts, health);
+            }
         }
-        listener.intervals(record.value().size());
-        final AnalyzerOutput out = new AnalyzerOutput(alerts, health);
-        if (!out.isEmpty()) {
-            long eventTime = Long.MIN_VALUE;
-            for (final Alert a : alerts) {
-                eventTime = Math.max(eventTime, a.lastSeen());
-            }
-            for (final JobHealth h : health) {
-                eventTime = Math.max(eventTime, h.ts());
-            }
-            context.forward(new Record<>(AnalyzerTopology.FABRIC_KEY, out, eventTime));
+        return eventTime;
+    }
+
+    /**
+     * After a start, continues from where the last committed transaction left the analysis: its checkpoint, then
+     * the batches journaled after it, replayed silently. A checkpoint this build cannot read starts afresh (the
+     * open alerts in their store are still taken back).
+     */
+    private void resume() {
+        try {
+            checkpoints.restore().ifPresent(r -> {
+                final long start = System.nanoTime();
+                progress = r.progress();
+                r.journal().forEach(batch -> analyze(batch, null, null));
+                LOG.info("analysis resumed from its checkpoint and {} journaled intervals in {} ms", r.intervals(),
+                    (System.nanoTime() - start) / 1_000_000);
+            });
+        } catch (AnalyzerCheckpoint.IncompatibleCheckpointException e) {
+            LOG.warn("the analysis checkpoint cannot be continued by this version ({}): analysis starts afresh, "
+                + "open alerts are kept", e.getMessage());
+            checkpoints.clear();
+            progress = new AnalysisProgress();
         }
     }
 
@@ -102,21 +158,21 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             listener.rejected("no_topology");
             return;
         }
-        if (analyzer != null && docs.version() == documentsVersion) {
+        if (progress.analyzer != null && docs.version() == progress.documentsVersion) {
             return;
         }
-        if (analyzer != null && docs.topologyVersion() == topologyVersion) {
+        if (progress.analyzer != null && docs.topologyVersion() == progress.topologyVersion) {
             try {
-                analyzer.twin().updateJobs(docs.jobs(), first.t1());
+                progress.analyzer.twin().updateJobs(docs.jobs(), first.t1());
                 LOG.info("declared jobs changed: the replica follows at event time {}", first.t1());
             } catch (IllegalArgumentException e) {
                 LOG.error("a job document cannot be used ({}): keeping the jobs as they were", e.getMessage());
                 listener.rejected("bad_document");
             }
-            documentsVersion = docs.version();
+            progress.documentsVersion = docs.version();
             return;
         }
-        if (analyzer != null) {
+        if (progress.analyzer != null) {
             LOG.info("topology changed: rebuilding the twin replica");
         }
         final long epoch = Math.floorDiv(first.t0(), settings.tickMs()) * settings.tickMs();
@@ -127,20 +183,21 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         } catch (IllegalArgumentException e) {
             if (docs.version() != rejectedVersion) {
                 LOG.error("the topology or jobs documents cannot be used ({}): {}", e.getMessage(),
-                    analyzer == null ? "nothing is analyzed until they are fixed" : "keeping the previous ones");
+                    progress.analyzer == null ? "nothing is analyzed until they are fixed" : "keeping the previous ones");
                 rejectedVersion = docs.version();
                 listener.rejected("bad_document");
             }
             return;
         }
-        analyzer = new FabricAnalyzer(twin, config);
-        documentsVersion = docs.version();
-        topologyVersion = docs.topologyVersion();
+        progress.analyzer = new FabricAnalyzer(twin, config);
+        progress.documentsVersion = docs.version();
+        progress.topologyVersion = docs.topologyVersion();
+        rebuilt = true;
         final List<Alert> restored = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
             it.forEachRemaining(kv -> restored.add(kv.value));
         }
-        analyzer.restore(restored);
+        progress.analyzer.restore(restored);
     }
 
     private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health) {
@@ -163,10 +220,10 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             health.add(h);
         }
         if (!out.ticks().isEmpty()) {
-            final List<Alert> open = analyzer.openAlerts();
+            final List<Alert> open = progress.analyzer.openAlerts();
             for (final Tick t : out.ticks()) {
-                listener.tick(new TickReport(analyzer.twin().fabric(), t, open, analyzer.lastTwinMs(),
-                    analyzer.lateIntervals(), analyzer.clocksAhead()));
+                listener.tick(new TickReport(progress.analyzer.twin().fabric(), t, open, progress.analyzer.lastTwinMs(),
+                    progress.analyzer.lateIntervals(), progress.analyzer.clocksAhead()));
             }
         }
     }

@@ -12,8 +12,12 @@ import dev.fabrictwin.contract.Topics;
  * <p>{@code batchFlushMs} &gt; 0 makes each rates task hold its intervals back until its input moves to the next
  * tick, or that many wall-clock milliseconds pass, and send them as one lane record (see {@link RatesStage});
  * 0 sends each input record's intervals at once (replay, tests).
+ *
+ * <p>{@code checkpoints} keeps the analysis state in changelogged stores so a restarted task resumes it exactly
+ * ({@link AnalysisCheckpoints}); off only where nothing will ever resume (a one-pass {@code replay}).
  */
-public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int lanes, long batchFlushMs) {
+public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int lanes, long batchFlushMs,
+                               boolean checkpoints) {
 
     public AnalyzerSettings {
         if (lanes < 1) {
@@ -26,15 +30,20 @@ public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int
 
     /** One lane, no batching: for a single sample partition, and for {@code replay} (one input in file order). */
     public AnalyzerSettings(final Topics topics, final AnalyzerConfig analyzerConfig) {
-        this(topics, analyzerConfig, 1, 0);
+        this(topics, analyzerConfig, 1, 0, true);
     }
 
     public AnalyzerSettings withLanes(final int n) {
-        return new AnalyzerSettings(topics, analyzerConfig, n, batchFlushMs);
+        return new AnalyzerSettings(topics, analyzerConfig, n, batchFlushMs, checkpoints);
     }
 
     public AnalyzerSettings withBatchFlushMs(final long ms) {
-        return new AnalyzerSettings(topics, analyzerConfig, lanes, ms);
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, ms, checkpoints);
+    }
+
+    /** For a single pass over a capture: the state is never checkpointed (nothing will resume it). */
+    public AnalyzerSettings withoutCheckpoints() {
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, batchFlushMs, false);
     }
 
     public long tickMs() {

@@ -31,7 +31,8 @@ import dev.fabrictwin.contract.job.JobHealth;
  *   → port-rates (store port-last-sample, per device partition): intervals, lane = partition
  *   → one repartition topic per lane (…-analyzer-intervals-lane-N-repartition, 1 partition each)
  *   → merged in timestamp order into one task (cross-port checks need every port)
- *   → analyzer (store open-alerts; global stores fabric-topology, fabric-jobs): one output per batch
+ *   → analyzer (stores open-alerts, analysis-checkpoint, analysis-journal; global stores fabric-topology,
+ *     fabric-jobs): one output per batch
  *   ─┬─ its alerts → fabric.alerts
  *    └─ its job health → fabric.job-health
  * </pre>
@@ -56,9 +57,14 @@ public final class AnalyzerTopology {
         addDocumentStore(builder, JOBS_STORE, topics.jobs(), "jobs-source");
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), AlertJson.SERDE));
+        final List<String> stores = new java.util.ArrayList<>(List.of(OPEN_ALERTS_STORE));
+        if (settings.checkpoints()) {
+            AnalysisCheckpoints.storeBuilders().forEach(builder::addStateStore);
+            stores.addAll(List.of(AnalysisCheckpoints.CHECKPOINT_STORE, AnalysisCheckpoints.JOURNAL_STORE));
+        }
 
         final KStream<String, AnalyzerOutput> outputs = mergedLanes(builder, settings)
-            .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), OPEN_ALERTS_STORE);
+            .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), stores.toArray(String[]::new));
         final TopicSpec<String, Alert> alerts = topics.alerts();
         outputs.flatMap((k, out) -> out.alerts().stream().map(a -> KeyValue.pair(a.id(), a)).toList(), Named.as("alerts"))
             .to(alerts.name(), Produced.with(alerts.keySerde(), alerts.valueSerde()).withName("alerts-sink"));

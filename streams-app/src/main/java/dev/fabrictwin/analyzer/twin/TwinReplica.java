@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.twin;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,7 +37,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * <p>It knows nothing the generator hides: not the ECMP hash seeds (its own seed is arbitrary), not the
  * physical parameters (defaults), not the faults. Time zero of its simulation is {@code epochMs}.
  */
-public final class TwinReplica {
+public final class TwinReplica implements Serializable {
 
     /** Any fixed seed: the real switches' hashes are unknown, so the replica does not pretend to know them. */
     private static final long REPLICA_HASH_SEED = 0x5EED;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.fabric;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * An immutable fabric: nodes, full-duplex links between named ports, and the technology that sets
  * latencies and MTU. Build one with {@link FabricBuilder} (or the generators in {@link FabricSpec}).
  */
-public final class Fabric {
+public final class Fabric implements Serializable {
 
     private final String id;
     private final Technology technology;

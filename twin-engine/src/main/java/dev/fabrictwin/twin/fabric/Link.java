@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.fabric;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Objects;
  * {@code upper}. For rate allocation it is two directed links: {@link #up()} (lower→upper) and
  * {@link #down()} (upper→lower), indices {@code 2·index} and {@code 2·index+1}.
  */
-public record Link(int index, int lowerNode, PortRef lower, int upperNode, PortRef upper, double capacityBps) {
+public record Link(int index, int lowerNode, PortRef lower, int upperNode, PortRef upper, double capacityBps) implements Serializable {
     public Link {
         Objects.requireNonNull(lower, "lower");
         Objects.requireNonNull(upper, "upper");

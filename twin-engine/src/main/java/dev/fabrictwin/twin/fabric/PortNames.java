@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.fabric;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,13 +35,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * keys). A name that meets nothing is {@link Resolution#unknownDevice()} or {@link Resolution#unknownPort()}, never
  * guessed. Results are cached up to {@value #CACHE_LIMIT} names, so a flood of made-up names cannot grow memory.
  */
-public final class PortNames {
+public final class PortNames implements Serializable {
 
     /** Names remembered; past it, names are resolved again each time (correct, just slower). */
     static final int CACHE_LIMIT = 200_000;
 
     /** The outcome for one telemetry name: the topology port, or why there is none. */
-    public record Resolution(PortRef port, String reason) {
+    public record Resolution(PortRef port, String reason) implements Serializable {
         static Resolution of(final PortRef port) {
             return new Resolution(port, null);
         }
@@ -153,7 +154,7 @@ public final class PortNames {
     }
 
     /** Resolves telemetry names against one fabric; not thread-safe (one per analysis task). */
-    public static final class Resolver {
+    public static final class Resolver implements Serializable {
         private final PortNames names;
         private final Fabric fabric;
         private final Map<String, Map<String, String>> portsByLowerCase = new HashMap<>();

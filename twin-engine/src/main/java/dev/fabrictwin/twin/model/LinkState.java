@@ -1,5 +1,7 @@
 package dev.fabrictwin.twin.model;
 
+import java.io.Serializable;
+
 /**
  * What one directed link (a transmitting port and its peer) does from {@code start} until the next state:
  * rates are constant in between, so counters over any interval are exact integrals of these values.
@@ -23,7 +25,7 @@ package dev.fabrictwin.twin.model;
 public record LinkState(double start, double rateBps, double capacityBps, double offeredBps, int flows,
                         double queueBytes, double markProbability, double pausedFraction, boolean pauseOrigin,
                         double dropFraction, double fecPerBit, double crcPerPacket, double addedLatencyUs,
-                        double cnpPerSec, boolean up) {
+                        double cnpPerSec, boolean up) implements Serializable {
 
     /** Same state from a new start time (used when nothing changed but a record must start). */
     public LinkState at(final double newStart) {

@@ -1,5 +1,7 @@
 package dev.fabrictwin.twin.model;
 
+import java.io.Serializable;
+
 /**
  * Physical parameters of the counter model (docs/twin.md derives each formula). Queue and marking
  * thresholds are given for a 400G port and scale linearly with port speed, as switch vendors' defaults do.
@@ -13,7 +15,7 @@ package dev.fabrictwin.twin.model;
  * @param tailToMeanQueue        P99 queueing delay as a multiple of the mean (exponential tail: ln 100 ≈ 4.6)
  */
 public record ModelParams(double ecnKminBytes, double ecnKmaxBytes, double ecnPmax, double bufferPerPortBytes,
-                          double pfcOverload, double cnpIntervalUs, double tailToMeanQueue) {
+                          double pfcOverload, double cnpIntervalUs, double tailToMeanQueue) implements Serializable {
 
     public static final double REFERENCE_SPEED_BPS = 400e9;
 

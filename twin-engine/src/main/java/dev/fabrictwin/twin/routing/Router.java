@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.routing;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +26,7 @@ import dev.fabrictwin.twin.scenario.Routing;
  * </ul>
  * Switches' real hash functions are unknown; the analyzer must not assume this one matches them.
  */
-public final class Router {
+public final class Router implements Serializable {
 
     private final Fabric fabric;
     private final Routing routing;

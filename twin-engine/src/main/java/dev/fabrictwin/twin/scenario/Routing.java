@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.scenario;
 
+import java.io.Serializable;
 import java.util.Locale;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Locale;
  * member with its own seed (per-flow, so elephants can collide); {@code SPRAY}: packet spraying / adaptive
  * routing, every flow split evenly over the source leaf's uplinks.
  */
-public record Routing(Mode mode, long hashSeed, boolean sameSeedEverywhere) {
+public record Routing(Mode mode, long hashSeed, boolean sameSeedEverywhere) implements Serializable {
 
     public enum Mode {
         ECMP, SPRAY;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.sim;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Arrays;
  * errors, injected latency, ECN on/off, a stuck port's pause. Recomputed from scratch from the set of
  * active faults whenever one starts or ends, so overlapping faults compose by multiplication.
  */
-final class Conditions {
+final class Conditions implements Serializable {
 
     final double[] capacityFactor;
     final boolean[] linkUp;          // per physical link

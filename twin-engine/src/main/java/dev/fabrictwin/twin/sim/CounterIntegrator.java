@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.sim;
 
+import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import dev.fabrictwin.twin.model.ModelParams;
  * samples that are not aligned across devices compare exactly. A port transmits on one directed link and
  * receives on the other; what its peer does to it (PFC pause) is read off the link it transmits on.
  */
-public final class CounterIntegrator {
+public final class CounterIntegrator implements Serializable {
 
     /** Lossless RoCE/IB traffic class that PFC counters are reported for. */
     public static final int PFC_PRIORITY = 3;

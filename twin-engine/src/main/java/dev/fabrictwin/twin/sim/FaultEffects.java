@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.sim;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
 /** Resolves fault targets to links and writes each active fault's effect into {@link Conditions}. */
-final class FaultEffects {
+final class FaultEffects implements Serializable {
 
     private final Fabric fabric;
     private final List<PlacedJob> jobs;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.sim;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -39,7 +40,7 @@ import dev.fabrictwin.twin.workload.Transfer;
  *
  * <p>Deterministic for a given fabric, jobs, faults, routing seed and phase offsets.
  */
-public final class FluidSimulation {
+public final class FluidSimulation implements Serializable {
 
     private static final double EPS_SECONDS = 1e-9;
     private static final int PAUSE_HOPS = 3;
@@ -109,7 +110,7 @@ public final class FluidSimulation {
     }
 
     private JobState register(final PlacedJob j) {
-        final JobState s = new JobState(j, new SplittableRandom(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
+        final JobState s = new JobState(j, new SplitMix(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
         jobs.add(s);
         jobsById.put(j.id(), s);
         return s;
@@ -766,7 +767,7 @@ public final class FluidSimulation {
     }
 
     /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
-    private static double gaussian(final SplittableRandom random) {
+    private static double gaussian(final SplitMix random) {
         final double u = 1 - random.nextDouble();
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.nextDouble());
     }
@@ -785,7 +786,7 @@ public final class FluidSimulation {
 
     private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END }
 
-    private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event> {
+    private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
         @Override
         public int compareTo(final Event o) {
             final int c = Double.compare(time, o.time);
@@ -794,9 +795,9 @@ public final class FluidSimulation {
     }
 
     /** A job's progress through its iterations. */
-    private static final class JobState {
+    private static final class JobState implements Serializable {
         PlacedJob job;
-        final SplittableRandom random;
+        final SplitMix random;
         double phaseOffset;
         double computeStart;
         double commStart;
@@ -809,14 +810,14 @@ public final class FluidSimulation {
         boolean ended;
         double endedAt = Double.POSITIVE_INFINITY;
 
-        JobState(final PlacedJob job, final SplittableRandom random) {
+        JobState(final PlacedJob job, final SplitMix random) {
             this.job = job;
             this.random = random;
         }
     }
 
     /** One transfer in flight, on one route (ECMP) or several (spray). */
-    private static final class SimFlow {
+    private static final class SimFlow implements Serializable {
         final JobState job;
         final PortRef source;
         final PortRef destination;

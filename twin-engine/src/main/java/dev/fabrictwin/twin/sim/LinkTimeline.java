@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.sim;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.List;
 import dev.fabrictwin.twin.model.LinkState;
 
 /** Each directed link's piecewise-constant history: a new {@link LinkState} only when something changed. */
-public final class LinkTimeline {
+public final class LinkTimeline implements Serializable {
 
     private final List<List<LinkState>> states;
 

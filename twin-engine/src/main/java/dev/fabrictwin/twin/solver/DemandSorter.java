@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.solver;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Arrays;
  * order. Digits on which every key agrees (typically the exponent's high bits) are skipped, so a sort costs a few
  * linear passes. Scratch arrays are kept between calls.
  */
-final class DemandSorter {
+final class DemandSorter implements Serializable {
 
     private static final int DIGIT_BITS = 11;
     private static final int BUCKETS = 1 << DIGIT_BITS;

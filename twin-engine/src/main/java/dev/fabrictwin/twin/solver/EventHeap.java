@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.solver;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Arrays;
  * input. There is no decrease-key: the allocator only ever raises a link's level, so it leaves stale (too low)
  * keys in place and corrects them with {@link #replaceTop} when they surface.
  */
-final class EventHeap {
+final class EventHeap implements Serializable {
 
     private double[] keys;
     private int[] nodes;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.solver;
 
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -49,7 +50,7 @@ import java.util.Objects;
  * rate would make every sum over flows infinite while no link constrains or pays for it. Query methods report
  * the state of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
  */
-public final class RateAllocator {
+public final class RateAllocator implements Serializable {
 
     /** Relative slack under which a link counts as saturated for {@link #isSaturated}. */
     public static final double SATURATION_TOLERANCE = 1e-9;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.workload;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -10,7 +11,7 @@ import java.util.Objects;
  * pattern the design fixes (ring: each rank sends 2(N−1)/N·S to its successor, ...).
  */
 public record JobSpec(String id, int hosts, List<String> hostList, Pattern pattern, long bytesPerIteration,
-                      Duration iterationPeriod, double commFraction) {
+                      Duration iterationPeriod, double commFraction) implements Serializable {
     public JobSpec {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(pattern, "pattern");

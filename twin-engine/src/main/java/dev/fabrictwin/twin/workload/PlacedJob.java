@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.workload;
 
+import java.io.Serializable;
 import java.util.List;
 
 import dev.fabrictwin.twin.fabric.Node;
@@ -9,7 +10,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
  * A job on its hosts: rank r uses NIC {@code r mod K} of host {@code r div K} (K NICs per host). The
  * per-iteration transfers are those of its collective; {@code lockStep} groups flows that advance together.
  */
-public record PlacedJob(JobSpec spec, List<Node> hosts, List<PortRef> ranks, List<Transfer> transfers) {
+public record PlacedJob(JobSpec spec, List<Node> hosts, List<PortRef> ranks, List<Transfer> transfers) implements Serializable {
     public PlacedJob {
         hosts = List.copyOf(hosts);
         ranks = List.copyOf(ranks);

@@ -1,0 +1,171 @@
+package dev.fabrictwin.analyzer.topology;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+
+/**
+ * Makes the analysis task's heap state survive a restart or a move, exactly: a checkpoint of the whole
+ * {@link AnalysisProgress} now and then, and a journal of every batch processed since. Both are changelogged
+ * stores written in the same exactly-once transaction as the alerts and the input offsets, so whatever was
+ * committed — the checkpoint plus the journal replayed on it — is precisely the state that produced the
+ * committed output, and nothing is published twice (the journal is replayed silently).
+ *
+ * <p>Bounded by the fabric, not by time: one checkpoint (in chunks under the changelog's record limit) and at
+ * most {@link #MAX_JOURNAL_INTERVALS} intervals; journal keys restart from 0 after each checkpoint and the
+ * changelogs compact in small segments, so a restore reads about one checkpoint and one journal.
+ */
+final class AnalysisCheckpoints {
+
+    static final String CHECKPOINT_STORE = "analysis-checkpoint";
+    static final String JOURNAL_STORE = "analysis-journal";
+    /** Under the 1 MiB default record limit of producer and broker, with room for key and headers. */
+    static final int CHUNK_BYTES = 512 * 1024;
+    /** A checkpoint is written at most this often in event time (and journal replay after a restart is this long). */
+    static final long EVERY_EVENT_MS = 10_000;
+    /** ... and at least this many intervals after the last: the journal never grows past it. */
+    static final int MAX_JOURNAL_INTERVALS = 200_000;
+    private static final String META = "meta";
+    /** Changelog segments small and compacted eagerly: a restore reads about one checkpoint, not its history. */
+    private static final Map<String, String> CHANGELOG = Map.of("cleanup.policy", "compact", "segment.bytes",
+        String.valueOf(16 * 1024 * 1024), "segment.ms", "600000", "min.cleanable.dirty.ratio", "0.1",
+        "delete.retention.ms", "600000");
+
+    private final KeyValueStore<String, byte[]> checkpoint;
+    private final KeyValueStore<Long, List<PortInterval>> journal;
+    private long journalSize;
+    private long journalIntervals;
+    private long lastEventMs = Long.MIN_VALUE;
+    private long lastBytes;
+
+    /** What a restart finds: the checkpointed progress and the batches processed after it, in order. */
+    record Restored(AnalysisProgress progress, List<List<PortInterval>> journal) {
+        int intervals() {
+            return journal.stream().mapToInt(List::size).sum();
+        }
+    }
+
+    AnalysisCheckpoints(final KeyValueStore<String, byte[]> checkpoint, final KeyValueStore<Long, List<PortInterval>> journal) {
+        this.checkpoint = checkpoint;
+        this.journal = journal;
+    }
+
+    static List<StoreBuilder<?>> storeBuilders() {
+        return List.of(
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(CHECKPOINT_STORE), Serdes.String(), Serdes.ByteArray())
+                .withLoggingEnabled(CHANGELOG),
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOURNAL_STORE), Serdes.Long(), PortIntervalSerde.listSerde())
+                .withLoggingEnabled(CHANGELOG));
+    }
+
+    /**
+     * The state the last committed transaction left, if any; empty on a first start. A checkpoint written by an
+     * analyzer whose classes changed cannot be continued: {@link AnalyzerCheckpoint.IncompatibleCheckpointException}.
+     */
+    Optional<Restored> restore() {
+        final byte[] meta = checkpoint.get(META);
+        final List<List<PortInterval>> batches = new ArrayList<>();
+        try (KeyValueIterator<Long, List<PortInterval>> it = journal.all()) {
+            it.forEachRemaining(kv -> batches.add(kv.value));
+        }
+        journalSize = batches.size();
+        journalIntervals = batches.stream().mapToLong(List::size).sum();
+        if (meta == null) {
+            return Optional.empty();
+        }
+        final int chunks = ByteBuffer.wrap(meta).getInt();
+        final byte[][] parts = new byte[chunks][];
+        int total = 0;
+        for (int i = 0; i < chunks; i++) {
+            parts[i] = checkpoint.get(chunkKey(i));
+            if (parts[i] == null) {
+                throw new AnalyzerCheckpoint.IncompatibleCheckpointException("checkpoint chunk " + i + " of " + chunks + " is missing");
+            }
+            total += parts[i].length;
+        }
+        final byte[] bytes = new byte[total];
+        int at = 0;
+        for (final byte[] part : parts) {
+            System.arraycopy(part, 0, bytes, at, part.length);
+            at += part.length;
+        }
+        return Optional.of(new Restored(AnalyzerCheckpoint.read(bytes, AnalysisProgress.class), batches));
+    }
+
+    /** Records a batch the analysis has just processed (its effects are in the heap only). */
+    void journal(final List<PortInterval> batch) {
+        journal.put(journalSize++, batch);
+        journalIntervals += batch.size();
+    }
+
+    /** Checkpoints when enough event time or journal has passed; true when it did. */
+    boolean checkpointIfDue(final AnalysisProgress progress, final long eventMs) {
+        if (lastEventMs == Long.MIN_VALUE) {
+            lastEventMs = eventMs;
+        }
+        if (eventMs - lastEventMs < EVERY_EVENT_MS && journalIntervals < MAX_JOURNAL_INTERVALS) {
+            return false;
+        }
+        write(progress);
+        lastEventMs = eventMs;
+        return true;
+    }
+
+    /** Writes the progress as the new checkpoint and empties the journal. */
+    void write(final AnalysisProgress progress) {
+        final byte[] bytes = AnalyzerCheckpoint.write(progress);
+        final int chunks = Math.max(1, (bytes.length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+        final byte[] old = checkpoint.get(META);
+        final int oldChunks = old == null ? 0 : ByteBuffer.wrap(old).getInt();
+        for (int i = 0; i < chunks; i++) {
+            checkpoint.put(chunkKey(i), Arrays.copyOfRange(bytes, i * CHUNK_BYTES, Math.min(bytes.length, (i + 1) * CHUNK_BYTES)));
+        }
+        for (int i = chunks; i < oldChunks; i++) {
+            checkpoint.delete(chunkKey(i));
+        }
+        checkpoint.put(META, ByteBuffer.allocate(Integer.BYTES).putInt(chunks).array());
+        for (long k = 0; k < journalSize; k++) {
+            journal.delete(k);
+        }
+        journalSize = 0;
+        journalIntervals = 0;
+        lastBytes = bytes.length;
+    }
+
+    /** Size of the last checkpoint written (bytes), for the status and the bench. */
+    long lastBytes() {
+        return lastBytes;
+    }
+
+    /** Forgets everything (a checkpoint this build cannot read): the analysis starts afresh. */
+    void clear() {
+        final byte[] old = checkpoint.get(META);
+        if (old != null) {
+            for (int i = 0; i < ByteBuffer.wrap(old).getInt(); i++) {
+                checkpoint.delete(chunkKey(i));
+            }
+            checkpoint.delete(META);
+        }
+        for (long k = 0; k < journalSize; k++) {
+            journal.delete(k);
+        }
+        journalSize = 0;
+        journalIntervals = 0;
+    }
+
+    private static String chunkKey(final int i) {
+        return "chunk-" + i;
+    }
+}
