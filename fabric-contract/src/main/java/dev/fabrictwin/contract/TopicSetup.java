@@ -84,7 +84,9 @@ public final class TopicSetup {
                 throw new KafkaAccessException("authentication with " + where + " failed (check sasl.* in the config): "
                     + cause.getMessage(), cause);
             }
-            throw new KafkaAccessException("cannot reach " + where + ": " + cause.getMessage(), cause);
+            // e.g. a plaintext client reading a TLS listener's answer as a huge response size: its thread dies
+            throw new KafkaAccessException("cannot reach " + where + ": "
+                + BrokerProbe.diagnose(clientConfig).orElse(cause.getMessage()), cause);
         }
     }
 

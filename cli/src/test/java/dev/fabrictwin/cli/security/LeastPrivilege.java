@@ -19,7 +19,7 @@ import dev.fabrictwin.contract.Topics;
 /**
  * The ACLs each command needs and nothing more, as docs/security.md lists them. Topics are created by an operator
  * beforehand (no CREATE); every command checks at start that all of fabric-twin's topics exist, hence DESCRIBE on
- * each of them.
+ * those it neither reads nor writes (READ and WRITE imply DESCRIBE).
  */
 final class LeastPrivilege {
 
@@ -28,7 +28,7 @@ final class LeastPrivilege {
 
     /** {@code analyze}: reads samples, topology and jobs; writes alerts, job health and dead letters; exactly once. */
     static List<AclBinding> analyze(final String user, final Topics t, final String applicationId) {
-        final List<AclBinding> acls = setup(user, t);
+        final List<AclBinding> acls = new ArrayList<>();
         for (final String in : List.of(t.samples().name(), t.topology().name(), t.jobs().name())) {
             acls.add(allow(user, ResourceType.TOPIC, in, PatternType.LITERAL, AclOperation.READ));
         }
@@ -39,31 +39,33 @@ final class LeastPrivilege {
         acls.add(allow(user, ResourceType.TOPIC, applicationId, PatternType.PREFIXED, AclOperation.ALL));
         acls.add(allow(user, ResourceType.GROUP, applicationId, PatternType.LITERAL, AclOperation.READ));
         acls.add(allow(user, ResourceType.TRANSACTIONAL_ID, applicationId, PatternType.PREFIXED, AclOperation.WRITE));
-        return acls;
+        return withDescribe(user, t, acls);
     }
 
     /** {@code simulate --bootstrap}: topology, jobs, the faults' truth and the samples. */
     static List<AclBinding> simulate(final String user, final Topics t) {
-        final List<AclBinding> acls = setup(user, t);
+        final List<AclBinding> acls = new ArrayList<>();
         for (final String out : List.of(t.topology().name(), t.jobs().name(), t.truth().name(), t.samples().name())) {
             acls.add(allow(user, ResourceType.TOPIC, out, PatternType.LITERAL, AclOperation.WRITE));
         }
-        return acls;
+        return withDescribe(user, t, acls);
     }
 
     /** {@code ingest --file/--scrape --bootstrap}: samples and dead letters. */
     static List<AclBinding> ingest(final String user, final Topics t) {
-        final List<AclBinding> acls = setup(user, t);
+        final List<AclBinding> acls = new ArrayList<>();
         for (final String out : List.of(t.samples().name(), t.deadLetter().name())) {
             acls.add(allow(user, ResourceType.TOPIC, out, PatternType.LITERAL, AclOperation.WRITE));
         }
-        return acls;
+        return withDescribe(user, t, acls);
     }
 
-    /** Every command's topic check at start. */
-    private static List<AclBinding> setup(final String user, final Topics t) {
-        final List<AclBinding> acls = new ArrayList<>();
-        t.all().forEach(s -> acls.add(allow(user, ResourceType.TOPIC, s.name(), PatternType.LITERAL, AclOperation.DESCRIBE)));
+    /** Every command's topic check at start: DESCRIBE on each topic not granted otherwise. */
+    private static List<AclBinding> withDescribe(final String user, final Topics t, final List<AclBinding> granted) {
+        final List<AclBinding> acls = new ArrayList<>(granted);
+        final var named = granted.stream().map(b -> b.pattern().name()).toList();
+        t.all().stream().filter(s -> !named.contains(s.name())).forEach(s ->
+            acls.add(allow(user, ResourceType.TOPIC, s.name(), PatternType.LITERAL, AclOperation.DESCRIBE)));
         return acls;
     }
 
@@ -87,7 +89,7 @@ final class LeastPrivilege {
                 .add(" --operation " + Character.toUpperCase(op.charAt(0)) + op.substring(1));
         }
         return operations.entrySet().stream()
-            .map(e -> "kafka-acls.sh --bootstrap-server $BOOTSTRAP --command-config admin.properties --add "
+            .map(e -> "kafka-acls.sh $ADMIN --add "
                 + "--allow-principal " + e.getKey().principal() + String.join("", e.getValue()) + " " + e.getKey().resource())
             .toList();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
-import java.io.Writer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -17,9 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -43,8 +41,6 @@ import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
-import dev.fabrictwin.kafka.embedded.SaslSslListener;
-import dev.fabrictwin.testing.kafka.TestCertificates;
 
 /**
  * simulate, ingest and analyze against a SASL_SSL (SCRAM-SHA-512) broker that enforces ACLs, configured only through
@@ -55,37 +51,32 @@ class SecuredKafkaTest {
 
     private static final Topics TOPICS = Topics.DEFAULT;
     private static final String APP_ID = AnalyzerApp.DEFAULT_APPLICATION_ID;
-    /** Random per run, so finding one in a log cannot be a coincidence of fixed test strings. */
-    private static final Map<String, String> PASSWORDS = Map.of(
-        "admin", secret(), "analyzer", secret(), "simulator", secret(), "ingest", secret(), "stranger", secret());
-    private static final String STORE_PASSWORD = secret();
 
     @TempDir
     static Path dir;
+    private static SecuredBroker broker;
     private static EmbeddedKafka kafka;
-    private static SaslSslListener tls;
 
     @BeforeAll
     static void startSecuredBroker() {
-        tls = TestCertificates.saslSsl(dir, STORE_PASSWORD, "admin", PASSWORDS.get("admin"));
-        kafka = EmbeddedKafka.builder().saslSsl(tls).start();
-        PASSWORDS.forEach((user, password) -> {
-            if (!user.equals("admin")) {
-                kafka.createScramUser(user, password);
-            }
-        });
-        TopicSetup.ensure(properties("admin"), TOPICS); // an operator creates the topics: no principal below may
-        final var acls = new ArrayList<>(LeastPrivilege.analyze("analyzer", TOPICS, APP_ID));
-        acls.addAll(LeastPrivilege.simulate("simulator", TOPICS));
-        acls.addAll(LeastPrivilege.ingest("ingest", TOPICS));
-        kafka.createAcls(acls);
+        broker = new SecuredBroker(dir, "analyzer", "simulator", "ingest", "stranger");
+        kafka = broker.kafka();
+        TopicSetup.ensure(properties(SecuredBroker.ADMIN), TOPICS); // an operator creates the topics: no principal below may
+        kafka.createAcls(documentedAcls());
     }
 
     @AfterAll
     static void stop() {
-        if (kafka != null) {
-            kafka.close();
+        if (broker != null) {
+            broker.close();
         }
+    }
+
+    private static List<AclBinding> documentedAcls() {
+        final List<AclBinding> acls = new ArrayList<>(LeastPrivilege.analyze("analyzer", TOPICS, APP_ID));
+        acls.addAll(LeastPrivilege.simulate("simulator", TOPICS));
+        acls.addAll(LeastPrivilege.ingest("ingest", TOPICS));
+        return acls;
     }
 
     @Test
@@ -108,7 +99,7 @@ class SecuredKafkaTest {
             final String analyzerConfig = config("analyzer").toString();
             final CompletableFuture<Run> analyze = CompletableFuture.supplyAsync(() -> run("analyze", // bootstrap from the file
                 "--config", analyzerConfig, "--metrics-port", Integer.toString(metricsPort),
-                "--state-dir", dir.resolve("state").toString(), "--duration", "25s", "--status-every", "0"));
+                "--state-dir", dir.resolve("state").toString(), "--duration", "15s", "--status-every", "0"));
             final List<ConsumerRecord<byte[], byte[]>> alerts = awaitRecords(TOPICS.alerts().name(), Duration.ofSeconds(40));
             final String metrics = scrape(metricsPort);
             final Run analyzed = analyze.get(60, TimeUnit.SECONDS);
@@ -122,7 +113,7 @@ class SecuredKafkaTest {
             seen.addAll(logs.lines());
         }
         assertThat(seen).as("the clients' config dumps were captured").anyMatch(l -> l.contains("sasl.jaas.config = [hidden]"));
-        for (final String secret : secrets()) {
+        for (final String secret : broker.secrets()) {
             assertThat(seen).as("no line holds a password").noneMatch(l -> l.contains(secret));
         }
     }
@@ -146,11 +137,8 @@ class SecuredKafkaTest {
     @Test
     void shouldDocumentExactlyTheTestedAcls() throws IOException {
         final String doc = Files.readString(Path.of("..", "docs", "security.md"));
-        final var acls = new ArrayList<>(LeastPrivilege.analyze("analyzer", TOPICS, APP_ID));
-        acls.addAll(LeastPrivilege.simulate("simulator", TOPICS));
-        acls.addAll(LeastPrivilege.ingest("ingest", TOPICS));
 
-        assertThat(doc).contains(LeastPrivilege.kafkaAclsLines(acls));
+        assertThat(doc).contains(LeastPrivilege.kafkaAclsLines(documentedAcls()));
     }
 
     /** What reading fabric.alerts from the start fails with for {@code user}. */
@@ -210,30 +198,12 @@ class SecuredKafkaTest {
             """);
     }
 
-    /** The --config file of {@code user}: bootstrap, SASL_SSL, SCRAM credentials, trust store. */
-    static Path config(final String user) throws IOException {
-        final Path file = dir.resolve(user + ".properties");
-        try (Writer w = Files.newBufferedWriter(file)) {
-            properties(user).store(w, "fabric-twin client settings for " + user);
-        }
-        return file;
+    private static Path config(final String user) throws IOException {
+        return broker.config(user);
     }
 
-    static Properties properties(final String user) {
-        final Properties p = new Properties();
-        p.putAll(tls.clientConfig(user, PASSWORDS.get(user)));
-        p.put("bootstrap.servers", kafka.bootstrapServers());
-        return p;
-    }
-
-    private static List<String> secrets() {
-        final List<String> all = new ArrayList<>(PASSWORDS.values());
-        all.add(STORE_PASSWORD);
-        return all;
-    }
-
-    private static String secret() {
-        return "pw-" + UUID.randomUUID();
+    private static Properties properties(final String user) {
+        return broker.properties(user);
     }
 
     private static int freePort() throws IOException {
