@@ -54,7 +54,8 @@ public final class TopicSetup {
 
     /**
      * The number of brokers, or a one-line {@link KafkaAccessException}: a failed login or TLS handshake at once, a
-     * protocol mismatch (which the client only sees as dropped connections) after a few seconds.
+     * protocol mismatch (which the client only sees as dropped connections) after a few seconds, no broker (it may be
+     * starting) after {@link #REACH_TIMEOUT_S}.
      */
     private static int brokers(final Admin admin, final Properties clientConfig) {
         final String where = "Kafka at " + clientConfig.get("bootstrap.servers");
@@ -63,9 +64,9 @@ public final class TopicSetup {
             try {
                 return nodes.get(PROBE_AFTER_S, TimeUnit.SECONDS).size();
             } catch (TimeoutException e) {
-                final Optional<String> cause = BrokerProbe.diagnose(clientConfig);
-                if (cause.isPresent()) {
-                    throw new KafkaAccessException("cannot reach " + where + ": " + cause.get(), e);
+                final Optional<BrokerProbe.Finding> cause = BrokerProbe.diagnose(clientConfig);
+                if (cause.isPresent() && cause.get().conclusive()) {
+                    throw new KafkaAccessException("cannot reach " + where + ": " + cause.get().message(), e);
                 }
                 return nodes.get(REACH_TIMEOUT_S - PROBE_AFTER_S, TimeUnit.SECONDS).size();
             }
@@ -73,7 +74,8 @@ public final class TopicSetup {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while connecting to " + where, e);
         } catch (TimeoutException e) {
-            throw new KafkaAccessException("cannot reach " + where + ": no answer within " + REACH_TIMEOUT_S + " s", e);
+            throw new KafkaAccessException("cannot reach " + where + ": no answer within " + REACH_TIMEOUT_S + " s"
+                + BrokerProbe.diagnose(clientConfig).map(f -> ": " + f.message()).orElse(""), e);
         } catch (ExecutionException e) {
             final Throwable cause = e.getCause();
             if (cause instanceof SslAuthenticationException) {
@@ -86,7 +88,7 @@ public final class TopicSetup {
             }
             // e.g. a plaintext client reading a TLS listener's answer as a huge response size: its thread dies
             throw new KafkaAccessException("cannot reach " + where + ": "
-                + BrokerProbe.diagnose(clientConfig).orElse(cause.getMessage()), cause);
+                + BrokerProbe.diagnose(clientConfig).map(BrokerProbe.Finding::message).orElse(cause.getMessage()), cause);
         }
     }
 

@@ -4,8 +4,6 @@ import static dev.fabrictwin.cli.FabricTwinCliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,23 +96,6 @@ class KafkaConnectionErrorsTest {
 
         assertThat(oneLineExitOnePromptly(r)).startsWith("fabric-twin simulate: SSL handshake with "
             + "Kafka at " + secured.kafka().bootstrapServers() + " failed (check ssl.truststore.* in the config): ");
-    }
-
-    @Test
-    void shouldSayNothingListensAtAClosedPort() throws IOException {
-        final String address = "127.0.0.1:" + closedPort();
-
-        final Timed r = simulate(address, null);
-
-        assertThat(oneLineExitOnePromptly(r)).isEqualTo("fabric-twin simulate: cannot reach Kafka at " + address
-            + ": nothing accepts connections at " + address + " (Connection refused): is the broker running, and is "
-            + "this its client listener?");
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
     }
 
     /** The one stderr line of a run that exited 1 within {@link #PROMPT}. */

@@ -30,8 +30,15 @@ public final class BrokerProbe {
     private BrokerProbe() {
     }
 
-    /** The likely cause, one line naming the address, when the first bootstrap server shows one. */
-    public static Optional<String> diagnose(final Properties clientConfig) {
+    /**
+     * What the probe found, one line naming the address. A protocol mismatch is {@code conclusive}: waiting cannot
+     * help. A closed port is not: the broker may still be starting.
+     */
+    public record Finding(String message, boolean conclusive) {
+    }
+
+    /** The likely cause, when the first bootstrap server shows one. */
+    public static Optional<Finding> diagnose(final Properties clientConfig) {
         final String bootstrap = String.valueOf(clientConfig.get("bootstrap.servers")).split(",")[0].strip();
         final int colon = bootstrap.lastIndexOf(':');
         if (colon < 0) {
@@ -51,24 +58,24 @@ public final class BrokerProbe {
         try {
             brokerTls = speaksTls(host, port);
         } catch (UnknownHostException e) {
-            return Optional.of("unknown host " + host + " (bootstrap " + bootstrap + ")");
+            return Optional.of(new Finding("unknown host " + host + " (bootstrap " + bootstrap + ")", false));
         } catch (ConnectException e) {
-            return Optional.of("nothing accepts connections at " + bootstrap + " (" + e.getMessage()
-                + "): is the broker running, and is this its client listener?");
+            return Optional.of(new Finding("nothing accepts connections at " + bootstrap + " (" + e.getMessage()
+                + "): is the broker running, and is this its client listener?", false));
         } catch (SocketTimeoutException e) {
-            return Optional.of(bootstrap + " does not accept a TCP connection within " + TIMEOUT_MS / 1000
-                + " s (wrong address, or a firewall?)");
+            return Optional.of(new Finding(bootstrap + " does not accept a TCP connection within " + TIMEOUT_MS / 1000
+                + " s (wrong address, or a firewall?)", false));
         } catch (IOException e) {
             return Optional.empty();
         }
         if (brokerTls == null || brokerTls == clientTls) {
             return Optional.empty();
         }
-        return Optional.of(clientTls
+        return Optional.of(new Finding(clientTls
             ? "security protocol mismatch: security.protocol=" + protocol + " but " + bootstrap + " does not speak TLS "
                 + "(a PLAINTEXT or SASL_PLAINTEXT listener? set security.protocol to match it)"
             : "security protocol mismatch: " + bootstrap + " speaks TLS but security.protocol=" + protocol
-                + " (set SSL or SASL_SSL, with ssl.truststore.*)");
+                + " (set SSL or SASL_SSL, with ssl.truststore.*)", true));
     }
 
     /**
