@@ -254,7 +254,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         /**
          * Secures the client listener with SASL/SCRAM-SHA-512 over TLS and enforces ACLs ({@code StandardAuthorizer},
          * nothing allowed without an ACL); the super user is created with the storage. Brokers and the controller
-         * keep talking PLAINTEXT on 127.0.0.1 ports that are not advertised to clients.
+         * keep talking PLAINTEXT on 127.0.0.1; clients bootstrapping from the SASL_SSL port are only told of SASL_SSL
+         * endpoints (metadata answers with the listener a request came in on).
          */
         public Builder saslSsl(final SaslSslListener listener) {
             this.secure = listener;
