@@ -62,7 +62,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         description = "Port of the Prometheus endpoint; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int metricsPort;
 
-    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+    @Option(names = "--metrics-host", defaultValue = MetricsServer.DEFAULT_HOST, paramLabel = "HOST",
         description = "Address the endpoint binds; 0.0.0.0 to be scraped from elsewhere (default: ${DEFAULT-VALUE}).")
     private String metricsHost;
 

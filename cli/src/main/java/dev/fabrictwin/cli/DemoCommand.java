@@ -232,7 +232,7 @@ public final class DemoCommand implements Callable<Integer> {
                 final AtomicReference<Throwable> generatorFailure = new AtomicReference<>();
                 final AtomicBoolean stopping = new AtomicBoolean();
                 final CountDownLatch generatorDone = new CountDownLatch(1);
-                try (MetricsServer metrics = MetricsServer.start(registry, "127.0.0.1", metricsPort);
+                try (MetricsServer metrics = MetricsServer.start(registry, metricsPort);
                      AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, "fabric-twin-demo", registry, 20)) {
                     console.line(String.format(Locale.ROOT, "demo: analyzer running (exactly-once); metrics at "
                         + "http://127.0.0.1:%d/metrics; topics %s, %s; Ctrl-C to stop", metrics.port(),

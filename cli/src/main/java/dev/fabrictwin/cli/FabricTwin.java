@@ -83,6 +83,11 @@ public final class FabricTwin implements Runnable {
             err.flush();
             return EXIT_USAGE;
         }
+        if (e instanceof dev.fabrictwin.kafka.common.KafkaAccessException) { // the message names the cause and fix
+            err.println(oneLine(name + ": " + e.getMessage()));
+            err.flush();
+            return EXIT_FAILURE;
+        }
         err.println(oneLine(name + ": failed: " + e));
         if (System.getenv("FABRIC_TWIN_DEBUG") != null) {
             e.printStackTrace(err);

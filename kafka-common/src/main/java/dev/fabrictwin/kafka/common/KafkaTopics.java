@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -32,22 +33,45 @@ public final class KafkaTopics {
     /** Creates each topic that does not exist yet, then waits until every partition has a leader. */
     public static void createAndAwait(final Admin admin, final Collection<NewTopic> topics) {
         try {
+            final List<String> notOurs = new java.util.ArrayList<>();
             for (final var entry : admin.createTopics(topics).values().entrySet()) {
                 try {
                     entry.getValue().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
+                    if (e.getCause() instanceof TopicAuthorizationException) {
+                        notOurs.add(entry.getKey());
+                    } else if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
                             + e.getCause().getMessage(), e.getCause());
                     }
                 }
             }
+            requireExisting(admin, notOurs);
             awaitLeaders(admin, topics.stream().map(NewTopic::name).toList());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (TimeoutException e) {
             throw new IllegalStateException("timed out after " + TIMEOUT + " creating topics " + topics, e);
+        }
+    }
+
+    /**
+     * Topics the principal may not create (no CREATE ACL: the broker answers "not authorized" even when they exist)
+     * are fine once an operator has created them; a missing one is named with the ACL that would let us create it.
+     */
+    private static void requireExisting(final Admin admin, final List<String> names)
+            throws InterruptedException, TimeoutException {
+        for (final String name : names) {
+            try {
+                admin.describeTopics(List.of(name)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new KafkaAccessException(e.getCause() instanceof UnknownTopicOrPartitionException
+                    ? "topic " + name + " does not exist and this principal may not create it (create it, or grant "
+                        + "CREATE on it)"
+                    : "not authorized to describe topic " + name + " (grant DESCRIBE on it): " + e.getCause().getMessage(),
+                    e.getCause());
+            }
         }
     }
 

@@ -25,6 +25,12 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -50,6 +56,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
     private static final String BROKER_LISTENER = "PLAINTEXT";
+    /** With {@link Builder#saslSsl}: the client listener, while brokers talk over INTERNAL. */
+    private static final String SECURE_LISTENER = "SASL_SSL";
+    private static final String INTERNAL_LISTENER = "INTERNAL";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final List<KafkaRaftServer> servers;
@@ -57,15 +66,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path dataDir;
     private final boolean deleteDataDir;
     private final Duration startTime;
+    private final SaslSslListener secure;
     private boolean closed;
 
     private EmbeddedKafka(final List<KafkaRaftServer> servers, final List<Integer> brokerPorts,
-                          final Path dataDir, final boolean deleteDataDir, final Duration startTime) {
+                          final Path dataDir, final boolean deleteDataDir, final Duration startTime,
+                          final SaslSslListener secure) {
         this.servers = servers;
         this.brokerPorts = brokerPorts;
         this.dataDir = dataDir;
         this.deleteDataDir = deleteDataDir;
         this.startTime = startTime;
+        this.secure = secure;
     }
 
     public static Builder builder() {
@@ -100,11 +112,77 @@ public final class EmbeddedKafka implements AutoCloseable {
         return dataDir;
     }
 
-    /** A new admin client; the caller closes it. */
+    /** A new admin client (the super user on a secured cluster); the caller closes it. */
     public Admin admin() {
+        return Admin.create(adminConfig(bootstrapServers(), secure));
+    }
+
+    /** Creates (or changes the password of) a SCRAM user and waits until the broker accepts its login. */
+    public void createScramUser(final String user, final String password) {
+        try (Admin admin = admin()) {
+            complete("create SCRAM user " + user, admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password))).all());
+            awaitCondition("SCRAM user " + user + " not in effect", () -> !admin.describeUserScramCredentials(List.of(user)).all()
+                .get(5, TimeUnit.SECONDS).isEmpty());
+        }
+    }
+
+    /** Creates the ACLs and waits until the broker's authorizer enforces them. */
+    public void createAcls(final Collection<AclBinding> acls) {
+        try (Admin admin = admin()) {
+            complete("create ACLs", admin.createAcls(acls).all());
+            awaitCondition("ACLs " + acls + " not in effect", () -> admin.describeAcls(AclBindingFilter.ANY).values()
+                .get(5, TimeUnit.SECONDS).containsAll(acls));
+        }
+    }
+
+    private static void complete(final String what, final KafkaFuture<?> future) {
+        try {
+            future.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: " + what, e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        boolean done() throws Exception;
+    }
+
+    /** Polls {@code check} until it holds; metadata changes reach the broker asynchronously. */
+    private static void awaitCondition(final String failure, final Check check) {
+        final long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        Exception last = null;
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (check.done()) {
+                        return;
+                    }
+                } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                    last = e;
+                }
+                TimeUnit.MILLISECONDS.sleep(50); // pause between polls of a deadline-bounded wait
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            last = e;
+        }
+        throw new IllegalStateException(failure + " within " + READY_TIMEOUT
+            + (last == null ? "" : ": " + last.getMessage()), last);
+    }
+
+    private static Map<String, Object> adminConfig(final String bootstrap, final SaslSslListener secure) {
         final Map<String, Object> config = new HashMap<>();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        return Admin.create(config);
+        if (secure != null) {
+            config.putAll(secure.clientConfig(secure.superUser(), secure.superUserPassword()));
+        }
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return config;
     }
 
     /** Creates the topics (existing ones are left as they are) and waits until every partition has a leader. */
@@ -143,6 +221,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         private int brokers = 1;
         private int port;
         private Path dataDir;
+        private SaslSslListener secure;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {
@@ -169,6 +248,17 @@ public final class EmbeddedKafka implements AutoCloseable {
         /** Keep data here instead of a temp dir (it is then not deleted on close). */
         public Builder dataDir(final Path dataDir) {
             this.dataDir = dataDir;
+            return this;
+        }
+
+        /**
+         * Secures the client listener with SASL/SCRAM-SHA-512 over TLS and enforces ACLs ({@code StandardAuthorizer},
+         * nothing allowed without an ACL); the super user is created with the storage. Brokers and the controller
+         * keep talking PLAINTEXT on 127.0.0.1; clients bootstrapping from the SASL_SSL port are only told of SASL_SSL
+         * endpoints (metadata answers with the listener a request came in on).
+         */
+        public Builder saslSsl(final SaslSslListener listener) {
+            this.secure = listener;
             return this;
         }
 
@@ -199,9 +289,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                 final String clusterId = existingClusterId(root).orElseGet(() -> Uuid.randomUuid().toString());
                 for (int node = 0; node < brokers; node++) {
                     final Path nodeDir = Files.createDirectories(root.resolve("node-" + node));
-                    final Properties props = nodeConfig(node, nodeDir, ports.get(node), controllerPort);
+                    final Properties props = nodeConfig(node, nodeDir, ports.get(node), controllerPort,
+                        secure == null ? 0 : freePort());
                     if (!Files.exists(nodeDir.resolve(META_PROPERTIES))) { // a node restarts on its own data
-                        format(node, clusterId, nodeDir);
+                        format(node, clusterId, nodeDir, secure);
                     }
                     final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
                     server.startup();
@@ -209,7 +300,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 }
                 awaitBrokers(ports);
                 return new EmbeddedKafka(List.copyOf(started), ports, root, tempDir,
-                    Duration.ofNanos(System.nanoTime() - startNanos));
+                    Duration.ofNanos(System.nanoTime() - startNanos), secure);
             } catch (RuntimeException | IOException e) {
                 for (int i = started.size() - 1; i >= 0; i--) {
                     started.get(i).shutdown();
@@ -237,7 +328,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             return ports;
         }
 
-        private Properties nodeConfig(final int node, final Path nodeDir, final int brokerPort, final int controllerPort) {
+        private Properties nodeConfig(final int node, final Path nodeDir, final int brokerPort, final int controllerPort,
+                                      final int internalPort) {
             final Properties props = new Properties();
             final boolean controller = node == 0;
             final String rf = Integer.toString(Math.min(3, brokers));
@@ -245,10 +337,20 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("process.roles", controller ? "broker,controller" : "broker");
             props.put("controller.quorum.voters", "0@" + HOST + ":" + controllerPort);
             props.put("controller.listener.names", CONTROLLER_LISTENER);
-            props.put("inter.broker.listener.name", BROKER_LISTENER);
-            props.put("listener.security.protocol.map",
-                BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-            final String brokerListener = BROKER_LISTENER + "://" + HOST + ":" + brokerPort;
+            final String brokerListener;
+            if (secure == null) {
+                props.put("inter.broker.listener.name", BROKER_LISTENER);
+                props.put("listener.security.protocol.map",
+                    BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+                brokerListener = BROKER_LISTENER + "://" + HOST + ":" + brokerPort;
+            } else {
+                props.put("inter.broker.listener.name", INTERNAL_LISTENER);
+                props.put("listener.security.protocol.map", SECURE_LISTENER + ":SASL_SSL," + INTERNAL_LISTENER
+                    + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+                brokerListener = SECURE_LISTENER + "://" + HOST + ":" + brokerPort + "," + INTERNAL_LISTENER + "://"
+                    + HOST + ":" + internalPort;
+                props.putAll(secure.brokerConfig(SECURE_LISTENER));
+            }
             props.put("listeners", controller
                 ? brokerListener + "," + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort
                 : brokerListener);
@@ -288,9 +390,11 @@ public final class EmbeddedKafka implements AutoCloseable {
             return java.util.Optional.ofNullable(p.getProperty("cluster.id"));
         }
 
-        private static void format(final int node, final String clusterId, final Path nodeDir) {
+        private static void format(final int node, final String clusterId, final Path nodeDir,
+                                   final SaslSslListener secure) {
             try {
                 new Formatter()
+                    .setScramArguments(secure == null ? List.of() : List.of(secure.scramArgument()))
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
                     .setNodeId(node)
                     .setClusterId(clusterId)
@@ -305,26 +409,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
 
         private void awaitBrokers(final List<Integer> ports) {
-            final long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            Exception last = null;
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    HOST + ":" + ports.get(0)))) {
-                while (System.nanoTime() < deadline) {
-                    try {
-                        final int seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
-                        if (seen == brokers) {
-                            return;
-                        }
-                    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                        last = e;
-                    }
-                    TimeUnit.MILLISECONDS.sleep(50); // pause between polls of a deadline-bounded wait
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            try (Admin admin = Admin.create(adminConfig(HOST + ":" + ports.get(0), secure))) {
+                awaitCondition("embedded Kafka did not become ready",
+                    () -> admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() == brokers);
             }
-            throw new IllegalStateException("embedded Kafka did not become ready within " + READY_TIMEOUT
-                + (last == null ? "" : ": " + last.getMessage()));
         }
     }
 

@@ -13,10 +13,18 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /** Serves a Prometheus registry at {@code /metrics} (text exposition) on the given address. */
 public final class MetricsServer implements AutoCloseable {
 
+    /** Loopback unless asked otherwise: metrics describe the fabric, so other hosts see them only by choice. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
     private final HttpServer server;
 
     private MetricsServer(final HttpServer server) {
         this.server = server;
+    }
+
+    /** Starts serving on {@link #DEFAULT_HOST}. */
+    public static MetricsServer start(final PrometheusMeterRegistry registry, final int port) throws IOException {
+        return start(registry, DEFAULT_HOST, port);
     }
 
     /** Starts serving; a taken port is an {@link IllegalArgumentException} with a one-line reason. */
@@ -38,6 +46,10 @@ public final class MetricsServer implements AutoCloseable {
         });
         server.start();
         return new MetricsServer(server);
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
     }
 
     public int port() {
