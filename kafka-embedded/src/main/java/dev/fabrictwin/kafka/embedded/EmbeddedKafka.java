@@ -61,7 +61,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final String INTERNAL_LISTENER = "INTERNAL";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
-    private final List<KafkaRaftServer> servers;
+    /** Every node, controller first; a stopped broker's slot is null until it starts again. */
+    private final KafkaRaftServer[] servers;
+    private final List<Properties> nodeConfigs;
+    /** Node id of broker 0 (1 when the controller is a node of its own). */
+    private final int firstBrokerNode;
     private final List<Integer> brokerPorts;
     private final Path dataDir;
     private final boolean deleteDataDir;
@@ -69,10 +73,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final SaslSslListener secure;
     private boolean closed;
 
-    private EmbeddedKafka(final List<KafkaRaftServer> servers, final List<Integer> brokerPorts,
-                          final Path dataDir, final boolean deleteDataDir, final Duration startTime,
-                          final SaslSslListener secure) {
-        this.servers = servers;
+    private EmbeddedKafka(final List<KafkaRaftServer> servers, final List<Properties> nodeConfigs, final int firstBrokerNode,
+                          final List<Integer> brokerPorts, final Path dataDir, final boolean deleteDataDir,
+                          final Duration startTime, final SaslSslListener secure) {
+        this.servers = servers.toArray(KafkaRaftServer[]::new);
+        this.nodeConfigs = nodeConfigs;
+        this.firstBrokerNode = firstBrokerNode;
         this.brokerPorts = brokerPorts;
         this.dataDir = dataDir;
         this.deleteDataDir = deleteDataDir;
@@ -185,6 +191,41 @@ public final class EmbeddedKafka implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Stops broker {@code broker} (0-based, in {@link #bootstrapServers()} order) as a clean shutdown does: its
+     * partitions move to the other replicas. Its data stays for {@link #startBroker}.
+     */
+    public synchronized void stopBroker(final int broker) {
+        final int node = brokerNode(broker);
+        if (servers[node] != null) {
+            servers[node].shutdown();
+            servers[node].awaitShutdown();
+            servers[node] = null;
+        }
+    }
+
+    /** Starts a stopped broker again on its own data and port, and waits until the cluster lists it. */
+    public synchronized void startBroker(final int broker) {
+        final int node = brokerNode(broker);
+        if (servers[node] != null) {
+            return;
+        }
+        final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(nodeConfigs.get(node), false), Time.SYSTEM);
+        server.startup();
+        servers[node] = server;
+        try (Admin admin = admin()) {
+            awaitCondition("broker " + broker + " did not rejoin", () -> admin.describeCluster().nodes()
+                .get(5, TimeUnit.SECONDS).stream().anyMatch(n -> n.id() == node));
+        }
+    }
+
+    private int brokerNode(final int broker) {
+        if (broker < 0 || broker >= brokerPorts.size()) {
+            throw new IllegalArgumentException("no broker " + broker + " (0.." + (brokerPorts.size() - 1) + ")");
+        }
+        return firstBrokerNode + broker;
+    }
+
     /** Creates the topics (existing ones are left as they are) and waits until every partition has a leader. */
     public void createTopics(final Collection<NewTopic> topics) {
         try (Admin admin = admin()) {
@@ -203,10 +244,11 @@ public final class EmbeddedKafka implements AutoCloseable {
             return;
         }
         closed = true;
-        for (int i = servers.size() - 1; i >= 0; i--) {
-            final KafkaRaftServer server = servers.get(i);
-            server.shutdown();
-            server.awaitShutdown();
+        for (int i = servers.length - 1; i >= 0; i--) {
+            if (servers[i] != null) {
+                servers[i].shutdown();
+                servers[i].awaitShutdown();
+            }
         }
         if (deleteDataDir) {
             deleteRecursively(dataDir);
@@ -222,6 +264,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         private int port;
         private Path dataDir;
         private SaslSslListener secure;
+        private boolean dedicatedController;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {
@@ -242,6 +285,15 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw new IllegalArgumentException("port must be 0..65535, was " + port);
             }
             this.port = port;
+            return this;
+        }
+
+        /**
+         * Runs the KRaft controller as a node of its own (node 0) beside the {@link #brokers} brokers (nodes 1..n),
+         * as production clusters do: any broker can then be stopped and restarted while the quorum stays up.
+         */
+        public Builder dedicatedController() {
+            this.dedicatedController = true;
             return this;
         }
 
@@ -287,19 +339,22 @@ public final class EmbeddedKafka implements AutoCloseable {
                 final int controllerPort = freePort();
                 final List<Integer> ports = brokerPorts();
                 final String clusterId = existingClusterId(root).orElseGet(() -> Uuid.randomUuid().toString());
-                for (int node = 0; node < brokers; node++) {
+                final int first = dedicatedController ? 1 : 0;
+                final List<Properties> configs = new ArrayList<>();
+                for (int node = 0; node < brokers + first; node++) {
                     final Path nodeDir = Files.createDirectories(root.resolve("node-" + node));
-                    final Properties props = nodeConfig(node, nodeDir, ports.get(node), controllerPort,
-                        secure == null ? 0 : freePort());
+                    final Properties props = node < first ? controllerConfig(nodeDir, controllerPort)
+                        : nodeConfig(node, nodeDir, ports.get(node - first), controllerPort, secure == null ? 0 : freePort());
                     if (!Files.exists(nodeDir.resolve(META_PROPERTIES))) { // a node restarts on its own data
                         format(node, clusterId, nodeDir, secure);
                     }
                     final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
                     server.startup();
                     started.add(server);
+                    configs.add(props);
                 }
                 awaitBrokers(ports);
-                return new EmbeddedKafka(List.copyOf(started), ports, root, tempDir,
+                return new EmbeddedKafka(started, List.copyOf(configs), first, ports, root, tempDir,
                     Duration.ofNanos(System.nanoTime() - startNanos), secure);
             } catch (RuntimeException | IOException e) {
                 for (int i = started.size() - 1; i >= 0; i--) {
@@ -331,12 +386,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         private Properties nodeConfig(final int node, final Path nodeDir, final int brokerPort, final int controllerPort,
                                       final int internalPort) {
             final Properties props = new Properties();
-            final boolean controller = node == 0;
+            final boolean controller = node == 0 && !dedicatedController;
             final String rf = Integer.toString(Math.min(3, brokers));
             props.put("node.id", Integer.toString(node));
             props.put("process.roles", controller ? "broker,controller" : "broker");
-            props.put("controller.quorum.voters", "0@" + HOST + ":" + controllerPort);
-            props.put("controller.listener.names", CONTROLLER_LISTENER);
+            quorum(props, controllerPort);
             final String brokerListener;
             if (secure == null) {
                 props.put("inter.broker.listener.name", BROKER_LISTENER);
@@ -375,6 +429,30 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("server.max.startup.time.ms", Long.toString(TimeUnit.MINUTES.toMillis(2)));
             props.putAll(overrides);
             return props;
+        }
+
+        /** Node 0 as a controller only: the quorum's single voter, no client listener. */
+        private Properties controllerConfig(final Path nodeDir, final int controllerPort) {
+            final Properties props = new Properties();
+            props.put("node.id", "0");
+            props.put("process.roles", "controller");
+            quorum(props, controllerPort);
+            props.put("listener.security.protocol.map", CONTROLLER_LISTENER + ":PLAINTEXT");
+            props.put("listeners", CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
+            props.put("log.dirs", nodeDir.toString());
+            props.put("metadata.log.dir", nodeDir.toString());
+            props.put("num.io.threads", "2");
+            props.put("num.network.threads", "2");
+            props.put("background.threads", "2");
+            return props;
+        }
+
+        private static void quorum(final Properties props, final int controllerPort) {
+            props.put("controller.quorum.voters", "0@" + HOST + ":" + controllerPort);
+            props.put("controller.listener.names", CONTROLLER_LISTENER);
+            // a restarted broker registers again once its old session has expired: 9 s by default, 2 s here
+            props.put("broker.session.timeout.ms", "2000");
+            props.put("broker.heartbeat.interval.ms", "500");
         }
 
         /** The cluster id a data directory was formatted with (a restart keeps it), if any node was. */

@@ -101,4 +101,44 @@ class EmbeddedKafkaLifecycleTest {
             }
         }
     }
+
+    @Test
+    void aBrokerOfThreeStopsAndRestartsUnderLoadWithNothingLost() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().dedicatedController().brokers(3)
+            .brokerConfig("min.insync.replicas", "2").start()) {
+            final Properties client = new Properties();
+            client.put("bootstrap.servers", kafka.bootstrapServers());
+            client.put("acks", "all");
+            kafka.createTopics(List.of(new NewTopic("replicated", 3, (short) 3)));
+            final List<String> sent = new ArrayList<>();
+            try (var producer = new KafkaProducer<String, String>(client, new StringSerializer(), new StringSerializer())) {
+                for (int broker = 0; broker < 3; broker++) {
+                    kafka.stopBroker(broker); // two replicas of three stay in sync: acks=all still succeeds
+                    for (int i = 0; i < 20; i++) {
+                        final String value = broker + "-" + i;
+                        producer.send(new ProducerRecord<>("replicated", Integer.toString(i), value)).get(60, TimeUnit.SECONDS);
+                        sent.add(value);
+                    }
+                    kafka.startBroker(broker);
+                }
+            }
+            try (Admin admin = kafka.admin()) {
+                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).extracting(n -> n.id())
+                    .containsExactlyInAnyOrder(1, 2, 3);
+            }
+            final Properties c = new Properties();
+            c.put("bootstrap.servers", kafka.bootstrapServers());
+            c.put("auto.offset.reset", "earliest");
+            c.put("group.id", "replicated-check");
+            try (var consumer = new KafkaConsumer<String, String>(c, new StringDeserializer(), new StringDeserializer())) {
+                consumer.subscribe(List.of("replicated"));
+                final List<String> values = new ArrayList<>();
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (values.size() < sent.size() && System.nanoTime() < deadline) {
+                    consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
+                }
+                assertThat(values).containsExactlyInAnyOrderElementsOf(sent);
+            }
+        }
+    }
 }
