@@ -38,6 +38,8 @@ public final class AnalyzerApp implements AutoCloseable {
      * commit interval, so batching adds little latency in real time, while a backlog drains in whole ticks.
      */
     static final long BATCH_FLUSH_MS = 20;
+    /** How long the analysis waits for a lane with nothing to read before it analyzes the others ahead of it. */
+    public static final long MAX_LANE_WAIT_MS = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerApp.class);
 
     private final KafkaStreams streams;
@@ -65,9 +67,11 @@ public final class AnalyzerApp implements AutoCloseable {
         // 2 threads 28.8k-30.0k samples/s, 3 threads 33.4k-33.9k, 4 threads 33.3k-35.1k)
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 3);
         // The analysis merges its lanes (one per sample partition) in timestamp order. A lane can be empty only
-        // because its rates task has not committed its next intervals yet (a commit interval, or a rebalance):
-        // wait that long for it rather than analyze ahead of it and see its intervals late.
-        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 10_000L);
+        // because its rates task has not committed its next intervals yet (a commit interval, a rebalance, or its
+        // instance restarting): wait that long for it rather than analyze ahead of it and see its intervals late.
+        // 30 s covers a killed instance coming back under its --instance-name (AnalyzerChaosTest); one that never
+        // comes back has its tasks moved after the session timeout, and that lane's intervals meanwhile are late.
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_LANE_WAIT_MS);
         // a lane's records become readable when its rates task commits: a bound on how long a fetch may sit on the
         // broker meanwhile (500 ms by default); a safety bound, bench streams showed no latency change from it alone
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);

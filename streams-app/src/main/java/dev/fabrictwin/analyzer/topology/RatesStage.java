@@ -17,6 +17,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
@@ -115,10 +116,18 @@ public final class RatesStage {
         private KeyValueStore<String, Sample> last;
         /** Each port's last sample (pending ones included): saves a store read; the store stays the truth on restart. */
         private final Map<String, Sample> latest = new HashMap<>();
+        /**
+         * Store key of a port's sample whose interval waits in the pending batch: written as the sample arrives, so a
+         * crash between a commit and the batch going out loses nothing (the restarted task sends that interval
+         * again); removed when the batch goes out. With the store's cache, both land in the changelog once per commit.
+         */
+        static final String PENDING_SUFFIX = "\u0000pending";
+
         /** Batching: intervals not sent yet, their tick, and the store writes of the samples that made them. */
         private final List<PortInterval> pending = new ArrayList<>();
         private final Map<String, Sample> pendingWrites = new LinkedHashMap<>();
         private long pendingTick = Long.MIN_VALUE;
+        private boolean recovered;
         private int lane;
         /** Wrong clocks stop here, before they can move event time (wall-clock skew of real devices is far smaller). */
         private final TimeGate clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
@@ -151,6 +160,10 @@ public final class RatesStage {
                     + " of " + sample.device() + "/" + sample.port() + " is " + sample.gauges().get(negative)
                     + ": it cannot be below zero"));
             }
+            if (!recovered && batchFlushMs > 0) {
+                recoverPending();
+            }
+            recovered = true;
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {
@@ -174,11 +187,41 @@ public final class RatesStage {
                 pending.add(interval);
             }
             pendingWrites.put(portKey, sample);
+            last.put(portKey + PENDING_SUFFIX, sample);
+        }
+
+        /**
+         * After a restart: the samples whose intervals were pending when the last transaction committed (their
+         * offsets with it) make their intervals again, sent as the batch they were in.
+         */
+        private void recoverPending() {
+            final List<Sample> held = new ArrayList<>();
+            try (KeyValueIterator<String, Sample> it = last.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.key.endsWith(PENDING_SUFFIX)) {
+                        held.add(kv.value);
+                    }
+                });
+            }
+            held.sort(java.util.Comparator.comparingLong(Sample::ts));
+            for (final Sample sample : held) {
+                final String portKey = sample.device() + "/" + sample.port();
+                PortRates.next(last.get(portKey), sample, nominalIntervalMs).interval().ifPresent(pending::add);
+                latest.put(portKey, sample);
+                pendingWrites.put(portKey, sample);
+            }
+            if (!pending.isEmpty()) {
+                lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
+                flush();
+            }
         }
 
         /** Sends the pending batch and makes the store catch up with the samples behind it. */
         private void flush() {
-            pendingWrites.forEach(last::put);
+            pendingWrites.forEach((port, sample) -> {
+                last.put(port, sample);
+                last.delete(port + PENDING_SUFFIX);
+            });
             pendingWrites.clear();
             if (pending.isEmpty()) {
                 return;

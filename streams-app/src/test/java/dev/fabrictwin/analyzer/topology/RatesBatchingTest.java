@@ -108,7 +108,7 @@ class RatesBatchingTest {
     }
 
     @Test
-    void shouldKeepTheStoreAtTheSamplesWhoseIntervalsWentDownstream() {
+    void shouldKeepAPendingSampleInTheStoreSoARestartedTaskSendsItsIntervalAgain() {
         final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         round("leaf-1", 1_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
@@ -116,11 +116,27 @@ class RatesBatchingTest {
 
         round("leaf-1", 2_000, 1);
 
-        // a crash now loses the pending interval, but the store still holds t=1000: the port's next interval
-        // after a restart spans [1000, next] and carries these increases
+        // the interval [1000, 2000] waits in the batch; a commit now would take its sample's offset, so the
+        // sample is in the store beside the one the interval starts from
         assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(1_000);
+        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(2_000);
+        final Sample base = store.get("leaf-1/eth0");
+        final Sample held = store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).singleElement().satisfies(b -> assertThat(b).hasSize(1));
         assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(2_000);
+        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX)).isNull();
+
+        // a task restarted from a commit taken while [1000, 2000] was pending sends it first, then goes on
+        driver.close();
+        setUp();
+        final KeyValueStore<String, Sample> restored = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        restored.put("leaf-1/eth0", base);
+        restored.put("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX, held);
+        round("leaf-1", 3_000, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+
+        assertThat(batches.readValuesToList()).extracting(b -> b.get(0).t0() + "-" + b.get(0).t1())
+            .containsExactly("1000-2000", "2000-3000");
     }
 }
