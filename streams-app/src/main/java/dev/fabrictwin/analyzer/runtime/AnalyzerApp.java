@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -72,6 +73,9 @@ public final class AnalyzerApp implements AutoCloseable {
         // 30 s covers a killed instance coming back under its --instance-name (AnalyzerChaosTest); one that never
         // comes back has its tasks moved after the session timeout, and that lane's intervals meanwhile are late.
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_LANE_WAIT_MS);
+        // a transaction left open by a killed instance holds back every read_committed reader of its partitions
+        // (the lanes, a restoring changelog) until it times out: 10 s, not a minute
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 10_000);
         // a lane's records become readable when its rates task commits: a bound on how long a fetch may sit on the
         // broker meanwhile (500 ms by default); a safety bound, bench streams showed no latency change from it alone
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);

@@ -95,12 +95,13 @@ public final class RatesStage {
      * Emits {@link LaneBatch}es of the {@link PortInterval}s its samples yield. The store keeps each port's last
      * sample under {@code device/port} (cached: written to the changelog once per key and commit).
      *
-     * <p>While intervals are held back for batching, so are the store writes of the samples that made them: the
-     * store only ever holds samples whose intervals went downstream. A crash (or a task migrating) with a batch
-     * pending loses that batch but not its counts — those samples' offsets may be committed, yet the store still
-     * holds the samples before them, so each port's next interval spans both and carries the increases
-     * (counters are cumulative). Nothing is counted twice and nothing is lost; the port just reports one longer
-     * interval, as after a lost sample.
+     * <p>While intervals are held back for batching, a port's key keeps the sample its pending interval starts
+     * from, and the sample that ends it waits under a pending key ({@link #PENDING_SUFFIX}): a task restarted from a
+     * commit taken mid-batch sends that interval again, so nothing is lost, counted twice or made longer.
+     *
+     * <p>A port silent for {@link #FORGET_AFTER_MS} of event time is forgotten (checked each
+     * {@link #FORGET_EVERY} of wall time): state is bounded by the ports that report, not by every name ever seen
+     * (a flood of unknown devices expires). A forgotten port that returns starts afresh, as after a reboot.
      */
     static final class PortRatesProcessor implements Processor<String, Sample, String, LaneBatch> {
 
@@ -108,6 +109,9 @@ public final class RatesStage {
         static final int MAX_PENDING = 10_000;
         static final long MAX_AHEAD_OF_WALL_CLOCK_MS = 10 * 60_000;
         static final long MAX_EVENT_TIME_JUMP_MS = 5 * 60_000;
+        /** A port silent this long (event time) is forgotten. */
+        static final long FORGET_AFTER_MS = 15 * 60_000;
+        static final Duration FORGET_EVERY = Duration.ofMinutes(1);
 
         private final long nominalIntervalMs;
         private final int lanes;
@@ -128,6 +132,7 @@ public final class RatesStage {
         private final Map<String, Sample> pendingWrites = new LinkedHashMap<>();
         private long pendingTick = Long.MIN_VALUE;
         private boolean recovered;
+        private long newestTs = Long.MIN_VALUE;
         private int lane;
         /** Wrong clocks stop here, before they can move event time (wall-clock skew of real devices is far smaller). */
         private final TimeGate clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
@@ -142,9 +147,36 @@ public final class RatesStage {
         public void init(final ProcessorContext<String, LaneBatch> context) {
             this.context = context;
             this.last = context.getStateStore(LAST_SAMPLE_STORE);
+            // one task per sample partition: its lane is fixed (the partition mod lanes)
+            this.lane = context.taskId().partition() % lanes;
             if (batchFlushMs > 0) {
-                context.schedule(Duration.ofMillis(batchFlushMs), PunctuationType.WALL_CLOCK_TIME, now -> flush());
+                context.schedule(Duration.ofMillis(batchFlushMs), PunctuationType.WALL_CLOCK_TIME, now -> {
+                    recoverPendingOnce();
+                    flush();
+                });
             }
+            context.schedule(FORGET_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> forgetSilentPorts());
+        }
+
+        /** Drops the ports that have not reported for {@link #FORGET_AFTER_MS} before the newest sample seen. */
+        private void forgetSilentPorts() {
+            if (newestTs == Long.MIN_VALUE) {
+                return;
+            }
+            flush();
+            final long before = newestTs - FORGET_AFTER_MS;
+            final List<String> silent = new ArrayList<>();
+            try (KeyValueIterator<String, Sample> it = last.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.value == null || kv.value.ts() < before) {
+                        silent.add(kv.key);
+                    }
+                });
+            }
+            silent.forEach(key -> {
+                last.delete(key);
+                latest.remove(key);
+            });
         }
 
         @Override
@@ -160,17 +192,14 @@ public final class RatesStage {
                     + " of " + sample.device() + "/" + sample.port() + " is " + sample.gauges().get(negative)
                     + ": it cannot be below zero"));
             }
-            if (!recovered && batchFlushMs > 0) {
-                recoverPending();
-            }
-            recovered = true;
+            recoverPendingOnce();
+            newestTs = Math.max(newestTs, sample.ts());
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {
                 return; // its interval is covered by the samples around it
             }
             latest.put(portKey, sample);
-            lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
             if (batchFlushMs == 0) {
                 last.put(portKey, sample);
                 step.interval().ifPresent(i -> context.forward(record.withValue(new LaneBatch(lane, List.of(i)))
@@ -191,10 +220,15 @@ public final class RatesStage {
         }
 
         /**
-         * After a restart: the samples whose intervals were pending when the last transaction committed (their
-         * offsets with it) make their intervals again, sent as the batch they were in.
+         * After a restart, before anything else (a sample, or the first flush when none comes): the samples whose
+         * intervals were pending when the last transaction committed (their offsets with it) make their intervals
+         * again, sent as the batch they were in.
          */
-        private void recoverPending() {
+        private void recoverPendingOnce() {
+            if (recovered || batchFlushMs == 0) {
+                return;
+            }
+            recovered = true;
             final List<Sample> held = new ArrayList<>();
             try (KeyValueIterator<String, Sample> it = last.all()) {
                 it.forEachRemaining(kv -> {
@@ -210,10 +244,7 @@ public final class RatesStage {
                 latest.put(portKey, sample);
                 pendingWrites.put(portKey, sample);
             }
-            if (!pending.isEmpty()) {
-                lane = context.recordMetadata().map(m -> m.partition() % lanes).orElse(0);
-                flush();
-            }
+            flush();
         }
 
         /** Sends the pending batch and makes the store catch up with the samples behind it. */

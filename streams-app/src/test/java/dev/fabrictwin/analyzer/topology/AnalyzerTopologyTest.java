@@ -312,4 +312,35 @@ class AnalyzerTopologyTest {
         assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
         assertThat(out.get(1).lastSeen()).isBetween(T0 + 19_000, T0 + 22_000);
     }
+
+    @Test
+    void hostileSamplesAmongHealthyOnesRaiseNoFalseAlertAndEachBadOneIsDeadLetteredWithItsReason() {
+        final PortRef victim = new PortRef("leaf-1", "eth0");
+        final long year3000 = 32_503_680_000_000L;
+        samples.pipeInput("spine-0", ("{\"ts\":" + T0 + ",\"device\":\"spine-0\",\"port\":\"eth0\",\"source\":\"t\","
+            + "\"counters\":{\"tx_bytes\":1},\"gauges\":{\"latency_p99_us\":NaN}}").getBytes(StandardCharsets.UTF_8));
+        run(40, (t, p, c, g) -> {
+            if (p.equals(victim) && t == 12) {
+                c.put("tx_bytes", Long.MAX_VALUE); // a counter that jumps by 2^63, then is back where it was
+            }
+            if (p.equals(new PortRef("leaf-0", "eth2")) && t >= 20) {
+                g.put("oper_up", 0.0);
+            }
+        }, (t, p) -> p.equals(victim) && t == 15 ? -3_600_000L : 0L); // one sample an hour late
+        for (int d = 0; d < 2_000; d++) { // names no topology knows
+            samples.pipeInput("stranger-" + d, ("{\"ts\":" + (T0 + 30_000) + ",\"device\":\"stranger-" + d
+                + "\",\"port\":\"eth0\",\"source\":\"t\",\"counters\":{\"tx_bytes\":" + d + "}}").getBytes(StandardCharsets.UTF_8));
+        }
+        for (final long ts : new long[] {1_000, year3000}) { // stamped 1970 (behind every port: ignored), year 3000
+            samples.pipeInput("leaf-0", ("{\"ts\":" + ts + ",\"device\":\"leaf-0\",\"port\":\"eth0\",\"source\":\"t\","
+                + "\"counters\":{\"tx_bytes\":1}}").getBytes(StandardCharsets.UTF_8));
+        }
+        run(0, (t, p, c, g) -> { }, (t, p) -> 40_000L); // a duplicate of the last round
+
+        assertThat(dead.readRecordsToList()).extracting(r -> new String(r.headers().lastHeader("error").value(),
+            StandardCharsets.UTF_8)).satisfiesExactlyInAnyOrder(e -> assertThat(e).startsWith("malformed"),
+            e -> assertThat(e).startsWith("timestamp-out-of-range").contains("ahead of the wall clock"));
+        assertThat(opened()).as("only the link that went down").extracting(a -> a.type() + " " + a.entity().key())
+            .containsExactly("LINK_DOWN link:leaf-0~spine-0");
+    }
 }

@@ -139,4 +139,32 @@ class RatesBatchingTest {
         assertThat(batches.readValuesToList()).extracting(b -> b.get(0).t0() + "-" + b.get(0).t1())
             .containsExactly("1000-2000", "2000-3000");
     }
+
+    @Test
+    void shouldForgetPortsSilentForFifteenMinutesSoAFloodOfNamesExpires() {
+        final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        for (int d = 0; d < 20_000; d++) {
+            round("stranger-" + d, 1_000, 1); // names no topology knows, each reported once
+        }
+        for (long minute = 4; minute <= 20; minute += 4) {
+            round("leaf-1", minute * 60_000, 1);
+        }
+        assertThat(count(store)).isGreaterThan(20_000);
+
+        driver.advanceWallClockTime(RatesStage.PortRatesProcessor.FORGET_EVERY);
+
+        assertThat(count(store)).as("only the port that still reports").isEqualTo(1);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(20 * 60_000);
+    }
+
+    private static long count(final KeyValueStore<String, Sample> store) {
+        long n = 0;
+        try (var it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
 }
