@@ -1,0 +1,401 @@
+package dev.fabrictwin.cli.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
+import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
+import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.workload.JobJson;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * Failures while the fabric's telemetry flows, on a real cluster (a KRaft controller and three brokers,
+ * replication 3, {@code min.insync.replicas} 2) with two {@code analyze} processes sharing the work: an instance
+ * killed with SIGKILL at random moments and started again under its name, a broker restarted, another one, the
+ * generator paused and resumed. Afterwards what the analyzers published (read_committed) must equal what one
+ * analyzer that never stopped publishes from the same input: the same alert transitions (ids, states, times,
+ * root vs victim), each exactly once, and the same (job, ts) job-health records, none missing or duplicated.
+ */
+class AnalyzerChaosTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static EmbeddedKafka kafka;
+
+    /** What to do to the running system. */
+    record Plan(String scenario, String duration, double speed, int kills, int brokerRestarts, long seed) {
+    }
+
+    /** When each failure happened and how long until the analyzers published again. */
+    record Recovery(String failure, double seconds) {
+    }
+
+    @BeforeAll
+    static void startCluster() {
+        kafka = EmbeddedKafka.builder().dedicatedController().brokers(3)
+            .brokerConfig("min.insync.replicas", "2")
+            // a transaction a killed instance left open is aborted within its timeout plus this check
+            .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000").start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void killsABrokerRestartAndAPauseChangeNothingThatIsPublished() throws Exception {
+        survive(new Plan("mixed-down-drop-ecn.yaml", "300s", 10, 3, 1, 7), logDir("short"));
+    }
+
+    @Test
+    @Tag("long")
+    void tenKillCyclesTwoBrokerRestartsAndAPauseChangeNothingThatIsPublished() throws Exception {
+        survive(new Plan("mixed-down-drop-ecn.yaml", "900s", 8, 10, 2, 11), logDir("long"));
+    }
+
+    /** The analyzers' logs and state, kept under target/ for the post-mortem of a failed run. */
+    private static Path logDir(final String name) throws java.io.IOException {
+        final Path dir = Path.of("target", "chaos", name);
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        return Files.createDirectories(dir);
+    }
+
+    private void survive(final Plan plan, final Path dir) throws Exception {
+        final var tree = ScenarioParser.tree(Path.of("..", "scenarios", plan.scenario()));
+        tree.put("duration", plan.duration());
+        // recent event times, as live telemetry has: Kafka rolls and expires segments by record time, so records
+        // stamped in 2025 would be deleted by retention while the run reads them
+        final Duration length = Duration.parse("PT" + plan.duration().toUpperCase(Locale.ROOT));
+        tree.put("epoch", java.time.Instant.now().minus(length).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        final Scenario scenario = ScenarioParser.parse(tree, Path.of("..", "scenarios"));
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        final List<Sample> samples = new ArrayList<>();
+        cluster.run(samples::add, n -> { });
+        samples.sort(Comparator.comparingLong(Sample::ts));
+        final long lastTs = samples.get(samples.size() - 1).ts();
+
+        final String run = UUID.randomUUID().toString().substring(0, 8);
+        final Topics chaos = new Topics("chaos-" + run + ".");
+        final Properties client = new Properties();
+        client.put("bootstrap.servers", kafka.bootstrapServers());
+        TopicSetup.ensure(client, chaos);
+        publishDocuments(cluster, client, chaos);
+
+        final Random random = new Random(plan.seed());
+        final List<Recovery> recoveries = new ArrayList<>();
+        final List<AnalyzerProcess> analyzers = List.of(
+            new AnalyzerProcess("a0", kafka.bootstrapServers(), chaos.prefix(), "chaos-" + run, Files.createDirectories(dir.resolve("a0"))),
+            new AnalyzerProcess("a1", kafka.bootstrapServers(), chaos.prefix(), "chaos-" + run, Files.createDirectories(dir.resolve("a1"))));
+        final Outputs live = new Outputs(client, chaos);
+        try (PacedGenerator generator = new PacedGenerator(samples, client, chaos, plan.speed())) {
+            analyzers.forEach(AnalyzerProcess::start);
+            generator.start();
+            final double wallSeconds = (lastTs - samples.get(0).ts()) / 1000.0 / plan.speed();
+            // failures at random moments, in order: kills spread over the run, broker restarts and the pause between
+            final TreeMap<Double, String> schedule = new TreeMap<>();
+            for (int k = 0; k < plan.kills(); k++) {
+                schedule.put(wallSeconds * (0.1 + 0.75 * (k + random.nextDouble()) / plan.kills()), "kill a" + random.nextInt(2));
+            }
+            for (int b = 0; b < plan.brokerRestarts(); b++) {
+                schedule.put(wallSeconds * (0.3 + 0.4 * b / Math.max(1, plan.brokerRestarts())) + 0.01, "restart broker " + b);
+            }
+            schedule.put(wallSeconds * 0.55 + 0.02, "pause generator");
+            // failures hit a running system: the clock starts when the analyzers first publish
+            live.secondsUntilNewOutputAfter(System.nanoTime() - 1, Duration.ofSeconds(120));
+            final long start = System.nanoTime();
+            for (final Map.Entry<Double, String> step : schedule.entrySet()) {
+                final long due = start + (long) (step.getKey() * 1e9);
+                while (System.nanoTime() < due) {
+                    live.poll(Duration.ofMillis(100));
+                }
+                final long failedAt = System.nanoTime();
+                final String what = step.getValue();
+                if (what.startsWith("kill")) {
+                    final AnalyzerProcess victim = analyzers.get(what.charAt(what.length() - 1) - '0');
+                    victim.kill();
+                    live.pollFor(Duration.ofMillis(random.nextInt(2_000)));
+                    victim.start();
+                } else if (what.startsWith("restart broker")) {
+                    final int broker = what.charAt(what.length() - 1) - '0';
+                    kafka.stopBroker(broker);
+                    live.pollFor(Duration.ofSeconds(3));
+                    kafka.startBroker(broker);
+                } else {
+                    generator.pause();
+                    live.pollFor(Duration.ofSeconds(5));
+                    generator.resume();
+                }
+                recoveries.add(new Recovery(what, live.secondsUntilNewOutputAfter(failedAt, Duration.ofSeconds(90))));
+            }
+            generator.awaitDone(TimeUnit.MINUTES.toMillis(10));
+            System.out.printf(Locale.ROOT, "generator: %d samples of %d published%n", generator.published(), samples.size());
+            // the last ticks stay open (no later telemetry closes them): read until the output stops advancing
+            live.readUntilQuiet(Duration.ofSeconds(20), Duration.ofSeconds(240));
+            assertThat(live.latestJobHealthTs()).as("the analyzers got through the whole run; logs:%n%s", tails(analyzers))
+                .isGreaterThanOrEqualTo(lastTs - 10_000);
+        } finally {
+            for (final AnalyzerProcess a : analyzers) {
+                a.close();
+            }
+        }
+        live.close();
+
+        final Topics reference = new Topics("reference-" + run + ".");
+        TopicSetup.ensure(client, reference);
+        System.out.printf(Locale.ROOT, "copied %d input records%n", copyInputs(client, chaos, reference));
+        final Outputs uninterrupted;
+        final AnalyzerSettings settings = new AnalyzerSettings(reference, AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, "reference-" + run, registry, 0)) {
+            uninterrupted = new Outputs(client, reference);
+            assertThat(uninterrupted.readUntilJobHealthAt(live.latestJobHealthTs(), Duration.ofSeconds(180))).isTrue();
+            uninterrupted.pollFor(Duration.ofSeconds(2));
+            uninterrupted.close();
+            System.out.printf(Locale.ROOT, "reference: %.0f samples, %.0f intervals late%n",
+                registry.find("fabric.samples.processed").counter().count(),
+                registry.find("fabric.intervals.late").functionCounter().count());
+        }
+
+        report(plan, analyzers, recoveries, live, uninterrupted);
+        live.dump(dir.resolve("live.txt"));
+        uninterrupted.dump(dir.resolve("reference.txt"));
+        assertThat(uninterrupted.rootOpens()).as("the faults were found at all").isGreaterThanOrEqualTo(2);
+        assertThat(live.transitionsById()).as("alert transitions per id, killed and restarted vs never stopped")
+            .isEqualTo(uninterrupted.transitionsById());
+        assertThat(live.duplicateJobHealth()).as("(job, ts) published twice").isEmpty();
+        final long until = Math.min(live.latestJobHealthTs(), uninterrupted.latestJobHealthTs());
+        assertThat(live.jobHealthKeys(until)).as("(job, ts) of job health").isEqualTo(uninterrupted.jobHealthKeys(until));
+        for (final AnalyzerProcess a : analyzers) {
+            assertThat(a.processingAfter()).as("every start of %s reached processing", a.name()).hasSize(a.starts());
+        }
+    }
+
+    private static void publishDocuments(final SyntheticCluster cluster, final Properties client, final Topics topics)
+        throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8))).get();
+            for (final var job : cluster.twin().jobs()) {
+                producer.send(new ProducerRecord<>(topics.jobs().name(), job.id(), JSON.writeValueAsBytes(JobJson.toJson(job, JSON)))).get();
+            }
+        }
+    }
+
+    /** The same input under other names: every record of samples, topology and jobs, same partition, key, time. */
+    private static long copyInputs(final Properties client, final Topics from, final Topics to) throws Exception {
+        final Properties c = new Properties();
+        c.putAll(client);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, "copy-" + UUID.randomUUID());
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        final Map<String, String> names = Map.of(from.samples().name(), to.samples().name(),
+            from.topology().name(), to.topology().name(), from.jobs().name(), to.jobs().name());
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(), new ByteArraySerializer())) {
+            final List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+            for (final String topic : names.keySet()) {
+                consumer.partitionsFor(topic).forEach(p -> partitions.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            final Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            long copied = 0;
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp)) && System.nanoTime() < deadline) {
+                for (final ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    producer.send(new ProducerRecord<>(names.get(r.topic()), r.partition(), r.timestamp(), r.key(), r.value()));
+                    copied++;
+                }
+            }
+            assertThat(partitions).as("every input record copied").allMatch(tp -> consumer.position(tp) >= ends.get(tp));
+            producer.flush();
+            return copied;
+        }
+    }
+
+    private static String tails(final List<AnalyzerProcess> analyzers) {
+        return analyzers.stream().map(a -> {
+            try {
+                return a.logTail();
+            } catch (java.io.IOException e) {
+                return e.toString();
+            }
+        }).collect(Collectors.joining("\n----\n"));
+    }
+
+    private static void report(final Plan plan, final List<AnalyzerProcess> analyzers, final List<Recovery> recoveries,
+                               final Outputs live, final Outputs reference) throws Exception {
+        final StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+            "chaos %s: %d kills, %d broker restarts, 1 pause; alerts %d (reference %d), job health %d (reference %d)%n",
+            plan, plan.kills(), plan.brokerRestarts(), live.alerts().size(), reference.alerts().size(),
+            live.jobHealth().size(), reference.jobHealth().size()));
+        recoveries.forEach(r -> out.append(r.seconds() < 0 ? String.format(Locale.ROOT, "  %-18s no new output (the run's last ticks were out)%n", r.failure())
+            : String.format(Locale.ROOT, "  %-18s new output after %.1f s%n", r.failure(), r.seconds())));
+        for (final AnalyzerProcess a : analyzers) {
+            out.append("  processing after each start (s): ").append(a.processingAfter()).append('\n');
+        }
+        System.out.print(out);
+    }
+
+    /** A read_committed reader of alerts and job health. */
+    static final class Outputs implements AutoCloseable {
+        private final Topics topics;
+        private final KafkaConsumer<String, byte[]> consumer;
+        private final List<Alert> alerts = new ArrayList<>();
+        private final List<JobHealth> jobHealth = new ArrayList<>();
+        private long lastOutputNanos = System.nanoTime();
+
+        Outputs(final Properties client, final Topics topics) {
+            this.topics = topics;
+            final Properties c = new Properties();
+            c.putAll(client);
+            c.put(ConsumerConfig.GROUP_ID_CONFIG, "chaos-reader-" + UUID.randomUUID());
+            c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+            consumer.subscribe(List.of(topics.alerts().name(), topics.jobHealth().name()));
+        }
+
+        void poll(final Duration timeout) {
+            for (final ConsumerRecord<String, byte[]> r : consumer.poll(timeout)) {
+                if (r.value() == null) {
+                    continue;
+                }
+                if (r.topic().equals(topics.alerts().name())) {
+                    alerts.add(topics.alerts().valueSerde().deserializer().deserialize(r.topic(), r.value()));
+                } else {
+                    jobHealth.add(topics.jobHealth().valueSerde().deserializer().deserialize(r.topic(), r.value()));
+                }
+                lastOutputNanos = System.nanoTime();
+            }
+        }
+
+        void pollFor(final Duration d) {
+            final long end = System.nanoTime() + d.toNanos();
+            while (System.nanoTime() < end) {
+                poll(Duration.ofMillis(100));
+            }
+        }
+
+        /** Seconds from {@code sinceNanos} until something new was published (read from then on). */
+        double secondsUntilNewOutputAfter(final long sinceNanos, final Duration timeout) {
+            final long end = System.nanoTime() + timeout.toNanos();
+            while (lastOutputNanos <= sinceNanos && System.nanoTime() < end) {
+                poll(Duration.ofMillis(50));
+            }
+            return (lastOutputNanos - sinceNanos) / 1e9;
+        }
+
+        /** Reads until nothing new was published for {@code quiet}, or {@code timeout} passes. */
+        void readUntilQuiet(final Duration quiet, final Duration timeout) {
+            final long end = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() - lastOutputNanos < quiet.toNanos() && System.nanoTime() < end) {
+                poll(Duration.ofMillis(200));
+            }
+        }
+
+        boolean readUntilJobHealthAt(final long ts, final Duration timeout) {
+            final long end = System.nanoTime() + timeout.toNanos();
+            while (latestJobHealthTs() < ts && System.nanoTime() < end) {
+                poll(Duration.ofMillis(200));
+            }
+            return latestJobHealthTs() >= ts;
+        }
+
+        long latestJobHealthTs() {
+            return jobHealth.stream().mapToLong(JobHealth::ts).max().orElse(Long.MIN_VALUE);
+        }
+
+        List<Alert> alerts() {
+            return alerts;
+        }
+
+        List<JobHealth> jobHealth() {
+            return jobHealth;
+        }
+
+        long rootOpens() {
+            return alerts.stream().filter(a -> a.rootCause() && a.state() == Alert.State.OPEN).count();
+        }
+
+        /** Per alert id, its transitions in order: state, root or victim of what, first and last seen. */
+        Map<String, List<String>> transitionsById() {
+            final Map<String, List<String>> out = new TreeMap<>();
+            for (final Alert a : alerts) {
+                out.computeIfAbsent(a.id(), k -> new ArrayList<>()).add(a.state() + (a.rootCause() ? " root" : " victim of "
+                    + a.causedBy()) + " " + a.firstSeen() + ".." + a.lastSeen() + " jobs " + a.affectedJobs());
+            }
+            return out;
+        }
+
+        List<String> duplicateJobHealth() {
+            return jobHealth.stream().collect(Collectors.groupingBy(h -> h.job() + "@" + h.ts(), TreeMap::new, Collectors.counting()))
+                .entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+        }
+
+        List<String> jobHealthKeys(final long until) {
+            return jobHealth.stream().filter(h -> h.ts() <= until).map(h -> h.job() + "@" + h.ts()).sorted().distinct().toList();
+        }
+
+        /** Everything read, for the post-mortem of a failed comparison. */
+        void dump(final Path file) throws java.io.IOException {
+            final List<String> lines = new ArrayList<>();
+            transitionsById().forEach((id, t) -> lines.add(id + " " + t));
+            jobHealth.forEach(h -> lines.add(h.job() + "@" + h.ts() + " slowdown " + h.slowdown()));
+            Files.write(file, lines);
+        }
+
+        @Override
+        public void close() {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+}
