@@ -59,7 +59,7 @@ class SecuredKafkaTest {
 
     @BeforeAll
     static void startSecuredBroker() {
-        broker = new SecuredBroker(dir, "analyzer", "simulator", "ingest", "stranger");
+        broker = new SecuredBroker(dir, "analyzer", "simulator", "ingest", "stranger", "revoked");
         kafka = broker.kafka();
         TopicSetup.ensure(properties(SecuredBroker.ADMIN), TOPICS); // an operator creates the topics: no principal below may
         kafka.createAcls(documentedAcls());
@@ -77,6 +77,42 @@ class SecuredKafkaTest {
         acls.addAll(LeastPrivilege.simulate("simulator", TOPICS));
         acls.addAll(LeastPrivilege.ingest("ingest", TOPICS));
         return acls;
+    }
+
+    @Test
+    void shouldExitOneForItsSupervisorWhenItsAuthorizationIsRevokedWhileItRuns() throws Exception {
+        final String app = "revoked-analyzer";
+        kafka.createAcls(LeastPrivilege.analyze("revoked", TOPICS, app));
+        final String config = config("revoked").toString();
+        final CompletableFuture<Run> analyze = CompletableFuture.supplyAsync(() -> run("analyze", "--config", config,
+            "--application-id", app, "--metrics-port", "0", "--state-dir", dir.resolve("revoked-state").toString(),
+            "--status-every", "0"));
+        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline && !stable(admin, app)) {
+                TimeUnit.MILLISECONDS.sleep(200); // polling the group's state with a deadline
+            }
+            // an operator takes its right to read the samples away: replacing threads cannot cure that
+            admin.deleteAcls(List.of(new org.apache.kafka.common.acl.AclBindingFilter(
+                new org.apache.kafka.common.resource.ResourcePatternFilter(org.apache.kafka.common.resource.ResourceType.TOPIC,
+                    TOPICS.samples().name(), org.apache.kafka.common.resource.PatternType.LITERAL),
+                new org.apache.kafka.common.acl.AccessControlEntryFilter("User:revoked", null,
+                    org.apache.kafka.common.acl.AclOperation.READ, org.apache.kafka.common.acl.AclPermissionType.ALLOW))))
+                .all().get(30, TimeUnit.SECONDS);
+        }
+        final Run analyzed = analyze.get(120, TimeUnit.SECONDS);
+
+        assertThat(analyzed.exitCode()).as(analyzed.err()).isEqualTo(1);
+        assertThat(analyzed.err()).contains("Kafka Streams stopped (ERROR", "exiting 1 so a supervisor restarts it");
+    }
+
+    private static boolean stable(final org.apache.kafka.clients.admin.Admin admin, final String group) throws Exception {
+        try {
+            return admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).groupState()
+                == org.apache.kafka.common.GroupState.STABLE;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false; // not created yet
+        }
     }
 
     @Test

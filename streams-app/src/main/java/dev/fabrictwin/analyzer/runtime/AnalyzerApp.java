@@ -39,6 +39,9 @@ public final class AnalyzerApp implements AutoCloseable {
      * commit interval, so batching adds little latency in real time, while a backlog drains in whole ticks.
      */
     static final long BATCH_FLUSH_MS = 20;
+    /** A stream thread that fails is replaced, unless this many failed within the window: then the client stops. */
+    static final int MAX_THREAD_FAILURES = 3;
+    static final Duration THREAD_FAILURE_WINDOW = Duration.ofMinutes(1);
     /** How long the analysis waits for a lane with nothing to read before it analyzes the others ahead of it. */
     public static final long MAX_LANE_WAIT_MS = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerApp.class);
@@ -96,10 +99,7 @@ public final class AnalyzerApp implements AutoCloseable {
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, topPorts);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
         final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed; replacing it (its tasks restart from the last committed state)", e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+        streams.setUncaughtExceptionHandler(new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
         streams.start();
@@ -147,5 +147,37 @@ public final class AnalyzerApp implements AutoCloseable {
         streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
         streamsMetrics.close();
         metrics.close();
+    }
+
+    /**
+     * Replaces a failed stream thread (its tasks restart from the last committed state), unless failures repeat:
+     * {@code max} within {@code window} means a cause replacing cannot cure (authorization revoked, a broken
+     * cluster), so the client shuts down and reaches ERROR, and {@code analyze} exits 1 for its supervisor.
+     */
+    static final class ThreadFailures implements StreamsUncaughtExceptionHandler {
+        private final int max;
+        private final long windowNanos;
+        private final java.util.ArrayDeque<Long> recent = new java.util.ArrayDeque<>();
+
+        ThreadFailures(final int max, final Duration window) {
+            this.max = max;
+            this.windowNanos = window.toNanos();
+        }
+
+        @Override
+        public synchronized StreamThreadExceptionResponse handle(final Throwable e) {
+            final long now = System.nanoTime();
+            recent.addLast(now);
+            while (now - recent.peekFirst() > windowNanos) {
+                recent.removeFirst();
+            }
+            if (recent.size() >= max) {
+                LOG.error("stream threads failed {} times within {} s; shutting down (exit 1, for a supervisor to restart)",
+                    recent.size(), windowNanos / 1_000_000_000L, e);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+            LOG.error("stream thread failed; replacing it (its tasks restart from the last committed state)", e);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        }
     }
 }
