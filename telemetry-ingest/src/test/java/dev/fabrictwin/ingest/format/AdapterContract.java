@@ -114,7 +114,11 @@ public abstract class AdapterContract {
         final byte[] full = Files.readAllBytes(files.get(which % files.size()));
         final byte[] truncated = Arrays.copyOf(full, Math.min(full.length, (int) ((long) cut * full.length / 10_000)));
 
-        assertAccounted(fuzz(truncated));
+        final CollectingSink sink = fuzz(truncated);
+        assertAccounted(sink);
+        if (truncated.length > 0 && sink.samples.isEmpty()) {
+            assertThat(sink.rejections).as("a non-empty input with no samples must be rejected, not dropped").isNotEmpty();
+        }
     }
 
     @Property(tries = 100)
