@@ -9,12 +9,14 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Serdes for the contract's JSON records: null stays null (a tombstone), everything else goes through the codec. */
 public final class JsonSerdes {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict: a record is one JSON object, nothing after it (a cut or concatenated record is no record). */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private JsonSerdes() {
     }
@@ -34,10 +36,16 @@ public final class JsonSerdes {
     }
 
     public static <T> T read(final byte[] json, final Class<T> type) {
+        final T value;
         try {
-            return JSON.readValue(json, type);
+            value = JSON.readValue(json, type);
         } catch (IOException e) {
             throw new UncheckedIOException("not a " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
+        if (value == null) { // the text "null": Streams would take the record for a tombstone and delete the key
+            throw new IllegalArgumentException("not a " + type.getSimpleName() + ": the JSON null (a tombstone is a record"
+                + " without a value)");
+        }
+        return value;
     }
 }

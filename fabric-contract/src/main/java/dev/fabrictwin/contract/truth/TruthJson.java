@@ -18,7 +18,8 @@ import dev.fabrictwin.twin.fault.FaultType;
 /** {@code truth.jsonl} lines: {@code {"id","type","target":{device,port?,peer?,job?},"start","end","params"}}. */
 public final class TruthJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+        .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     public static final Serde<TruthRecord> SERDE = JsonSerdes.of(TruthJson::write, TruthJson::read);
 
     private TruthJson() {

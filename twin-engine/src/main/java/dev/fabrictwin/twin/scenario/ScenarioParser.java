@@ -57,7 +57,7 @@ public final class ScenarioParser {
     public static Scenario parse(final Path file) {
         final String text;
         try {
-            text = Files.readString(file);
+            text = read(file);
         } catch (IOException e) {
             throw new ScenarioException("cannot read scenario " + file + ": " + e.getMessage());
         }
@@ -70,6 +70,9 @@ public final class ScenarioParser {
 
     /** The scenario's YAML as a mutable tree, for callers (what-if) that change a setting before parsing. */
     public static ObjectNode tree(final String yaml) {
+        if (yaml.length() > MAX_CHARS) {
+            throw new ScenarioException(tooLarge(yaml.length(), "characters"));
+        }
         try {
             final JsonNode root = YAML.readTree(yaml);
             if (root == null || !root.isObject()) {
@@ -83,10 +86,29 @@ public final class ScenarioParser {
 
     public static ObjectNode tree(final Path file) {
         try {
-            return tree(Files.readString(file));
+            return tree(read(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read scenario " + file, e);
         }
+    }
+
+    /**
+     * The largest scenario read, in characters: real ones are a few KB, and the YAML parser slows down
+     * quadratically on a long scalar (a 12 MB line took 50 s to reject), so a wrong file fails at once.
+     */
+    static final int MAX_CHARS = 1 << 20;
+
+    private static String read(final Path file) throws IOException {
+        final long size = Files.size(file);
+        if (size > 4L * MAX_CHARS) { // at most four bytes a character: surely too large, so do not even read it
+            throw new ScenarioException(tooLarge(size, "bytes"));
+        }
+        return Files.readString(file);
+    }
+
+    private static String tooLarge(final long size, final String unit) {
+        return String.format(java.util.Locale.ROOT, "a scenario of %,d %s is too large (at most %,d characters): is this"
+            + " the right file?", size, unit, MAX_CHARS);
     }
 
     /** Parses a tree; {@code baseDir} resolves a relative {@code fabric.file}. */

@@ -176,7 +176,7 @@ final class CanonicalFastPath {
             throw new IllegalStateException();
         }
         final double v = mantissa / POW10[fraction];
-        return negative ? -v : v;
+        return negative && v != 0 ? -v : v; // -0 is 0, as the writer prints it and Jackson reads "-0"
     }
 
     /** Skips a string without escapes; returns the index of its closing quote, or -1. */

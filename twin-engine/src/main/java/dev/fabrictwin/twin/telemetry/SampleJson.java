@@ -206,7 +206,7 @@ public final class SampleJson {
             if (!Double.isFinite(d)) {
                 throw new SampleFormatException(RejectReason.NOT_FINITE, "gauge " + name + " is not finite");
             }
-            out.put(name, d);
+            out.put(name, d == 0 ? 0.0 : d); // -0.0 is 0: the writer prints both as 0, so they must read alike
         }
         return out.build();
     }

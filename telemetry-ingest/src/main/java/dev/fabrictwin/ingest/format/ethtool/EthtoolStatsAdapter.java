@@ -134,8 +134,9 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         for (int i = 0; i < args.length - 1; i++) {
             if (args[i].equals("-S") || args[i].equals("--statistics")) {
                 for (int j = i + 1; j < args.length; j++) {
-                    if (!args[j].startsWith("-")) {
-                        return args[j].replaceAll("[;|&:]+$", "");
+                    final String port = args[j].replaceAll("[;|&:]+$", "");
+                    if (!args[j].startsWith("-") && !port.isEmpty()) { // "ethtool -S ;" names no port
+                        return port;
                     }
                 }
             }

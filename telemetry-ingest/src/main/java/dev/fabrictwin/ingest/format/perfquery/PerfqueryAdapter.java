@@ -1,6 +1,5 @@
 package dev.fabrictwin.ingest.format.perfquery;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,7 @@ import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
+import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -62,7 +62,7 @@ public final class PerfqueryAdapter implements FormatAdapter {
             if (header.matches() || block == null) {
                 finish(block, context, sink);
                 block = new Block(line.number(), header.matches() ? header.group(1) : null,
-                    header.matches() ? header.group(2) : null);
+                    header.matches() ? header.group(2) : null, context.maxRecordBytes());
             }
             block.add(line);
         }
@@ -74,7 +74,7 @@ public final class PerfqueryAdapter implements FormatAdapter {
             return;
         }
         sink.record();
-        final byte[] raw = block.raw.toByteArray();
+        final byte[] raw = block.raw.bytes();
         try {
             sink.sample(block.sample(context, mapping));
         } catch (SampleFormatException e) {
@@ -82,26 +82,29 @@ public final class PerfqueryAdapter implements FormatAdapter {
         }
     }
 
-    /** One port's lines, kept raw for the dead letter. */
+    /** One port's lines, kept raw (up to the record limit) for the dead letter. */
     private static final class Block {
         final long firstLine;
         final String lid;
         final String port;
-        final ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        final RawUnit raw;
         final Map<String, String> values = new LinkedHashMap<>();
         String malformed;
         boolean oversized;
 
-        Block(final long firstLine, final String lid, final String port) {
+        Block(final long firstLine, final String lid, final String port, final int limit) {
             this.firstLine = firstLine;
             this.lid = lid;
             this.port = port;
+            this.raw = new RawUnit(limit);
         }
 
         void add(final LineReader.Line line) {
-            raw.writeBytes(line.bytes());
-            raw.write('\n');
-            oversized |= line.truncated();
+            raw.addLine(line.bytes());
+            oversized |= line.truncated() || raw.oversized();
+            if (oversized) {
+                return; // rejected whole: parsing more of it would only grow memory with the input
+            }
             final String text = line.text();
             if (text.startsWith("#")) {
                 return;
@@ -115,6 +118,10 @@ public final class PerfqueryAdapter implements FormatAdapter {
         }
 
         Sample sample(final ParseContext context, final CounterMapping mapping) throws SampleFormatException {
+            if (raw.oversized()) {
+                throw new SampleFormatException(RejectReason.OVERSIZED, "block of " + raw.size() + " bytes is larger than "
+                    + context.maxRecordBytes() + " bytes");
+            }
             if (oversized) {
                 throw new SampleFormatException(RejectReason.OVERSIZED, "a line exceeds " + context.maxRecordBytes() + " bytes");
             }

@@ -52,6 +52,17 @@ class EthtoolStatsAdapterTest extends AdapterContract {
         return parse(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Found by fuzzing: "ethtool -S :" named an empty port, and the sample's constructor threw out of the adapter. */
+    @Test
+    void shouldTakeACommandLineNamingNoPortForAComment() {
+        for (final String command : List.of("# ethtool -S :", "# ethtool -S ;", "# ethtool --statistics |&")) {
+            final CollectingSink sink = parse(command + "\n     Tx Queue#: 0\n       ucast pkts tx: 54123\n     tx_packets: 5\n");
+
+            assertThat(sink.rejections).as(command).isEmpty();
+            assertThat(sink.only("dut", "nic0").counters()).as(command).containsEntry("tx_packets", 5L);
+        }
+    }
+
     @Test
     void shouldPreferMlx5PhysicalPortCountersAndKeepTheSoftwareOnes() throws IOException {
         final CollectingSink sink = parse(MLX5);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -94,5 +95,21 @@ class PerfqueryAdapterTest extends AdapterContract {
             entry("PortBufferOverrunErrors", 0L), entry("PortDLIDMappingErrors", 0L), entry("PortVLMappingErrors", 0L),
             entry("PortLoopingErrors", 0L));
         assertThat(parse(RCV_ERR_PORT1).only("dut", "1").counters()).hasSize(6);
+    }
+
+    /** Found by fuzzing: a block of 3 MB was kept whole (memory grew with the input) and not rejected as oversized. */
+    @Test
+    void shouldRejectABlockLargerThanTheRecordLimitAndKeepOnlyItsFirstMegabyte() {
+        final String input = "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\n"
+            + "PortXmitData:....12\n".repeat(150_000);
+
+        final CollectingSink sink = parse(input.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.OVERSIZED);
+            assertThat(r.message()).isEqualTo("block of 3000057 bytes is larger than 1048576 bytes");
+            assertThat(r.raw()).hasSize(ParseContext.DEFAULT_MAX_RECORD_BYTES);
+        });
     }
 }
