@@ -79,7 +79,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         resumed = true;
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
-        final long eventTime = analyze(record.value(), alerts, health);
+        analyze(record.value(), alerts, health);
         listener.intervals(record.value().size());
         if (progress.analyzer != null && checkpoints != null) {
             checkpoints.journal(record.value());
@@ -87,7 +87,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 checkpoints.write(progress);
                 rebuilt = false;
             } else {
-                checkpoints.checkpointIfDue(progress, eventTime);
+                checkpoints.checkpointIfDue(progress);
             }
         }
         final AnalyzerOutput out = new AnalyzerOutput(alerts, health);
@@ -105,13 +105,10 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
 
     /**
      * Runs one batch through the analyzer; what it publishes goes to {@code alerts} and {@code health}, or nowhere
-     * when both are null (a journal replayed after a restart: it was published before). Returns the batch's latest
-     * event time.
+     * when both are null (a journal replayed after a restart: it was published before).
      */
-    private long analyze(final List<PortInterval> batch, final List<Alert> alerts, final List<JobHealth> health) {
-        long eventTime = Long.MIN_VALUE;
+    private void analyze(final List<PortInterval> batch, final List<Alert> alerts, final List<JobHealth> health) {
         for (final PortInterval interval : batch) {
-            eventTime = Math.max(eventTime, interval.t1());
             if (progress.analyzer == null || interval.t1() - progress.lastCheckMs >= DOCUMENT_CHECK_MS) {
                 progress.lastCheckMs = interval.t1();
                 refreshTwin(interval);
@@ -124,7 +121,6 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 publish(out, alerts, health);
             }
         }
-        return eventTime;
     }
 
     /**
