@@ -177,8 +177,10 @@ class AnalyzerChaosTest {
             }
             generator.awaitDone(TimeUnit.MINUTES.toMillis(10));
             System.out.printf(Locale.ROOT, "generator: %d samples of %d published%n", generator.published(), samples.size());
-            // the last ticks stay open (no later telemetry closes them): read until the output stops advancing
-            live.readUntilQuiet(Duration.ofSeconds(20), Duration.ofSeconds(240));
+            // the last ticks stay open (no later telemetry closes them): read until the output reaches the run's end,
+            // or stops advancing for longer than the analysis waits for a lane (30 s) plus a transaction timeout
+            live.readUntil(lastTs - 10_000, Duration.ofSeconds(45), Duration.ofSeconds(240));
+            live.pollFor(Duration.ofSeconds(5));
             assertThat(live.latestJobHealthTs()).as("the analyzers got through the whole run; logs:%n%s", tails(analyzers))
                 .isGreaterThanOrEqualTo(lastTs - 10_000);
         } finally {
@@ -334,10 +336,10 @@ class AnalyzerChaosTest {
             return (lastOutputNanos - sinceNanos) / 1e9;
         }
 
-        /** Reads until nothing new was published for {@code quiet}, or {@code timeout} passes. */
-        void readUntilQuiet(final Duration quiet, final Duration timeout) {
+        /** Reads until job health reaches {@code ts}, or nothing new was published for {@code quiet}, or {@code timeout}. */
+        void readUntil(final long ts, final Duration quiet, final Duration timeout) {
             final long end = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() - lastOutputNanos < quiet.toNanos() && System.nanoTime() < end) {
+            while (latestJobHealthTs() < ts && System.nanoTime() - lastOutputNanos < quiet.toNanos() && System.nanoTime() < end) {
                 poll(Duration.ofMillis(200));
             }
         }
