@@ -41,6 +41,7 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
+import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
@@ -100,11 +101,7 @@ class AnalyzerChaosTest {
     /** The analyzers' logs and state, kept under target/ for the post-mortem of a failed run. */
     private static Path logDir(final String name) throws java.io.IOException {
         final Path dir = Path.of("target", "chaos", name);
-        if (Files.exists(dir)) {
-            try (var paths = Files.walk(dir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        TempDirs.delete(dir);
         return Files.createDirectories(dir);
     }
 

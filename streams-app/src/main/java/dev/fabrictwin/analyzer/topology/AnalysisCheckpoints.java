@@ -133,11 +133,7 @@ final class AnalysisCheckpoints {
             checkpoint.delete(chunkKey(i));
         }
         checkpoint.put(META, ByteBuffer.allocate(Integer.BYTES).putInt(chunks).array());
-        for (long k = 0; k < journalSize; k++) {
-            journal.delete(k);
-        }
-        journalSize = 0;
-        journalIntervals = 0;
+        emptyJournal();
         lastWallNanos = System.nanoTime();
     }
 
@@ -150,6 +146,10 @@ final class AnalysisCheckpoints {
             }
             checkpoint.delete(META);
         }
+        emptyJournal();
+    }
+
+    private void emptyJournal() {
         for (long k = 0; k < journalSize; k++) {
             journal.delete(k);
         }
