@@ -58,12 +58,18 @@ final class AnalyzerProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    /** Seconds from each start until that run was processing, as the process printed them (one per start so far). */
+    /**
+     * Seconds from each start until that run was first processing, one per start that got there (a run that
+     * rebalances later, after a broker restart, prints RUNNING again: only its first counts).
+     */
     List<Double> processingAfter() throws IOException {
-        final Matcher m = PROCESSING.matcher(Files.exists(log) ? Files.readString(log) : "");
+        final String text = Files.exists(log) ? Files.readString(log) : "";
         final java.util.ArrayList<Double> out = new java.util.ArrayList<>();
-        while (m.find()) {
-            out.add(Double.parseDouble(m.group(1)));
+        for (final String run : text.split("(?m)^analyze: \\S+ at ")) {
+            final Matcher m = PROCESSING.matcher(run);
+            if (m.find()) {
+                out.add(Double.parseDouble(m.group(1)));
+            }
         }
         return out;
     }
