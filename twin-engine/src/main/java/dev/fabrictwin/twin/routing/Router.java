@@ -34,6 +34,8 @@ public final class Router implements Serializable {
     private final double[] skew;
     /** BFS distances to each destination switch, computed on first use; cleared when a link changes state. */
     private final int[][] distanceTo;
+    /** Pinned next hops: {@link #pinKey(long, int)} of a flow and a switch to the physical link it takes there. */
+    private final java.util.HashMap<Long, Integer> pins = new java.util.HashMap<>();
 
     public Router(final Fabric fabric, final Routing routing) {
         this.fabric = fabric;
@@ -62,6 +64,61 @@ public final class Router implements Serializable {
     /** Share of a switch's flows forced onto its first ECMP member (0 = healthy hashing). */
     public void setSkew(final int node, final double share) {
         skew[node] = share;
+    }
+
+    /**
+     * Pins a flow's next hop at a switch to physical link {@code link} (a scenario's {@code via}, or a path the
+     * analyzer learned from counters), or unpins it with {@code link < 0}. A pin whose link is not a member
+     * there (down, or not towards the destination) is ignored and the hash decides, so a pin never strands a
+     * flow. Returns whether the pin changed.
+     */
+    public boolean pin(final long flowKey, final int node, final int link) {
+        final Integer before = link < 0 ? pins.remove(pinKey(flowKey, node)) : pins.put(pinKey(flowKey, node), link);
+        return before == null ? link >= 0 : before != link;
+    }
+
+    /** The link a flow is pinned to at a switch, or -1. */
+    public int pinned(final long flowKey, final int node) {
+        return pins.getOrDefault(pinKey(flowKey, node), -1);
+    }
+
+    /** Number of pins held (bounded by the flows the caller pins: one per flow and switch). */
+    public int pinCount() {
+        return pins.size();
+    }
+
+    private static long pinKey(final long flowKey, final int node) {
+        return mix(flowKey ^ (node * 0xC2B2AE3D27D4EB4FL));
+    }
+
+    /**
+     * The equal-cost first hops a flow from {@code source} to {@code destination} can take at its source switch
+     * (physical link indices), and for each the path it would follow from there: {@code paths[i]} starts with the
+     * NIC uplink and goes through {@code firstHops[i]}. Empty when the two NICs share a switch or no path is up.
+     */
+    public record Choices(int node, int[] firstHops, int[][] paths) {
+    }
+
+    public Choices choices(final PortRef source, final PortRef destination, final long flowKey) {
+        final Link first = fabric.requireLinkAt(source);
+        final Link last = fabric.requireLinkAt(destination);
+        final int srcHost = fabric.requireNode(source.device()).index();
+        final int dstHost = fabric.requireNode(destination.device()).index();
+        final int srcSwitch = first.other(srcHost);
+        final int dstSwitch = last.other(dstHost);
+        if (linkDown[first.index()] || linkDown[last.index()] || srcSwitch == dstSwitch) {
+            return new Choices(srcSwitch, new int[0], new int[0][]);
+        }
+        final int[] dist = distances(dstSwitch);
+        if (dist[srcSwitch] < 0) {
+            return new Choices(srcSwitch, new int[0], new int[0][]);
+        }
+        final int[] members = nextHops(srcSwitch, dist);
+        final int[][] paths = new int[members.length][];
+        for (int i = 0; i < members.length; i++) {
+            paths[i] = walk(first.from(srcHost), srcSwitch, members[i], dstSwitch, last.from(dstSwitch), dist, flowKey);
+        }
+        return new Choices(srcSwitch, members, paths);
     }
 
     /**
@@ -140,6 +197,14 @@ public final class Router implements Serializable {
     private int choose(final int node, final int[] members, final long flowKey) {
         if (members.length == 1) {
             return members[0];
+        }
+        if (!pins.isEmpty()) {
+            final int pinned = pinned(flowKey, node);
+            for (final int m : members) {
+                if (m == pinned) {
+                    return m;
+                }
+            }
         }
         final long seed = routing.sameSeedEverywhere() ? routing.hashSeed() : mix(routing.hashSeed() * 31 + node);
         final long h = mix(flowKey ^ seed);

@@ -239,6 +239,49 @@ public final class FluidSimulation implements Serializable {
         solveAndRecord();
     }
 
+    /** A flow's next hop at a switch, pinned to a physical link ({@code link < 0} unpins). */
+    public record Pin(PortRef source, PortRef destination, int node, int link) implements Serializable {
+    }
+
+    /**
+     * Pins flows' next hops (their two ends name them, as the hash does) from time {@code at} on (not before now):
+     * flows running now move at once, later iterations' flows take the pinned paths when they start. Returns how
+     * many pins changed; nothing is re-solved when none did.
+     */
+    public int pin(final java.util.Collection<Pin> pins, final double at) {
+        final java.util.Set<Long> moved = new java.util.HashSet<>();
+        for (final Pin p : pins) {
+            final long key = Router.flowKey(p.source(), p.destination(), 0);
+            if (router.pin(key, p.node(), p.link())) {
+                moved.add(key);
+            }
+        }
+        if (moved.isEmpty()) {
+            return 0;
+        }
+        if (started) {
+            runUntil(Math.max(at, now));
+            for (final SimFlow f : flows) {
+                if (moved.contains(f.key)) {
+                    route(f);
+                }
+            }
+            solveAndRecord();
+        }
+        return moved.size();
+    }
+
+    /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
+    public Router.Choices choices(final PortRef source, final PortRef destination) {
+        return router.choices(source, destination, Router.flowKey(source, destination, 0));
+    }
+
+    /** The first hop (physical link) the flow between two NICs takes now at its source switch, or -1. */
+    public int firstHop(final PortRef source, final PortRef destination) {
+        final List<Route> routes = router.routes(source, destination, Router.flowKey(source, destination, 0));
+        return routes.size() == 1 && routes.get(0).links().length > 2 ? routes.get(0).links()[1] / 2 : -1;
+    }
+
     /**
      * The analyzer's phase lock: moves the job's next comm phase to {@code at} (never before now), so the twin
      * follows the iterations its NICs show rather than its own schedule. Returns false, changing nothing, while

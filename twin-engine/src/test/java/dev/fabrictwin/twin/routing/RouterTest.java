@@ -34,6 +34,34 @@ class RouterTest {
     }
 
     @Test
+    void shouldTakeAPinnedFirstHopAndFallBackToTheHashWhenThePinnedLinkIsDown() {
+        final Router router = new Router(FABRIC, Routing.ecmp(1));
+        final int leaf = FABRIC.requireNode("leaf-0").index();
+        final Router.Choices choices = router.choices(H0, H2, 7);
+        assertThat(choices.node()).isEqualTo(leaf);
+        assertThat(choices.firstHops()).hasSize(4);
+        final int hashed = router.routes(H0, H2, 7).get(0).links()[1] / 2;
+
+        for (int i = 0; i < 4; i++) {
+            final int member = choices.firstHops()[i];
+            assertThat(router.pin(7, leaf, member)).isTrue();
+            assertThat(router.pin(7, leaf, member)).as("the same pin again changes nothing").isFalse();
+            assertThat(router.routes(H0, H2, 7).get(0).links()).containsExactly(choices.paths()[i]);
+        }
+        final int pinned = choices.firstHops()[3];
+        assertThat(router.routes(H0, H2, 8).get(0).links()).as("other flows still hash")
+            .containsExactly(new Router(FABRIC, Routing.ecmp(1)).routes(H0, H2, 8).get(0).links());
+        router.setLinkUp(pinned, false);
+        assertThat(router.routes(H0, H2, 7).get(0).links()[1] / 2).isNotEqualTo(pinned);
+        router.setLinkUp(pinned, true);
+        assertThat(router.routes(H0, H2, 7).get(0).links()[1] / 2).isEqualTo(pinned);
+        assertThat(router.pin(7, leaf, -1)).isTrue();
+        assertThat(router.routes(H0, H2, 7).get(0).links()[1] / 2).isEqualTo(hashed);
+        assertThat(router.pinCount()).isZero();
+        assertThat(router.choices(H0, H1, 7).firstHops()).as("one leaf: nothing to choose").isEmpty();
+    }
+
+    @Test
     void shouldSpreadManyFlowsNearlyEvenlyOverTheUplinks() {
         final int[] perSpine = spread(new Router(FABRIC, Routing.ecmp(42)), 8_000);
 
