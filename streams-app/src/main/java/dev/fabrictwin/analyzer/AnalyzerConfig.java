@@ -13,9 +13,12 @@ import java.io.Serializable;
  * @param latencySloUs       P99 latency objective per port (µs): the only static threshold, an SLO input
  * @param maxClockSkewMs     clock skew between devices the link-conservation check must tolerate
  * @param historyMinutes     how much twin history the replica keeps (older intervals cannot be evaluated)
+ * @param learnPaths         pin the replica's flows to the paths the counters show (docs/twin.md); off only to
+ *                           measure what learning brings
  */
 public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
-                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes) implements Serializable {
+                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes,
+                             boolean learnPaths) implements Serializable {
 
     public AnalyzerConfig {
         if (tickMs <= 0 || graceMs < 0 || openAfterTicks < 1 || updateEveryTicks < 1 || resolveAfterTicks < 1
@@ -26,6 +29,12 @@ public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int 
 
     /** Defaults for a nominal sample interval. */
     public static AnalyzerConfig defaults(final long sampleIntervalMs) {
-        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, 10);
+        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, 10, true);
+    }
+
+    /** The same settings with the replica keeping its own hash's paths. */
+    public AnalyzerConfig withoutLearnedPaths() {
+        return new AnalyzerConfig(tickMs, graceMs, openAfterTicks, updateEveryTicks, resolveAfterTicks, latencySloUs,
+            maxClockSkewMs, historyMinutes, false);
     }
 }

@@ -24,6 +24,7 @@ import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
+import dev.fabrictwin.analyzer.twin.PathLearner;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -61,6 +62,7 @@ public final class FabricAnalyzer implements Serializable {
     private final JobHealthTracker jobs;
     private final Correlator correlator;
     private final AlertLifecycle lifecycle;
+    private final PathLearner paths;
     private final double[] expectedCounters = new double[CounterIndex.size()];
     private final double[] expectedGauges = new double[CounterIndex.size()];
     private final boolean[] present = new boolean[CounterIndex.size()];
@@ -80,6 +82,7 @@ public final class FabricAnalyzer implements Serializable {
         this.footprintJobs = twin.jobs().stream().map(PlacedJob::id).toList();
         this.correlator = new Correlator(twin.fabric(), new JobFootprint(twin.fabric(), twin.jobs()));
         this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
+        this.paths = new PathLearner(twin.fabric());
     }
 
     /**
@@ -121,6 +124,9 @@ public final class FabricAnalyzer implements Serializable {
             }
             final List<Correlated> correlated = correlator.correlate(findings, lifecycle.openRoots());
             alerts.addAll(lifecycle.onTick(tick.index(), tick.startMs(), tick.endMs(), correlated));
+            if (config.learnPaths()) {
+                paths.onTick(tick, twin, lifecycle.openRoots().isEmpty(), context.ticks(PathLearner.EPOCH_TICKS));
+            }
             for (final JobHealth h : jobHealth) {
                 health.add(explain(h, correlated));
             }
@@ -180,6 +186,11 @@ public final class FabricAnalyzer implements Serializable {
     /** Time the last twin evaluation took (ms): solving happens inside as the replica advances. */
     public double lastTwinMs() {
         return lastSolveMs;
+    }
+
+    /** Flows the path learner moved so far (docs/twin.md, "Paths learned from counters"). */
+    public long pathMoves() {
+        return paths.moves();
     }
 
     public TwinReplica twin() {

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.twin;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.sim.CounterIntegrator;
 import dev.fabrictwin.twin.sim.FluidSimulation;
@@ -209,6 +211,21 @@ public final class TwinReplica implements Serializable {
     /** Phase lock: the twin's next comm phase of the job starts at {@code epochMillis} instead; false if in comm. */
     public boolean retimeNextComm(final String jobId, final double epochMillis) {
         return simulation.retimeNextComm(jobId, (epochMillis - epochMs) / 1000.0);
+    }
+
+    /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
+    public Router.Choices choices(final PortRef source, final PortRef destination) {
+        return simulation.choices(source, destination);
+    }
+
+    /** The first hop (physical link) the replica routes the flow between two NICs on now, or -1. */
+    public int firstHop(final PortRef source, final PortRef destination) {
+        return simulation.firstHop(source, destination);
+    }
+
+    /** Pins flows to learned next hops from epoch ms {@code atMs} on (not before the replica's time). */
+    public int pin(final Collection<FluidSimulation.Pin> pins, final long atMs) {
+        return pins.isEmpty() ? 0 : simulation.pin(pins, Math.max(seconds(atMs), simulation.now()));
     }
 
     /** Drops twin history before epoch ms {@code epochMillis}. */

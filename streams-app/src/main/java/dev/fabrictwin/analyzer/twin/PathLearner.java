@@ -1,0 +1,229 @@
+package dev.fabrictwin.analyzer.twin;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.fabrictwin.analyzer.tick.PortTick;
+import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.routing.Router;
+import dev.fabrictwin.twin.sim.FluidSimulation;
+import dev.fabrictwin.twin.workload.Pattern;
+import dev.fabrictwin.twin.workload.PlacedJob;
+import dev.fabrictwin.twin.workload.Transfer;
+
+/**
+ * Learns from the counters which equal-cost path each of the replica's job flows takes, and pins the replica's
+ * flows to it (docs/twin.md, "Paths learned from counters"). The switches' hashes are unknown, so the replica's own
+ * hash puts colliding flows on other uplinks than the fabric does; its predictions of where flows collide — the
+ * judge of congestion, pauses and job slowdown — are then wrong wherever ECMP matters.
+ *
+ * <p>Over an epoch of ticks it sums the bytes every directed link sent. Each flow's bytes come from its source NIC,
+ * which carries them whatever path they take (shared among the NIC's flows in proportion to their bytes per
+ * iteration): no timing of the twin enters. The paths are then fitted by least squares: a flow moves to another
+ * first hop when that cuts the squared difference between what the switch-to-switch links sent and what the flows
+ * on them account for, by more than a share of the flow's own size (so flows that are interchangeable — same
+ * job, same two leaves — do not churn). Greedy moves, largest flows first, until none helps: each epoch
+ * re-checks the previous answer, so a path that changes is followed.
+ *
+ * <p>It learns only from calm epochs: no link went down and no root-cause alert was open. A fault's traffic is a
+ * departure from the healthy fabric, not a path to learn (a slowed link would otherwise lose its flows on paper).
+ * State: one sum per directed link (bounded by the fabric); the pins live in the replica's router, one per flow.
+ */
+public final class PathLearner implements Serializable {
+
+    /** Ticks of 1-second telemetry in an epoch: a few iterations of typical jobs. */
+    public static final int EPOCH_TICKS = 10;
+    /** A move must cut the squared residual by this share of the flow's squared bytes. */
+    static final double MIN_GAIN = 0.1;
+    static final int MAX_PASSES = 20;
+
+    private final Fabric fabric;
+    private final double[] sent;
+    private int ticks;
+    private boolean disturbed;
+    private long epochs;
+    private long moves;
+
+    public PathLearner(final Fabric fabric) {
+        this.fabric = fabric;
+        this.sent = new double[fabric.directedLinkCount()];
+    }
+
+    /**
+     * Adds a closed tick; at the end of an epoch of {@code epochTicks}, fits the paths and pins the replica's flows.
+     * {@code calm}: no root-cause alert is open. Returns how many flows moved.
+     */
+    public int onTick(final Tick tick, final TwinReplica twin, final boolean calm, final int epochTicks) {
+        disturbed |= !calm;
+        for (final PortTick t : tick.ports().values()) {
+            if (t.gauge(CounterNames.OPER_UP) == 0) {
+                disturbed = true;
+            }
+            final int d = fabric.linkAt(t.port()).isPresent() ? fabric.txLink(t.port()) : -1;
+            if (d >= 0) {
+                sent[d] += t.observed(CounterNames.TX_BYTES);
+            }
+        }
+        if (++ticks < epochTicks) {
+            return 0;
+        }
+        final int moved = disturbed ? 0 : fit(twin, tick.endMs());
+        Arrays.fill(sent, 0);
+        ticks = 0;
+        disturbed = false;
+        return moved;
+    }
+
+    /** Epochs fitted and flows moved so far (for the metrics and the docs' figures). */
+    public long epochs() {
+        return epochs;
+    }
+
+    public long moves() {
+        return moves;
+    }
+
+    private record Candidate(Transfer transfer, int node, int[] firstHops, int[][] inner, double bytes) {
+    }
+
+    private int fit(final TwinReplica twin, final long atMs) {
+        epochs++;
+        final List<Candidate> flows = candidates(twin);
+        if (flows.isEmpty()) {
+            return 0;
+        }
+        final int[] choice = new int[flows.size()];
+        final double[] residual = sent.clone();
+        for (int i = 0; i < flows.size(); i++) {
+            final Candidate c = flows.get(i);
+            final int now = twin.firstHop(c.transfer().source(), c.transfer().destination());
+            choice[i] = indexOf(c.firstHops(), now);
+            for (final int d : c.inner()[choice[i]]) {
+                residual[d] -= c.bytes();
+            }
+        }
+        final int[] initial = choice.clone();
+        for (int pass = 0; pass < MAX_PASSES; pass++) {
+            boolean any = false;
+            for (int i = 0; i < flows.size(); i++) {
+                any |= improve(flows.get(i), i, choice, residual);
+            }
+            if (!any) {
+                break;
+            }
+        }
+        final List<FluidSimulation.Pin> pins = new ArrayList<>();
+        for (int i = 0; i < flows.size(); i++) {
+            if (choice[i] != initial[i]) {
+                final Candidate c = flows.get(i);
+                pins.add(new FluidSimulation.Pin(c.transfer().source(), c.transfer().destination(), c.node(),
+                    c.firstHops()[choice[i]]));
+            }
+        }
+        moves += pins.size();
+        return twin.pin(pins, atMs);
+    }
+
+    /** Moves flow {@code i} to the first hop that cuts the squared residual most, if it cuts it enough. */
+    private static boolean improve(final Candidate c, final int i, final int[] choice, final double[] residual) {
+        final double x = c.bytes();
+        final int[] from = c.inner()[choice[i]];
+        int best = -1;
+        double bestGain = MIN_GAIN * x * x;
+        for (int a = 0; a < c.firstHops().length; a++) {
+            if (a == choice[i]) {
+                continue;
+            }
+            final int[] to = c.inner()[a];
+            double gain = 0;
+            for (final int d : from) {
+                if (!contains(to, d)) {
+                    gain += residual[d] * residual[d] - (residual[d] + x) * (residual[d] + x);
+                }
+            }
+            for (final int d : to) {
+                if (!contains(from, d)) {
+                    gain += residual[d] * residual[d] - (residual[d] - x) * (residual[d] - x);
+                }
+            }
+            if (gain > bestGain) {
+                bestGain = gain;
+                best = a;
+            }
+        }
+        if (best < 0) {
+            return false;
+        }
+        for (final int d : from) {
+            residual[d] += x;
+        }
+        for (final int d : c.inner()[best]) {
+            residual[d] -= x;
+        }
+        choice[i] = best;
+        return true;
+    }
+
+    /**
+     * The running jobs' flows that have a choice at their source switch, largest first, each with the bytes its NIC
+     * sent for it this epoch. Background traffic is left out: its peers are drawn anew each period, so the
+     * replica's draws are not the fabric's.
+     */
+    private List<Candidate> candidates(final TwinReplica twin) {
+        final Map<PortRef, Double> perNic = new HashMap<>();
+        final List<Transfer> transfers = new ArrayList<>();
+        for (final PlacedJob job : twin.jobs()) {
+            if (job.spec().pattern() == Pattern.BACKGROUND) {
+                continue;
+            }
+            for (final Transfer t : job.transfers()) {
+                perNic.merge(t.source(), t.bytes(), Double::sum);
+                transfers.add(t);
+            }
+        }
+        final List<Candidate> out = new ArrayList<>();
+        for (final Transfer t : transfers) {
+            final Router.Choices choices = twin.choices(t.source(), t.destination());
+            if (choices.firstHops().length < 2 || twin.firstHop(t.source(), t.destination()) < 0) {
+                continue;
+            }
+            final double bytes = sent[fabric.txLink(t.source())] * t.bytes() / perNic.get(t.source());
+            if (bytes <= 0) {
+                continue;
+            }
+            final int[][] inner = new int[choices.paths().length][];
+            for (int a = 0; a < inner.length; a++) {
+                final int[] path = choices.paths()[a];
+                inner[a] = Arrays.copyOfRange(path, 1, path.length - 1); // the NIC links carry it on any path
+            }
+            out.add(new Candidate(t, choices.node(), choices.firstHops(), inner, bytes));
+        }
+        out.sort((a, b) -> Double.compare(b.bytes(), a.bytes()));
+        return out;
+    }
+
+    private static int indexOf(final int[] values, final int value) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == value) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean contains(final int[] values, final int value) {
+        for (final int v : values) {
+            if (v == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
