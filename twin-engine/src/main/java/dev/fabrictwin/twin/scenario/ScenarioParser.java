@@ -146,7 +146,7 @@ public final class ScenarioParser {
         final TelemetryProfile telemetry = telemetry(root.path("telemetry"));
         final Transport transport = root.hasNonNull("transport")
             ? wrap("transport", () -> Transport.parse(root.get("transport").asText())) : Transport.ECN;
-        final List<FlowSpec> flows = flows(root.path("flows"));
+        final List<FlowSpec> flows = flows(root.path("flows"), duration);
         final List<PinSpec> pins = pins(root.path("pins"));
         return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults,
             telemetry, transport, flows, pins));
@@ -246,7 +246,7 @@ public final class ScenarioParser {
     }
 
     /** {@code flows:}: each names its ends and size; a flow is named in errors by its place and its id. */
-    private static List<FlowSpec> flows(final JsonNode flows) {
+    private static List<FlowSpec> flows(final JsonNode flows, final Duration scenarioDuration) {
         final List<FlowSpec> out = new ArrayList<>();
         final Set<String> ids = new HashSet<>();
         for (int i = 0; i < list(flows, "flows").size(); i++) {
@@ -263,6 +263,10 @@ public final class ScenarioParser {
                 : wrap(where + ".bytes", () -> Units.parseBytes(scalar(f, "bytes", where, null)));
             final Duration start = wrap(where + ".start", () -> Units.parseDuration(scalar(f, "start", where, "0s")));
             final Duration repeat = wrap(where + ".repeat", () -> Units.parseDuration(scalar(f, "repeat", where, "0s")));
+            if (start.compareTo(scenarioDuration) >= 0) {
+                throw new ScenarioException(where + ".start: " + f.get("start").asText() + " is not before the scenario's end ("
+                    + seconds(scenarioDuration) + ")");
+            }
             if (f.hasNonNull("repeat") && repeat.isZero()) {
                 throw new ScenarioException(where + ".repeat: must be > 0, was '" + f.get("repeat").asText() + "'");
             }
@@ -281,6 +285,10 @@ public final class ScenarioParser {
             out.add(new PinSpec(scalar(p, "src", where, null), scalar(p, "dst", where, null), scalar(p, "via", where, null)));
         }
         return out;
+    }
+
+    private static String seconds(final Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** A top-level list, or an empty one when absent. */

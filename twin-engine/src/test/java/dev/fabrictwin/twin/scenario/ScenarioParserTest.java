@@ -171,6 +171,8 @@ class ScenarioParserTest {
             .hasMessageStartingWith("flows[0].size: unknown key");
         assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, bytes: 1, repeat: 0s}]"))
             .hasMessage("flows[0] (flow-0).repeat: must be > 0, was '0s'");
+        assertThatThrownBy(() -> scenario("duration: 60s\nfabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, bytes: 1, start: 2m}]"))
+            .hasMessage("flows[0] (flow-0).start: 2m is not before the scenario's end (60s)");
         assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\npins: {src: host-0}"))
             .hasMessage("pins: expected a list");
         assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\njobs: [{id: r, hosts: 2, offset: 2}]"))

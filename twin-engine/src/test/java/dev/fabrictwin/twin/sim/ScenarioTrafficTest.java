@@ -155,6 +155,16 @@ class ScenarioTrafficTest {
             """, "pins[1].via: host-0/nic0 → host-8/nic0 is already pinned via spine-0, cannot also go via spine-1");
     }
 
+    @Test
+    void aFlowBetweenTwoNicsOfOneHostIsRefused() {
+        assertThatThrownBy(() -> Twin.healthy(scenario("""
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 2}
+            flows: [{src: host-1/nic0, dst: host-1/nic1, bytes: 1MB}]
+            """), ModelParams.defaults())).isInstanceOf(ScenarioException.class)
+            .hasMessage("flows[0] (flow-0): src host-1/nic0 and dst host-1/nic1 are on one host (that traffic never touches "
+                + "the fabric)");
+    }
+
     private static void assertError(final String yaml, final String message) {
         assertThatThrownBy(() -> Twin.healthy(scenario(FABRIC + yaml), ModelParams.defaults()))
             .isInstanceOf(ScenarioException.class).hasMessage(message);
