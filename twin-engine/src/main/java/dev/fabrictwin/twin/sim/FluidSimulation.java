@@ -325,8 +325,10 @@ public final class FluidSimulation implements Serializable {
      * two ends like any job flow, and leaves when its bytes are delivered ({@link #flowCompletions()}).
      */
     public void addFlow(final ExplicitFlow flow) {
-        explicitFlows.add(flow);
-        schedule(Math.max(flow.start(), now), EventKind.FLOW_START, explicitFlows.size() - 1);
+        // a start already past begins now, and its repeats count from now
+        explicitFlows.add(flow.start() >= now ? flow
+            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat()));
+        schedule(explicitFlows.get(explicitFlows.size() - 1).start(), EventKind.FLOW_START, explicitFlows.size() - 1);
     }
 
     /** The explicit flows' completed runs, in completion order. */

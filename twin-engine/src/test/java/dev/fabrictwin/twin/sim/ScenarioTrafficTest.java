@@ -81,6 +81,17 @@ class ScenarioTrafficTest {
     }
 
     @Test
+    void aFlowAddedWhileTheSimulationRunsStartsNowIfItsStartHasPassed() {
+        final Twin twin = Twin.healthy(scenario(FABRIC), ModelParams.defaults());
+        twin.simulation().runUntil(1);
+        twin.simulation().addFlow(new FluidSimulation.ExplicitFlow("late", new PortRef("host-0", "nic0"),
+            new PortRef("host-9", "nic0"), MIB64, 0.2, 1));
+        twin.simulation().runUntil(2.5);
+        assertThat(twin.simulation().flowCompletions()).extracting(FlowCompletion::round).containsExactly(0, 1);
+        assertThat(twin.simulation().flowCompletions()).extracting(FlowCompletion::start).containsExactly(1.0, 2.0);
+    }
+
+    @Test
     void aFlowPinnedViaASpineCrossesItsLinks() {
         final Twin twin = Twin.healthy(scenario(FABRIC + """
             flows:
