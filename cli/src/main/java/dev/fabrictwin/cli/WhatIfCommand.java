@@ -32,6 +32,8 @@ import picocli.CommandLine.Spec;
             + "never changes, only the network does.",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
             + "median and 90th percentile over them.",
+        "Without --set the scenario runs as declared. A scenario's explicit flows (flows:) get one row, '(flows)': "
+            + "their makespan, from the first start to the last end; they have no step time or GPU utilization.",
     },
     footerHeading = "%nSettings:%n",
     footer = {
@@ -42,6 +44,7 @@ import picocli.CommandLine.Spec;
         "Example:",
         "  fabric-twin whatif --scenario scenarios/whatif-1k-ring.yaml --set hostLinkSpeed=100G,400G",
         "  fabric-twin whatif --scenario scenarios/ecmp-imbalance.yaml --set spines=4,8 --seeds 20",
+        "  fabric-twin whatif --scenario scenarios/fidelity/ringx-64m-1to1.yaml --seeds 9",
     })
 final class WhatIfCommand implements Callable<Integer> {
 
@@ -51,8 +54,8 @@ final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (docs/contracts.md).")
     private Path scenario;
 
-    @Option(names = "--set", required = true, paramLabel = "KEY=V1,V2,...",
-        description = "The setting to vary and its values, e.g. hostLinkSpeed=100G,400G.")
+    @Option(names = "--set", paramLabel = "KEY=V1,V2,...",
+        description = "The setting to vary and its values, e.g. hostLinkSpeed=100G,400G (default: the scenario as declared).")
     private String set;
 
     @Option(names = "--seeds", defaultValue = "1", paramLabel = "N",
@@ -67,27 +70,25 @@ final class WhatIfCommand implements Callable<Integer> {
         if (!Files.isRegularFile(scenario)) {
             throw new UsageException("scenario file not found: " + scenario);
         }
-        final int eq = set.indexOf('=');
-        if (eq <= 0 || eq == set.length() - 1) {
-            throw new UsageException("--set needs KEY=V1,V2,... (e.g. hostLinkSpeed=100G,400G), was '" + set + "'");
-        }
         if (seeds < 1 || seeds > 1000) {
             throw new UsageException("--seeds must be between 1 and 1000, was " + seeds);
         }
-        final String key = set.substring(0, eq).trim();
-        final List<String> values = Arrays.stream(set.substring(eq + 1).split(",")).map(String::trim)
-            .filter(v -> !v.isEmpty()).toList();
         final ObjectNode tree = ScenarioParser.tree(scenario);
         final PrintWriter out = spec.commandLine().getOut();
-        final List<WhatIf.Row> rows = WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values, seeds);
+        final List<WhatIf.Row> rows = set == null
+            ? WhatIf.evaluate(ScenarioParser.parse(tree, scenario.toAbsolutePath().getParent()), "as declared", seeds)
+            : varied(tree);
 
         final String p90 = seeds > 1 ? " %12s" : "%s";
         out.printf(Locale.ROOT, "%-24s %-12s %12s" + p90 + " %12s %10s %9s%n", "setting", "job",
             seeds > 1 ? "comm p50 ms" : "comm ms", seeds > 1 ? "comm p90 ms" : "", "step ms", "comm %", "GPU util");
         for (final WhatIf.Row r : rows) {
-            out.printf(Locale.ROOT, "%-24s %-12s %12.1f" + p90 + " %12.1f %9.1f%% %8.1f%%%n", r.setting(), r.job(),
-                r.commTimeMs(), seeds > 1 ? String.format(Locale.ROOT, "%.1f", r.commP90Ms()) : "", r.stepTimeMs(),
-                r.commOverheadPct(), 100 * r.gpuUtilization());
+            out.printf(Locale.ROOT, "%-24s %-12s %12s" + p90 + " %12s %10s %9s%n", r.setting(), r.job(),
+                cell(r.commTimeMs(), ""), seeds > 1 ? cell(r.commP90Ms(), "") : "", cell(r.stepTimeMs(), ""),
+                cell(r.commOverheadPct(), "%"), cell(100 * r.gpuUtilization(), "%"));
+        }
+        if (rows.stream().anyMatch(r -> r.job().equals(WhatIf.FLOWS))) {
+            out.println("(flows: the makespan of the scenario's explicit flows, first start to last end; no compute phase)");
         }
         if (seeds > 1) {
             out.printf(Locale.ROOT, "(%d hash seeds per value: the scenario's own and the next %d)%n", seeds, seeds - 1);
@@ -110,5 +111,21 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         out.flush();
         return FabricTwin.EXIT_OK;
+    }
+
+    private List<WhatIf.Row> varied(final ObjectNode tree) {
+        final int eq = set.indexOf('=');
+        if (eq <= 0 || eq == set.length() - 1) {
+            throw new UsageException("--set needs KEY=V1,V2,... (e.g. hostLinkSpeed=100G,400G), was '" + set + "'");
+        }
+        final String key = set.substring(0, eq).trim();
+        final List<String> values = Arrays.stream(set.substring(eq + 1).split(",")).map(String::trim)
+            .filter(v -> !v.isEmpty()).toList();
+        return WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values, seeds);
+    }
+
+    /** A figure with one decimal, or "-" where a row has none (explicit flows have no step time). */
+    private static String cell(final double value, final String unit) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.1f%s", value, unit);
     }
 }

@@ -67,4 +67,16 @@ class EvalCommandTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.errLines()).singleElement().asString().contains("no *.yaml scenario files in");
     }
+
+    /** {@code eval --all scenarios} must not score scenarios/fidelity (or scenarios/hard): only the folder's own files. */
+    @Test
+    void evalAllReadsOnlyTheTopOfTheFolder(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        final java.nio.file.Path fidelity = java.nio.file.Files.createDirectory(dir.resolve("fidelity"));
+        java.nio.file.Files.copy(java.nio.file.Path.of("..", "scenarios", "fidelity", "ring-64m.yaml"),
+            fidelity.resolve("ring-64m.yaml"));
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--all", dir.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).singleElement().asString().contains("no *.yaml scenario files in");
+    }
 }

@@ -124,6 +124,46 @@ public class FabricTwinCliTest {
     }
 
     @Test
+    void whatIfWithoutSetRunsAFidelityCaseFileOverHashSeeds() throws Exception {
+        final Run run = run("whatif", "--scenario", "../scenarios/fidelity/ringx-64m-1to1.yaml", "--seeds", "9", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final String[] lines = run.out().split("\\R");
+        assertThat(lines[0]).contains("comm p50 ms", "comm p90 ms");
+        assertThat(lines[1]).startsWith("as declared").contains("ringx");
+        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        assertThat(row.get("seeds").asInt()).isEqualTo(9);
+        // 16 flows per leaf on 16 uplinks: at best line rate (5.5 ms), hash collisions make it 2-5x that
+        assertThat(row.get("commTimeMs").asDouble()).isBetween(10.0, 30.0);
+        assertThat(row.get("commP90Ms").asDouble()).isGreaterThanOrEqualTo(row.get("commTimeMs").asDouble());
+    }
+
+    @Test
+    void whatIfReportsTheMakespanOfAScenarioOfOnlyFlows(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws Exception {
+        final Run run = run("whatif", "--scenario", "../scenarios/fidelity/incast-16m.yaml", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final String[] lines = run.out().split("\\R");
+        assertThat(lines[1]).startsWith("as declared").contains("(flows)", " - ");
+        assertThat(run.out()).contains("(flows: the makespan of the scenario's explicit flows");
+        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        assertThat(row.get("job").asText()).isEqualTo("(flows)");
+        assertThat(row.get("commTimeMs").asDouble()).isCloseTo(20.45, org.assertj.core.api.Assertions.within(0.5)); // 15 x 16 MiB into one NIC
+        assertThat(row.get("gpuUtilization").isNull()).isTrue();
+
+        final java.nio.file.Path bad = dir.resolve("bad.yaml");
+        java.nio.file.Files.writeString(bad, """
+            fabric: {kind: spine-leaf}
+            flows: [{id: bulk, src: host-0, dst: host-99, bytes: 1GB}]
+            """);
+        final Run refused = run("whatif", "--scenario", bad.toString());
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.errLines()).singleElement().asString()
+            .contains("flows[0] (bulk).dst: 'host-99' is not a host of the fabric");
+    }
+
+    @Test
     void benchFidelityPrintsEachCaseAgainstItsReference() throws Exception {
         final Run run = run("bench", "fidelity", "--case", "incast 16M,ringx 64M 1:1", "--seeds", "5", "--json");
 

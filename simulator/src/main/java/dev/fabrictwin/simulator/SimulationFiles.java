@@ -65,7 +65,7 @@ public final class SimulationFiles {
     public static String topologyJson(final SyntheticCluster cluster) {
         try {
             return MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(FabricJson.toJson(cluster.fabric(), MAPPER));
+                .writeValueAsString(FabricJson.toJson(cluster.fabric(), cluster.scenario().transport(), MAPPER));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

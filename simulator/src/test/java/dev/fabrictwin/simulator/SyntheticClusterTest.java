@@ -150,6 +150,30 @@ class SyntheticClusterTest {
         assertThat(Files.readString(dir.resolve(SimulationFiles.JOBS))).contains("\"ring-allreduce\"");
     }
 
+    @Test
+    void simulatesExplicitFlowsAndWritesTheScenariosTransportIntoTheTopology(@TempDir final Path dir) throws Exception {
+        final Scenario s = scenario("""
+            name: flows-only
+            duration: 10s
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
+            transport: pfc
+            flows:
+              - {src: host-0, dst: host-3/nic0, bytes: 10GB, start: 2s}
+            """);
+        final List<Sample> samples = run(s, TelemetryProfile.ideal());
+        final long end = s.epochMillis(s.duration());
+        final long first = s.epochMillis(1.0); // counters start anywhere: measure from the first sample
+        final double wire = dev.fabrictwin.twin.fabric.Technology.ROCE_V2.wirePerPayload();
+        assertThat(increase(samples, "host-0", "nic0", "tx_bytes", first, s.epochMillis(2.0))).isZero();
+        assertThat((double) increase(samples, "host-0", "nic0", "tx_bytes", first, end))
+            .isCloseTo(10e9 * wire, org.assertj.core.api.Assertions.within(1e3)); // once, then it ends
+        assertThat((double) increase(samples, "host-3", "nic0", "rx_bytes", first, end))
+            .isCloseTo(10e9 * wire, org.assertj.core.api.Assertions.within(1e3));
+
+        SimulationFiles.write(new SyntheticCluster(s, TelemetryProfile.ideal()), dir, d -> { });
+        assertThat(Files.readString(dir.resolve(SimulationFiles.TOPOLOGY))).contains("\"transport\" : \"pfc\"");
+    }
+
     /** Counter increase between the last samples at or before t0 and t1 (ideal telemetry: no wraps). */
     private static long increase(final List<Sample> samples, final String device, final String port, final String counter,
                                  final long t0, final long t1) {

@@ -75,6 +75,7 @@ public final class TwinReplica implements Serializable {
         }
         final TwinReplica replica = new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
             Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
+        replica.simulation.setTransport(FabricJson.transport(topology)); // the document's transport (ecn when absent)
         for (final JsonNode j : jobDocuments) {
             final String id = j.get("id").asText();
             replica.documents.put(id, j);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.twin.scenario.Transport;
 import dev.fabrictwin.twin.units.Units;
 
 /**
@@ -19,17 +20,29 @@ import dev.fabrictwin.twin.units.Units;
  *  "nodes": [{"name": "host-0", "tier": "host"}, {"name": "leaf-0", "tier": "leaf", "pod": 0}, ...],
  *  "links": [{"lower": "host-0/nic0", "upper": "leaf-0/eth0", "speed": "400G"}, ...]}
  * </pre>
- * {@code lower} is the end nearer the hosts; {@code speed} takes {@code 400G} or a number of bit/s.
+ * {@code lower} is the end nearer the hosts; {@code speed} takes {@code 400G} or a number of bit/s. An optional
+ * {@code "transport": "ecn"|"pfc"} says how the fabric reacts to congestion (a scenario's {@code transport}), so the
+ * analyzer's replica models what the fabric runs; absent means {@code ecn}.
  */
 public final class FabricJson {
+
+    private static final String TRANSPORT = "transport";
 
     private FabricJson() {
     }
 
     public static ObjectNode toJson(final Fabric fabric, final ObjectMapper mapper) {
+        return toJson(fabric, null, mapper);
+    }
+
+    /** The document with its {@code transport} (none when null). */
+    public static ObjectNode toJson(final Fabric fabric, final Transport transport, final ObjectMapper mapper) {
         final ObjectNode root = mapper.createObjectNode();
         root.put("id", fabric.id());
         root.put("technology", fabric.technology().label());
+        if (transport != null) {
+            root.put(TRANSPORT, transport.name().toLowerCase(Locale.ROOT));
+        }
         final ArrayNode nodes = root.putArray("nodes");
         for (final Node n : fabric.nodes()) {
             final ObjectNode o = nodes.addObject().put("name", n.name()).put("tier", n.tier().label());
@@ -50,6 +63,7 @@ public final class FabricJson {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("fabric file must be an object with 'nodes' and 'links'");
         }
+        transport(root); // a bad value refuses the document, as any other bad field does
         final String id = root.path("id").asText(defaultId);
         final FabricBuilder b = new FabricBuilder(id).technology(root.hasNonNull("technology")
             ? Technology.parse(root.get("technology").asText()) : defaultTechnology);
@@ -85,6 +99,22 @@ public final class FabricJson {
             b.connect(b.nodeIndex(lower.device()), lower.port(), b.nodeIndex(upper.device()), upper.port(), bps);
         }
         return b.build();
+    }
+
+    /** The document's {@code transport}, {@code ecn} when absent; a bad value is an {@link IllegalArgumentException}. */
+    public static Transport transport(final JsonNode root) {
+        final JsonNode t = root.path(TRANSPORT);
+        if (t.isMissingNode() || t.isNull()) {
+            return Transport.ECN;
+        }
+        if (!t.isTextual()) {
+            throw new IllegalArgumentException("transport: expected ecn or pfc, was " + t);
+        }
+        try {
+            return Transport.parse(t.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("transport: " + e.getMessage(), e);
+        }
     }
 
     private static PortRef port(final JsonNode link, final String field) {

@@ -7,16 +7,18 @@ import java.util.Objects;
 
 import dev.fabrictwin.twin.fabric.FabricSpec;
 import dev.fabrictwin.twin.fault.FaultSpec;
+import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
+import dev.fabrictwin.twin.workload.PinSpec;
 
 /**
  * A scenario file (docs/contracts.md): the fabric, the declared jobs, the injected faults, and the clock
  * (simulated time starts at {@code epoch}; every timestamp is epoch milliseconds on that clock) and the transport's
- * reaction to congestion.
+ * reaction to congestion; explicit {@code flows} that belong to no job, and {@code pins} that fix flows' paths.
  */
 public record Scenario(String name, long seed, Duration duration, Duration sampleInterval, Instant epoch,
                        FabricSpec fabric, Routing routing, List<JobSpec> jobs, List<FaultSpec> faults,
-                       TelemetryProfile telemetry, Transport transport) {
+                       TelemetryProfile telemetry, Transport transport, List<FlowSpec> flows, List<PinSpec> pins) {
 
     public static final Instant DEFAULT_EPOCH = Instant.parse("2025-01-01T00:00:00Z");
 
@@ -31,6 +33,8 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
         Objects.requireNonNull(transport, "transport");
         jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
+        flows = List.copyOf(flows);
+        pins = List.copyOf(pins);
         if (duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException("duration must be > 0");
         }
@@ -42,7 +46,7 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
     /** The same scenario with another routing (e.g. another hash seed). */
     public Scenario withRouting(final Routing other) {
         return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, other, jobs, faults, telemetry,
-            transport);
+            transport, flows, pins);
     }
 
     /** Epoch milliseconds of a scenario time. */

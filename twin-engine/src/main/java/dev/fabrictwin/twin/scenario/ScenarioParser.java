@@ -31,8 +31,10 @@ import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.units.Units;
+import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
+import dev.fabrictwin.twin.workload.PinSpec;
 
 /**
  * Reads scenario YAML (docs/contracts.md). Every error is a {@link ScenarioException} whose one-line message names
@@ -43,12 +45,14 @@ public final class ScenarioParser {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP_KEYS = Set.of("name", "seed", "duration", "sampleInterval", "epoch", "fabric",
-        "jobs", "faults", "routing", "technology", "description", "telemetry", "transport");
+        "jobs", "faults", "routing", "technology", "description", "telemetry", "transport", "flows", "pins");
     private static final Set<String> FABRIC_KEYS = Set.of("kind", "file", "spines", "leaves", "hostsPerLeaf", "nicsPerHost",
         "linkSpeed", "hostLinkSpeed", "coreLinkSpeed", "technology", "k", "pods", "leavesPerPod", "spinesPerPod", "cores",
         "hosts", "hostsPerGroup");
     private static final Set<String> JOB_KEYS = Set.of("id", "hosts", "hostList", "pattern", "bytesPerIteration",
-        "iterationPeriod", "commFraction");
+        "iterationPeriod", "commFraction", "offset");
+    private static final Set<String> FLOW_KEYS = Set.of("id", "src", "dst", "bytes", "start", "repeat", "via");
+    private static final Set<String> PIN_KEYS = Set.of("src", "dst", "via");
     private static final Set<String> FAULT_KEYS = Set.of("id", "type", "target", "start", "end");
 
     private ScenarioParser() {
@@ -142,8 +146,10 @@ public final class ScenarioParser {
         final TelemetryProfile telemetry = telemetry(root.path("telemetry"));
         final Transport transport = root.hasNonNull("transport")
             ? wrap("transport", () -> Transport.parse(root.get("transport").asText())) : Transport.ECN;
+        final List<FlowSpec> flows = flows(root.path("flows"), duration);
+        final List<PinSpec> pins = pins(root.path("pins"));
         return wrap("scenario", () -> new Scenario(name, seed, duration, interval, epoch, fabric, routing, jobs, faults,
-            telemetry, transport));
+            telemetry, transport, flows, pins));
     }
 
     /** The most sampling rounds a scenario may run: a year of 1 s samples; more is a typo (or a full disk). */
@@ -233,9 +239,86 @@ public final class ScenarioParser {
             }
             out.add(wrap(where, () -> new JobSpec(id, j.path("hosts").asInt(hostList.size()), hostList,
                 Pattern.parse(text(j, "pattern", "ring-allreduce")), Units.parseBytes(text(j, "bytesPerIteration", "1GB")),
-                Units.parseDuration(text(j, "iterationPeriod", "1s")), j.path("commFraction").asDouble(0.3))));
+                Units.parseDuration(text(j, "iterationPeriod", "1s")), j.path("commFraction").asDouble(0.3),
+                integer(j, "offset", 1))));
         }
         return out;
+    }
+
+    /** {@code flows:}: each names its ends and size; a flow is named in errors by its place and its id. */
+    private static List<FlowSpec> flows(final JsonNode flows, final Duration scenarioDuration) {
+        final List<FlowSpec> out = new ArrayList<>();
+        final Set<String> ids = new HashSet<>();
+        for (int i = 0; i < list(flows, "flows").size(); i++) {
+            final JsonNode f = flows.get(i);
+            checkKeys(f, FLOW_KEYS, "flows[" + i + "].");
+            final String id = scalar(f, "id", "flows[" + i + "]", "flow-" + i);
+            final String where = "flows[" + i + "] (" + id + ")";
+            if (!ids.add(id)) {
+                throw new ScenarioException(where + ".id: duplicate flow id '" + id + "'");
+            }
+            final String src = scalar(f, "src", where, null);
+            final String dst = scalar(f, "dst", where, null);
+            final long bytes = f.path("bytes").isNumber() ? f.get("bytes").asLong()
+                : wrap(where + ".bytes", () -> Units.parseBytes(scalar(f, "bytes", where, null)));
+            final Duration start = wrap(where + ".start", () -> Units.parseDuration(scalar(f, "start", where, "0s")));
+            final Duration repeat = wrap(where + ".repeat", () -> Units.parseDuration(scalar(f, "repeat", where, "0s")));
+            if (start.compareTo(scenarioDuration) >= 0) {
+                throw new ScenarioException(where + ".start: " + f.get("start").asText() + " is not before the scenario's end ("
+                    + seconds(scenarioDuration) + ")");
+            }
+            if (f.hasNonNull("repeat") && repeat.isZero()) {
+                throw new ScenarioException(where + ".repeat: must be > 0, was '" + f.get("repeat").asText() + "'");
+            }
+            out.add(wrap(where, () -> new FlowSpec(id, src, dst, bytes, start, repeat, nullableScalar(f, "via", where))));
+        }
+        return out;
+    }
+
+    /** {@code pins:}: every flow between two NICs crosses a named switch. */
+    private static List<PinSpec> pins(final JsonNode pins) {
+        final List<PinSpec> out = new ArrayList<>();
+        for (int i = 0; i < list(pins, "pins").size(); i++) {
+            final JsonNode p = pins.get(i);
+            final String where = "pins[" + i + "]";
+            checkKeys(p, PIN_KEYS, where + ".");
+            out.add(new PinSpec(scalar(p, "src", where, null), scalar(p, "dst", where, null), scalar(p, "via", where, null)));
+        }
+        return out;
+    }
+
+    private static String seconds(final Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
+    /** A top-level list, or an empty one when absent. */
+    private static JsonNode list(final JsonNode node, final String key) {
+        if (node.isMissingNode() || node.isNull()) {
+            return YAML.createArrayNode();
+        }
+        if (!node.isArray()) {
+            throw new ScenarioException(key + ": expected a list");
+        }
+        return node;
+    }
+
+    /** A scalar field as text; required when {@code dflt} is null. */
+    private static String scalar(final JsonNode n, final String field, final String where, final String dflt) {
+        final String value = nullableScalar(n, field, where);
+        if (value == null && dflt == null) {
+            throw new ScenarioException(where + "." + field + ": required");
+        }
+        return value == null ? dflt : value;
+    }
+
+    private static String nullableScalar(final JsonNode n, final String field, final String where) {
+        if (!n.hasNonNull(field)) {
+            return null;
+        }
+        if (!n.get(field).isValueNode() || n.get(field).asText().isBlank()) {
+            throw new ScenarioException(where + "." + field + ": expected a value, was '" + n.get(field) + "'");
+        }
+        return n.get(field).asText();
     }
 
     private static List<FaultSpec> faults(final JsonNode faults, final Duration scenarioDuration) {

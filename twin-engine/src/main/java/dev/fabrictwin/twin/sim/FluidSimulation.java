@@ -65,6 +65,9 @@ public final class FluidSimulation implements Serializable {
     private final List<SimFlow> flows = new ArrayList<>();
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final List<IterationRecord> iterations = new ArrayList<>();
+    /** Explicit flows (a scenario's {@code flows:}) by the index their start events carry, and their completed runs. */
+    private final List<ExplicitFlow> explicitFlows = new ArrayList<>();
+    private final List<FlowCompletion> flowCompletions = new ArrayList<>();
     private final boolean[] activeFaults;
     /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
     private final boolean[] reportedDown;
@@ -305,10 +308,32 @@ public final class FluidSimulation implements Serializable {
             .mapToDouble(Event::time).min().orElse(Double.NaN);
     }
 
-    /** Forgets history before {@code t} (seconds): link states and iteration records. For long runs. */
+    /** Forgets history before {@code t} (seconds): link states, iteration records and flow completions. For long runs. */
     public void forgetBefore(final double t) {
         timeline.forgetBefore(t);
         iterations.removeIf(r -> r.commEnd() < t);
+        flowCompletions.removeIf(r -> r.end() < t);
+    }
+
+    /** A flow of no job: {@code bytes} from one NIC to another from {@code start} seconds, again every {@code repeat} if > 0. */
+    public record ExplicitFlow(String id, PortRef source, PortRef destination, double bytes, double start, double repeat)
+        implements Serializable {
+    }
+
+    /**
+     * Adds an explicit flow: it starts at its start (not before now), runs as fast as the fabric lets it, hashed on its
+     * two ends like any job flow, and leaves when its bytes are delivered ({@link #flowCompletions()}).
+     */
+    public void addFlow(final ExplicitFlow flow) {
+        // a start already past begins now, and its repeats count from now
+        explicitFlows.add(flow.start() >= now ? flow
+            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat()));
+        schedule(explicitFlows.get(explicitFlows.size() - 1).start(), EventKind.FLOW_START, explicitFlows.size() - 1);
+    }
+
+    /** The explicit flows' completed runs, in completion order. */
+    public List<FlowCompletion> flowCompletions() {
+        return List.copyOf(flowCompletions);
     }
 
     /** Duration of the job's last completed comm phase (seconds), or NaN before the first one ends. */
@@ -378,6 +403,18 @@ public final class FluidSimulation implements Serializable {
                 schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
             }
             case JOB_END -> finish(jobs.get(e.ref));
+            case FLOW_START -> {
+                final ExplicitFlow x = explicitFlows.get(e.ref);
+                final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
+                    Router.flowKey(x.source(), x.destination(), 0), false, fabric.txLink(x.source()));
+                f.explicit = e.ref;
+                f.startedAt = now;
+                route(f);
+                flows.add(f);
+                if (x.repeat() > 0) {
+                    schedule(now + x.repeat(), EventKind.FLOW_START, e.ref);
+                }
+            }
             case FAULT_START -> {
                 activeFaults[e.ref] = true;
                 flapDown[e.ref] = true;
@@ -802,6 +839,11 @@ public final class FluidSimulation implements Serializable {
         });
         for (int i = done.size() - 1; i >= 0; i--) {
             final SimFlow f = done.get(i);
+            if (f.explicit >= 0) {
+                final ExplicitFlow x = explicitFlows.get(f.explicit);
+                final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
+                flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
+            }
             if (f.job != null && --f.job.active == 0 && f.job.inComm) {
                 endComm(f.job);
             }
@@ -827,7 +869,7 @@ public final class FluidSimulation implements Serializable {
         return j;
     }
 
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END }
+    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START }
 
     private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
         @Override
@@ -873,6 +915,9 @@ public final class FluidSimulation implements Serializable {
         Route[] routes = new Route[0];
         int[] ids = new int[0];
         boolean capped;
+        /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
+        int explicit = -1;
+        double startedAt;
         /** The directed link its NIC sends on (looked up once: it is on every hot path). */
         final int nicLink;
 

@@ -8,7 +8,10 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.workload.Placement;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
-/** Builds the twin of a scenario: its fabric, its placed jobs and a simulation over them. */
+/**
+ * Builds the twin of a scenario: its fabric, its placed jobs and a simulation over them, with the scenario's explicit
+ * flows and pinned paths.
+ */
 public record Twin(Scenario scenario, Fabric fabric, List<PlacedJob> jobs, FluidSimulation simulation) {
 
     /** The twin with the scenario's faults injected (what the generator runs). */
@@ -27,6 +30,7 @@ public record Twin(Scenario scenario, Fabric fabric, List<PlacedJob> jobs, Fluid
         final FluidSimulation sim = new FluidSimulation(fabric, jobs, scenario.routing(),
             faults ? scenario.faults() : List.of(), params, scenario.seed());
         sim.setTransport(scenario.transport());
+        ScenarioTraffic.apply(scenario, sim);
         return new Twin(scenario, fabric, jobs, sim);
     }
 

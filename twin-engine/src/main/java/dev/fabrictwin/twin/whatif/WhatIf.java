@@ -13,8 +13,10 @@ import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioException;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.sim.FlowCompletion;
 import dev.fabrictwin.twin.sim.IterationRecord;
 import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 
@@ -144,7 +146,37 @@ public final class WhatIf {
             rows.add(new Row(setting, j.id(), comm.getAverage() * 1e3, comm.getAverage() * 1e3, step * 1e3,
                 100 * comm.getAverage() / step, compute / step, steady.size(), 1));
         }
+        if (!scenario.flows().isEmpty()) {
+            rows.add(flowsRow(twin, setting));
+        }
         return rows;
+    }
+
+    /** The row of a scenario's explicit flows: they have no compute phase, so only their makespan. */
+    public static final String FLOWS = "(flows)";
+
+    /**
+     * The explicit flows' makespan: from the first flow's start to the last one's end (each flow's first run), in the
+     * comm time columns; step time, comm overhead and GPU utilization are NaN (flows have no compute phase).
+     */
+    private static Row flowsRow(final Twin twin, final String setting) {
+        final int flows = twin.scenario().flows().size();
+        final double lastStart = twin.scenario().flows().stream().mapToDouble(FlowSpec::startSeconds).max().orElseThrow();
+        double window = 1e-3;
+        // doubling windows past the last start until every flow has ended once (a day at most: a starved flow is infinite)
+        while (firstRuns(twin).size() < flows && window < 86_400) {
+            twin.simulation().runUntil(Math.max(twin.simulation().now(), lastStart + window));
+            window *= 2;
+        }
+        final List<FlowCompletion> runs = firstRuns(twin);
+        final double makespan = runs.size() < flows ? Double.POSITIVE_INFINITY
+            : runs.stream().mapToDouble(FlowCompletion::end).max().orElseThrow()
+                - runs.stream().mapToDouble(FlowCompletion::start).min().orElseThrow();
+        return new Row(setting, FLOWS, makespan * 1e3, makespan * 1e3, Double.NaN, Double.NaN, Double.NaN, 1, 1);
+    }
+
+    private static List<FlowCompletion> firstRuns(final Twin twin) {
+        return twin.simulation().flowCompletions().stream().filter(c -> c.round() == 0).toList();
     }
 
     /** The job's two latest iterations after the first took the same comm time. */

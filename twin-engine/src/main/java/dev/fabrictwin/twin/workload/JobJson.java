@@ -11,7 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * A declared job as JSON, the value of {@code fabric.jobs} and each entry of {@code jobs.json}:
  * {@code {"id":"llm-a","hosts":16,"hostList":["host-0",...],"pattern":"ring-allreduce",
- * "bytesPerIteration":8000000000,"iterationPeriodMs":2000,"commFraction":0.35}}. Written with the hosts the
+ * "bytesPerIteration":8000000000,"iterationPeriodMs":2000,"commFraction":0.35}} ({@code "offset"} too for pattern
+ * {@code shift}). Written with the hosts the
  * job actually runs on, so a reader places it exactly where the writer did.
  */
 public final class JobJson {
@@ -30,6 +31,9 @@ public final class JobJson {
         o.put("bytesPerIteration", s.bytesPerIteration());
         o.put("iterationPeriodMs", s.iterationPeriod().toMillis());
         o.put("commFraction", s.commFraction());
+        if (s.pattern() == Pattern.SHIFT) {
+            o.put("offset", s.offset());
+        }
         return o;
     }
 
@@ -45,6 +49,7 @@ public final class JobJson {
         }
         return new JobSpec(o.get("id").asText(), o.path("hosts").asInt(hosts.size()), hosts,
             Pattern.parse(o.path("pattern").asText("ring-allreduce")), o.path("bytesPerIteration").asLong(0),
-            Duration.ofMillis(o.path("iterationPeriodMs").asLong(0)), o.path("commFraction").asDouble(-1));
+            Duration.ofMillis(o.path("iterationPeriodMs").asLong(0)), o.path("commFraction").asDouble(-1),
+            o.path("offset").asInt(1));
     }
 }

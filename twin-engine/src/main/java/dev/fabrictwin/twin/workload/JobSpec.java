@@ -8,10 +8,18 @@ import java.util.Objects;
 /**
  * A declared training job (docs/contracts.md). {@code hostList} is empty unless the job names its hosts; then
  * {@code hosts} equals its size. {@code bytesPerIteration} is the collective's size S, whose meaning per
- * pattern the design fixes (ring: each rank sends 2(N−1)/N·S to its successor, ...).
+ * pattern the design fixes (ring: each rank sends 2(N−1)/N·S to its successor, ...). {@code offset} is the
+ * stride of pattern {@code shift} (rank r sends to r + offset) and 1 for every other pattern.
  */
 public record JobSpec(String id, int hosts, List<String> hostList, Pattern pattern, long bytesPerIteration,
-                      Duration iterationPeriod, double commFraction) implements Serializable {
+                      Duration iterationPeriod, double commFraction, int offset) implements Serializable {
+
+    /** A job of any pattern but {@code shift}'s other strides. */
+    public JobSpec(final String id, final int hosts, final List<String> hostList, final Pattern pattern,
+                   final long bytesPerIteration, final Duration iterationPeriod, final double commFraction) {
+        this(id, hosts, hostList, pattern, bytesPerIteration, iterationPeriod, commFraction, 1);
+    }
+
     public JobSpec {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(pattern, "pattern");
@@ -36,6 +44,13 @@ public record JobSpec(String id, int hosts, List<String> hostList, Pattern patte
             commFraction = 0; // not bulk-synchronous: there is no comm phase, so any declared value is ignored
         } else if (!(commFraction >= 0 && commFraction < 1)) {
             throw new IllegalArgumentException("job " + id + ": commFraction must be in [0, 1), was " + commFraction);
+        }
+        if (offset < 1) {
+            throw new IllegalArgumentException("job " + id + ": offset must be >= 1, was " + offset);
+        }
+        if (offset != 1 && pattern != Pattern.SHIFT) {
+            throw new IllegalArgumentException("job " + id + ": offset " + offset + " applies to pattern shift only, not "
+                + pattern.label());
         }
     }
 

@@ -15,6 +15,8 @@ public enum Pattern {
     INCAST("incast"),
     /** Every rank sends S to another, all distinct: a random cyclic permutation drawn from the scenario's seed. */
     PERMUTATION("permutation"),
+    /** Rank r sends S to rank (r + offset) mod N: a ring with a stride (host i → host i+16 crosses every leaf). */
+    SHIFT("shift"),
     BACKGROUND("background");
 
     private final String label;

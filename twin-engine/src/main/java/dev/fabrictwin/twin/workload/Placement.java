@@ -125,6 +125,15 @@ public final class Placement {
                     add(bytes, r, to[r], s, k);
                 }
             }
+            case SHIFT -> {
+                if (n > 1 && job.offset() % n == 0) {
+                    throw new IllegalArgumentException("job " + job.id() + ": offset " + job.offset()
+                        + " is a multiple of its " + n + " ranks: every rank would send to itself");
+                }
+                for (int r = 0; r < n && n > 1; r++) {
+                    add(bytes, r, (r + job.offset()) % n, s, k);
+                }
+            }
             case BACKGROUND -> {
                 // One iteration's draw; the simulation redraws every period from the same seeded stream.
                 for (int host = 0; host < hostCount && hostCount > 1; host++) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.twin.scenario.Transport;
+
 class FabricBuildersTest {
 
     private static final double G400 = 400e9;
@@ -99,5 +101,23 @@ class FabricBuildersTest {
             new FatTree(2, 2, 2, 4, 2, 2, G400, G400, G400, Technology.ROCE_V2))) {
             assertThat(spec.linkCount()).as(spec.toString()).isEqualTo(spec.build("n").links().size());
         }
+    }
+
+    @Test
+    void theTopologyDocumentCarriesTheTransportAndRefusesABadOne() throws Exception {
+        final Fabric f = new SpineLeaf(2, 2, 2, 1, G400, G400, Technology.ROCE_V2).build("t");
+        final ObjectMapper mapper = new ObjectMapper();
+        final var pfc = FabricJson.toJson(f, Transport.PFC, mapper);
+        assertThat(pfc.get("transport").asText()).isEqualTo("pfc");
+        assertThat(FabricJson.transport(mapper.readTree(mapper.writeValueAsString(pfc)))).isEqualTo(Transport.PFC);
+        assertThat(FabricJson.transport(FabricJson.toJson(f, Transport.ECN, mapper))).isEqualTo(Transport.ECN);
+        assertThat(FabricJson.toJson(f, mapper).has("transport")).isFalse();
+        assertThat(FabricJson.transport(FabricJson.toJson(f, mapper))).isEqualTo(Transport.ECN); // absent: ecn
+
+        pfc.put("transport", "credit");
+        assertThatThrownBy(() -> FabricJson.fromJson(pfc, "x", Technology.ROCE_V2)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("transport: unknown transport 'credit' (expected ecn or pfc)");
+        pfc.put("transport", 3);
+        assertThatThrownBy(() -> FabricJson.transport(pfc)).hasMessage("transport: expected ecn or pfc, was 3");
     }
 }

@@ -12,7 +12,9 @@ import dev.fabrictwin.twin.TwinFixtures;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.Pattern;
+import dev.fabrictwin.twin.workload.PinSpec;
 
 class ScenarioParserTest {
 
@@ -134,5 +136,46 @@ class ScenarioParserTest {
             .hasMessageStartingWith("duration: 100000000h is 360,000,000,000 sampling rounds of 1s");
         assertThat(ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("24h", 4)), null).fabric().linkCount())
             .isEqualTo(64 * 4 + 64 * 4);
+    }
+
+    @Test
+    void readsExplicitFlowsPinsAndAShiftsOffset() {
+        final Scenario s = scenario("""
+            name: x
+            fabric: {kind: spine-leaf}
+            jobs: [{id: ringx, hosts: 8, pattern: shift, offset: 4}]
+            flows:
+              - {src: host-3/nic0, dst: host-7, bytes: 64MiB, start: 2s}
+              - {id: ckpt, src: host-1, dst: host-5, bytes: 1GB, repeat: 30s, via: spine-2}
+            pins:
+              - {src: host-0/nic0, dst: host-4/nic0, via: spine-3}
+            """);
+        assertThat(s.jobs().get(0).offset()).isEqualTo(4);
+        assertThat(s.flows()).containsExactly(
+            new FlowSpec("flow-0", "host-3/nic0", "host-7", 64L << 20, Duration.ofSeconds(2), Duration.ZERO, null),
+            new FlowSpec("ckpt", "host-1", "host-5", 1_000_000_000L, Duration.ZERO, Duration.ofSeconds(30), "spine-2"));
+        assertThat(s.pins()).containsExactly(new PinSpec("host-0/nic0", "host-4/nic0", "spine-3"));
+    }
+
+    @Test
+    void aBadFlowIsAOneLineErrorNamingTheFlowAndTheKey() {
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{id: f, src: host-0, dst: host-1, bytes: 0}]"))
+            .isInstanceOf(ScenarioException.class).hasMessage("flows[0] (f): bytes must be > 0, was 0");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, bytes: lots}]"))
+            .hasMessageStartingWith("flows[0] (flow-0).bytes: ").hasMessageContaining("lots");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, bytes: 1MB}]"))
+            .hasMessage("flows[0] (flow-0).dst: required");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: [host-1], bytes: 1MB}]"))
+            .hasMessage("flows[0] (flow-0).dst: expected a value, was '[\"host-1\"]'");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, size: 1MB}]"))
+            .hasMessageStartingWith("flows[0].size: unknown key");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, bytes: 1, repeat: 0s}]"))
+            .hasMessage("flows[0] (flow-0).repeat: must be > 0, was '0s'");
+        assertThatThrownBy(() -> scenario("duration: 60s\nfabric: {kind: spine-leaf}\nflows: [{src: host-0, dst: host-1, bytes: 1, start: 2m}]"))
+            .hasMessage("flows[0] (flow-0).start: 2m is not before the scenario's end (60s)");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\npins: {src: host-0}"))
+            .hasMessage("pins: expected a list");
+        assertThatThrownBy(() -> scenario("fabric: {kind: spine-leaf}\njobs: [{id: r, hosts: 2, offset: 2}]"))
+            .hasMessage("jobs[0]: job r: offset 2 applies to pattern shift only, not ring-allreduce");
     }
 }

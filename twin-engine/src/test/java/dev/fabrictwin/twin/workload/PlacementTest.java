@@ -89,4 +89,39 @@ class PlacementTest {
         assertThatThrownBy(() -> Placement.place(FABRIC, List.of(job("big", 9, Pattern.RING_ALLREDUCE)), 1))
             .hasMessage("job big needs 9 hosts but only 8 are free (fabric has 8)");
     }
+
+    @Test
+    void shiftSendsEachRankSToTheRankOffsetAheadAndDropsSameHostPairs() {
+        // 3 hosts x 2 NICs = 6 ranks; offset 3: 0->3, 1->4, 2->5, 3->0, 4->1, 5->2, all across hosts
+        final JobSpec shift3 = new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35, 3);
+        assertThat(Placement.place(FABRIC, List.of(shift3), 1).get(0).transfers()).hasSize(6)
+            .contains(new Transfer(new PortRef("host-1", "nic1"), new PortRef("host-0", "nic0"), S))
+            .allSatisfy(t -> assertThat(t.bytes()).isEqualTo(S));
+        // offset 1: 0->1, 2->3 and 4->5 stay on their hosts, 1->2, 3->4 and 5->0 cross
+        final JobSpec shift1 = new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35);
+        assertThat(Placement.place(FABRIC, List.of(shift1), 1).get(0).transfers()).extracting(t -> t.source().toString())
+            .containsExactly("host-0/nic1", "host-1/nic1", "host-2/nic1");
+    }
+
+    @Test
+    void aShiftOffsetEveryRankWouldSendToItselfOrAnOffsetOnAnotherPatternIsRefused() {
+        final JobSpec shift6 = new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35, 6);
+        assertThatThrownBy(() -> Placement.place(FABRIC, List.of(shift6), 1))
+            .hasMessage("job s: offset 6 is a multiple of its 6 ranks: every rank would send to itself");
+        assertThatThrownBy(() -> new JobSpec("r", 3, List.of(), Pattern.RING_ALLREDUCE, S, Duration.ofSeconds(2), 0.35, 2))
+            .hasMessage("job r: offset 2 applies to pattern shift only, not ring-allreduce");
+        assertThatThrownBy(() -> new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35, 0))
+            .hasMessage("job s: offset must be >= 1, was 0");
+    }
+
+    @Test
+    void aShiftJobsOffsetRoundTripsThroughItsJobDocument() {
+        final JobSpec shift = new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35, 4);
+        final PlacedJob placed = Placement.place(FABRIC, List.of(shift), 1).get(0);
+        final var json = JobJson.toJson(placed, new com.fasterxml.jackson.databind.ObjectMapper());
+        assertThat(json.get("offset").asInt()).isEqualTo(4);
+        assertThat(JobJson.fromJson(json).offset()).isEqualTo(4);
+        assertThat(JobJson.toJson(Placement.place(FABRIC, List.of(job("r", 2, Pattern.RING_ALLREDUCE)), 1).get(0),
+            new com.fasterxml.jackson.databind.ObjectMapper()).has("offset")).isFalse();
+    }
 }
