@@ -68,7 +68,7 @@ class EvalCommandTest {
         assertThat(run.errLines()).singleElement().asString().contains("no *.yaml scenario files in");
     }
 
-    /** {@code eval --all scenarios} must not score scenarios/fidelity (or scenarios/hard): only the folder's own files. */
+    /** {@code eval --all scenarios} must not score scenarios/fidelity: only the folder's own files. */
     @Test
     void evalAllReadsOnlyTheTopOfTheFolder(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
         final java.nio.file.Path fidelity = java.nio.file.Files.createDirectory(dir.resolve("fidelity"));

@@ -87,7 +87,7 @@ public final class Replay {
                 new StringDeserializer(), new ByteArrayDeserializer());
 
             final Twin twin = Twin.healthy(scenario, ModelParams.defaults());
-            topology.pipeInput(scenario.name(), JSON.writeValueAsBytes(FabricJson.toJson(twin.fabric(), JSON)));
+            topology.pipeInput(scenario.name(), JSON.writeValueAsBytes(FabricJson.toJson(twin.fabric(), scenario.transport(), JSON)));
             for (final PlacedJob j : twin.jobs()) {
                 jobs.pipeInput(j.id(), JSON.writeValueAsBytes(JobJson.toJson(j, JSON)));
             }

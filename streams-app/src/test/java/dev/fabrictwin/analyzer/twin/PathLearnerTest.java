@@ -131,4 +131,16 @@ class PathLearnerTest {
             assertThat(learned.analyzer().pathMoves()).as("seed %d: flows moved", seed).isPositive();
         }
     }
+
+    /** A fault's traffic is a departure from the healthy fabric, not a path to learn: no flow moves while a root is open. */
+    @Test
+    void nothingIsLearnedWhileARootCauseAlertIsOpen() throws Exception {
+        final Run run = analyze(scenario(7, """
+            faults:
+              - {type: LINK_DEGRADED, target: {device: leaf-1, peer: spine-2}, start: 0s, end: 60s, capacity: 0.5}
+            """), AnalyzerConfig.defaults(1_000));
+
+        assertThat(run.alerts()).anySatisfy(a -> assertThat(a.id()).isEqualTo("LINK_DEGRADED:link:leaf-1~spine-2"));
+        assertThat(run.analyzer().pathMoves()).isZero();
+    }
 }
