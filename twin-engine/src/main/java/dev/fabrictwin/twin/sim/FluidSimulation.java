@@ -87,6 +87,9 @@ public final class FluidSimulation implements Serializable {
     private int[] routeId = new int[0];
     private double[] routeWeight = new double[0];
     private boolean[] routeFirst = new boolean[0];
+    /** Per route k: its flow's NIC link and natural demand, read by every offered-load computation. */
+    private int[] routeNic = new int[0];
+    private double[] routeDemand = new double[0];
     private int routeCount;
     private int longestRoute;
     private boolean anyLockStep;
@@ -562,6 +565,8 @@ public final class FluidSimulation implements Serializable {
                 routeId[kept] = routeId[k];
                 routeWeight[kept] = routeWeight[k];
                 routeFirst[kept] = routeFirst[k];
+                routeNic[kept] = routeNic[k];
+                routeDemand[kept] = routeDemand[k];
                 kept++;
             }
             from = to;
@@ -593,6 +598,8 @@ public final class FluidSimulation implements Serializable {
             routeId = new int[size];
             routeWeight = new double[size];
             routeFirst = new boolean[size];
+            routeNic = new int[size];
+            routeDemand = new double[size];
         }
         int h = 0;
         int k = 0;
@@ -606,6 +613,8 @@ public final class FluidSimulation implements Serializable {
                 routeId[k] = f.ids[i];
                 routeWeight[k] = f.routes[i].weight();
                 routeFirst[k] = i == 0;
+                routeNic[k] = f.nicLink;
+                routeDemand[k] = f.naturalDemand;
                 k++;
             }
         }
@@ -696,7 +705,7 @@ public final class FluidSimulation implements Serializable {
         final int[] flowsFromNic = new int[n];
         for (int k = 0; k < routeCount; k++) {
             if (routeFirst[k]) {
-                flowsFromNic[routeFlow[k].nicLink]++;
+                flowsFromNic[routeNic[k]]++;
             }
         }
         final double[] deliverable = new double[n];
@@ -706,9 +715,9 @@ public final class FluidSimulation implements Serializable {
         }
         final double[] rate = new double[routeCount];
         for (int k = 0; k < routeCount; k++) {
-            final SimFlow f = routeFlow[k];
-            final double natural = Math.min(f.naturalDemand,
-                nominalCapacity[f.nicLink] * conditions.capacityFactor[f.nicLink] / wire / flowsFromNic[f.nicLink]);
+            final int nic = routeNic[k];
+            final double natural = Math.min(routeDemand[k],
+                nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
             rate[k] = natural * routeWeight[k];
         }
         return offeredByPasses(n, longestRoute, rate, deliverable);
