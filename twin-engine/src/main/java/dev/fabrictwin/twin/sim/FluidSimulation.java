@@ -77,6 +77,27 @@ public final class FluidSimulation implements Serializable {
     private long eventSequence;
     private boolean started;
     private double computeJitter;
+    /**
+     * The routes in flight flattened once per solve (every flow's routes in order, their links concatenated): the
+     * offered-load passes and the pause spread walk every hop several times per solve, and an all-to-all has tens of
+     * thousands of them, so they read primitive arrays rather than chase flows and routes.
+     */
+    private int[] hops = new int[0];
+    /** Index in {@code hops} after the last link of route k. */
+    private int[] routeEnd = new int[0];
+    /** Per route k: its flow, its allocator id and weight, whether it is its flow's first (to count flows per NIC). */
+    private SimFlow[] routeFlow = new SimFlow[0];
+    private int[] routeId = new int[0];
+    private double[] routeWeight = new double[0];
+    private boolean[] routeFirst = new boolean[0];
+    /** Per route k: its flow's NIC link and natural demand, read by every offered-load computation. */
+    private int[] routeNic = new int[0];
+    private double[] routeDemand = new double[0];
+    private int routeCount;
+    private int longestRoute;
+    private boolean anyLockStep;
+    /** Flows were added or re-routed since the routes were flattened (removals are compacted instead). */
+    private boolean routesStale = true;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -532,6 +553,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void route(final SimFlow f) {
+        routesStale = true;
         f.release(allocator);
         final List<Route> routes = router.routes(f.source, f.destination, f.key);
         f.routes = routes.toArray(new Route[0]);
@@ -588,6 +610,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void solveAndRecord() {
+        flattenRoutes();
         solveCoupled();
         // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
         final double[] offered = offeredLoad();
@@ -602,8 +625,89 @@ public final class FluidSimulation implements Serializable {
         record(offered);
     }
 
+    /** Rebuilds the flat routes after flows were added or re-routed, else drops the routes of released flows. */
+    private void flattenRoutes() {
+        if (routesStale) {
+            rebuildRoutes();
+            routesStale = false;
+            return;
+        }
+        int h = 0;
+        int kept = 0;
+        int from = 0;
+        for (int k = 0; k < routeCount; k++) {
+            final int to = routeEnd[k];
+            if (routeFlow[k].ids.length > 0) { // released flows have no allocator ids left
+                System.arraycopy(hops, from, hops, h, to - from);
+                h += to - from;
+                routeEnd[kept] = h;
+                routeFlow[kept] = routeFlow[k];
+                routeId[kept] = routeId[k];
+                routeWeight[kept] = routeWeight[k];
+                routeFirst[kept] = routeFirst[k];
+                routeNic[kept] = routeNic[k];
+                routeDemand[kept] = routeDemand[k];
+                kept++;
+            }
+            from = to;
+        }
+        Arrays.fill(routeFlow, kept, routeCount, null);
+        routeCount = kept;
+    }
+
+    private void rebuildRoutes() {
+        int entries = 0;
+        int count = 0;
+        anyLockStep = false;
+        longestRoute = 0;
+        for (final SimFlow f : flows) {
+            anyLockStep |= f.lockStep;
+            count += f.routes.length;
+            for (final Route r : f.routes) {
+                entries += r.links().length;
+                longestRoute = Math.max(longestRoute, r.links().length);
+            }
+        }
+        if (hops.length < entries) {
+            hops = new int[entries + (entries >>> 2)];
+        }
+        if (routeEnd.length < count) {
+            final int size = count + (count >>> 2);
+            routeEnd = new int[size];
+            routeFlow = new SimFlow[size];
+            routeId = new int[size];
+            routeWeight = new double[size];
+            routeFirst = new boolean[size];
+            routeNic = new int[size];
+            routeDemand = new double[size];
+        }
+        int h = 0;
+        int k = 0;
+        for (final SimFlow f : flows) {
+            for (int i = 0; i < f.routes.length; i++) {
+                final int[] links = f.routes[i].links();
+                System.arraycopy(links, 0, hops, h, links.length);
+                h += links.length;
+                routeEnd[k] = h;
+                routeFlow[k] = f;
+                routeId[k] = f.ids[i];
+                routeWeight[k] = f.routes[i].weight();
+                routeFirst[k] = i == 0;
+                routeNic[k] = f.nicLink;
+                routeDemand[k] = f.naturalDemand;
+                k++;
+            }
+        }
+        Arrays.fill(routeFlow, k, Math.max(k, Math.min(routeCount, routeFlow.length)), null);
+        routeCount = count;
+    }
+
     /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
     private void solveCoupled() {
+        if (!anyLockStep) {
+            allocator.resolve();
+            return;
+        }
         for (final SimFlow f : flows) {
             if (f.lockStep && f.capped) {
                 f.setDemand(allocator, f.naturalDemand);
@@ -611,18 +715,13 @@ public final class FluidSimulation implements Serializable {
             }
         }
         allocator.resolve();
-        boolean anyLockStep = false;
         for (final JobState j : jobs) {
             j.minRate = Double.POSITIVE_INFINITY;
         }
         for (final SimFlow f : flows) {
             if (f.lockStep) {
-                anyLockStep = true;
                 f.job.minRate = Math.min(f.job.minRate, f.rate(allocator));
             }
-        }
-        if (!anyLockStep) {
-            return;
         }
         for (final SimFlow f : flows) {
             if (f.lockStep && f.rate(allocator) > f.job.minRate * (1 + 1e-9)) {
@@ -649,16 +748,16 @@ public final class FluidSimulation implements Serializable {
         }
         final double[] next = new double[n];
         if (anyPause) {
-            for (final SimFlow f : flows) {
-                for (final Route r : f.routes) {
-                    final int[] path = r.links();
-                    for (int i = 1; i < path.length; i++) {
-                        final double pf = egressPause[path[i]];
-                        if (pf > next[path[i - 1]]) {
-                            next[path[i - 1]] = pf;
-                        }
+            int from = 0;
+            for (int k = 0; k < routeCount; k++) {
+                final int to = routeEnd[k];
+                for (int i = from + 1; i < to; i++) {
+                    final double pf = egressPause[hops[i]];
+                    if (pf > next[hops[i - 1]]) {
+                        next[hops[i - 1]] = pf;
                     }
                 }
+                from = to;
             }
         }
         boolean changed = false;
@@ -684,13 +783,9 @@ public final class FluidSimulation implements Serializable {
     private double[] offeredLoad() {
         final int n = nominalCapacity.length;
         final int[] flowsFromNic = new int[n];
-        int longest = 0;
-        int routes = 0;
-        for (final SimFlow f : flows) {
-            flowsFromNic[f.nicLink]++;
-            for (final Route r : f.routes) {
-                longest = Math.max(longest, r.links().length);
-                routes++;
+        for (int k = 0; k < routeCount; k++) {
+            if (routeFirst[k]) {
+                flowsFromNic[routeNic[k]]++;
             }
         }
         final double[] deliverable = new double[n];
@@ -698,16 +793,14 @@ public final class FluidSimulation implements Serializable {
             deliverable[d] = conditions.linkUp[d / 2]
                 ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
         }
-        final double[] rate = new double[routes];
-        int k = 0;
-        for (final SimFlow f : flows) {
-            final double natural = Math.min(f.naturalDemand,
-                nominalCapacity[f.nicLink] * conditions.capacityFactor[f.nicLink] / wire / flowsFromNic[f.nicLink]);
-            for (final Route r : f.routes) {
-                rate[k++] = natural * r.weight();
-            }
+        final double[] rate = new double[routeCount];
+        for (int k = 0; k < routeCount; k++) {
+            final int nic = routeNic[k];
+            final double natural = Math.min(routeDemand[k],
+                nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
+            rate[k] = natural * routeWeight[k];
         }
-        return offeredByPasses(n, longest, rate, deliverable);
+        return offeredByPasses(n, longestRoute, rate, deliverable);
     }
 
     /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
@@ -717,14 +810,13 @@ public final class FluidSimulation implements Serializable {
         Arrays.fill(passOn, 1.0);
         for (int pass = 0; pass < Math.max(1, longest); pass++) {
             final double[] next = new double[n];
-            int k = 0;
-            for (final SimFlow f : flows) {
-                for (final Route r : f.routes) {
-                    double rate = natural[k++];
-                    for (final int l : r.links()) {
-                        next[l] += rate;
-                        rate *= passOn[l];
-                    }
+            int h = 0;
+            for (int k = 0; k < routeCount; k++) {
+                double rate = natural[k];
+                for (final int to = routeEnd[k]; h < to; h++) {
+                    final int l = hops[h];
+                    next[l] += rate;
+                    rate *= passOn[l];
                 }
             }
             if (offered != null && Arrays.equals(offered, next)) {
@@ -765,20 +857,22 @@ public final class FluidSimulation implements Serializable {
             mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
         }
         final double cnpCap = 1e6 / params.cnpIntervalUs();
-        for (final SimFlow f : flows) {
-            for (final Route r : f.routes) {
-                double unmarked = 1;
-                for (final int l : r.links()) {
-                    flowCount[l]++;
-                    unmarked *= 1 - mark[l];
-                }
-                // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
-                // (counted on its outgoing link): the two ends never share a link, so one array serves both.
-                final double flowRate = allocator.rate(f.ids[indexOf(f.routes, r)]);
-                final double cnps = Math.min((1 - unmarked) * flowRate / 8 / mtu, cnpCap);
-                cnp[r.links()[r.links().length - 1]] += cnps;
-                cnp[r.links()[0]] += cnps;
+        int from = 0;
+        for (int k = 0; k < routeCount; k++) {
+            final int to = routeEnd[k];
+            double unmarked = 1;
+            for (int h = from; h < to; h++) {
+                flowCount[hops[h]]++;
+                unmarked *= 1 - mark[hops[h]];
             }
+            // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
+            // (counted on its outgoing link): the two ends never share a link, so one array serves both.
+            if (unmarked < 1) {
+                final double cnps = Math.min((1 - unmarked) * allocator.rate(routeId[k]) / 8 / mtu, cnpCap);
+                cnp[hops[to - 1]] += cnps;
+                cnp[hops[from]] += cnps;
+            }
+            from = to;
         }
         for (int d = 0; d < n; d++) {
             final boolean storm = conditions.stormPause[d] > 0;
@@ -788,15 +882,6 @@ public final class FluidSimulation implements Serializable {
                 conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
             timeline.append(d, s);
         }
-    }
-
-    private static int indexOf(final Route[] routes, final Route r) {
-        for (int i = 0; i < routes.length; i++) {
-            if (routes[i] == r) {
-                return i;
-            }
-        }
-        throw new IllegalStateException();
     }
 
     private double nextFlowCompletion() {

@@ -66,28 +66,28 @@ public final class RateAllocator implements Serializable {
     /** Epoch stamps are reset before a resolve that could otherwise overflow them. */
     private static final int EPOCH_LIMIT = 1 << 30;
 
-    private final int links;
-    private final double[] capacity;
-    private final double[] load;
+    private int links;
+    private double[] capacity;
+    private double[] load;
     /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
-    private final int[] degree;
+    private int[] degree;
     /**
      * Water-filling scratch, interleaved so a freeze touches one cache line per link: {@code [2l]} is the rate
      * already fixed on link {@code l} by frozen (or outside) flows, {@code [2l+1]} its count of unfrozen flows.
      */
-    private final double[] fill;
-    private final int[] cursor;
-    private final int[] linkStart;
+    private double[] fill;
+    private int[] cursor;
+    private int[] linkStart;
     /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
-    private final int[] linkMark;
+    private int[] linkMark;
     /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
-    private final double[] maxRate;
-    private final boolean[] maxKnown;
+    private double[] maxRate;
+    private boolean[] maxKnown;
     /** Links whose capacity changed or that lost a flow since the last solve/resolve. */
-    private final boolean[] linkDirty;
-    private final int[] dirtyLinks;
+    private boolean[] linkDirty;
+    private int[] dirtyLinks;
     /** Links the latest sub-solve re-filled. */
-    private final int[] involved;
+    private int[] involved;
     private final EventHeap heap;
     private final DemandSorter sorter = new DemandSorter();
 
@@ -164,6 +164,35 @@ public final class RateAllocator implements Serializable {
 
     public int linkCount() {
         return links;
+    }
+
+    /**
+     * Appends a link (e.g. a switch's ingress-to-egress crossing, {@link IngressSharing}) and returns its index; flows
+     * added later may cross it. Storage grows by doubling, so adding links one by one stays amortized O(1).
+     */
+    public int addLink(final double capacityBps) {
+        final double checked = checkCapacity(capacityBps);
+        if (links == capacity.length) {
+            final int size = Math.max(16, 2 * links);
+            capacity = Arrays.copyOf(capacity, size);
+            load = Arrays.copyOf(load, size);
+            degree = Arrays.copyOf(degree, size);
+            fill = Arrays.copyOf(fill, 2 * size);
+            cursor = Arrays.copyOf(cursor, size);
+            linkStart = Arrays.copyOf(linkStart, size + 1);
+            linkMark = Arrays.copyOf(linkMark, size);
+            maxRate = Arrays.copyOf(maxRate, size);
+            maxKnown = Arrays.copyOf(maxKnown, size);
+            linkDirty = Arrays.copyOf(linkDirty, size);
+            dirtyLinks = Arrays.copyOf(dirtyLinks, size);
+            involved = Arrays.copyOf(involved, size);
+            heap.ensureCapacity(size);
+        }
+        final int l = links++;
+        capacity[l] = checked;
+        linkStart[l + 1] = linkStart[l];
+        csrStale = true;
+        return l;
     }
 
     /** Live flows. */
@@ -327,6 +356,13 @@ public final class RateAllocator implements Serializable {
     public double capacity(final int link) {
         checkLink(link);
         return capacity[link];
+    }
+
+    /** The highest rate of a flow crossing the link (0 without flows), as of the last solve/resolve. */
+    public double maxRate(final int link) {
+        checkLink(link);
+        ensureCsr();
+        return maxRateOn(link);
     }
 
     /** Carries at least one flow and its load is within {@link #SATURATION_TOLERANCE} of its capacity. */

@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 import dev.fabrictwin.twin.scenario.Routing;
 
 /**
- * The twin against packet-level reference runs (docs/fidelity.md, where the tolerances are explained). The all-to-all
- * case is left to {@code bench fidelity}: it takes seconds per seed.
+ * The twin against packet-level reference runs (docs/fidelity.md, where the tolerances are explained).
  */
 class FidelityTest {
 
@@ -42,6 +41,19 @@ class FidelityTest {
             assertThat(s.ratio()).as(name + " twin median / reference median").isCloseTo(1.0, within(0.05));
             assertThat(s.rangesOverlap()).as(name + " ranges overlap").isTrue();
         }
+    }
+
+    /**
+     * All-to-all: not yet within the 5 % target (docs/fidelity.md). The fluid model misses part of PFC's head-of-line
+     * blocking, so the twin's median over five seeds (0.2 s each) sits at 0.87 of the reference's; pinned here so a
+     * model change that moves it is seen, together with the ranges overlapping (6.74–7.97 ms against 5.9–6.8).
+     */
+    @Test
+    void allToAllIsPinnedAtItsKnownShortfall() {
+        final Fidelity.Sweep s = Fidelity.sweep(reference("a2a 64M 1:1"), 5);
+        assertThat(s.ratio()).as("a2a twin median / reference median").isBetween(0.85, 0.90);
+        assertThat(s.rangesOverlap()).as("a2a ranges overlap").isTrue();
+        assertThat(s.twinMaxMs()).as("a2a slowest seed, ms").isBetween(6.74, 7.0);
     }
 
     /** Spraying splits every flow over all uplinks: no collisions, so no seed matters and a ringx runs at line rate. */
