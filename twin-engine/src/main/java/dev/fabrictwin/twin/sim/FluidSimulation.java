@@ -76,6 +76,8 @@ public final class FluidSimulation implements Serializable {
     private double now;
     private long eventSequence;
     private boolean started;
+    /** Whether link states are kept for the counters (the generator, the analyzer) or not (what-if answers). */
+    private boolean recording = true;
     private double computeJitter;
     /**
      * The routes in flight flattened once per solve (every flow's routes in order, their links concatenated): the
@@ -236,6 +238,14 @@ public final class FluidSimulation implements Serializable {
         }
         conditions.ecnByDefault = transport == dev.fabrictwin.twin.scenario.Transport.ECN;
         conditions.reset();
+    }
+
+    /**
+     * Keeps no link timeline from now on: for runs that only read iteration and flow records (what-if, fidelity),
+     * which then skip building every link's state at every solve. Counters can no longer be asked of this run.
+     */
+    public void stopRecording() {
+        recording = false;
     }
 
     /**
@@ -632,10 +642,17 @@ public final class FluidSimulation implements Serializable {
             routesStale = false;
             return;
         }
-        int h = 0;
-        int kept = 0;
-        int from = 0;
-        for (int k = 0; k < routeCount; k++) {
+        int first = 0; // routes before the first released one stay where they are
+        while (first < routeCount && routeFlow[first].ids.length > 0) {
+            first++;
+        }
+        if (first == routeCount) {
+            return;
+        }
+        int kept = first;
+        int from = first == 0 ? 0 : routeEnd[first - 1];
+        int h = from;
+        for (int k = first; k < routeCount; k++) {
             final int to = routeEnd[k];
             if (routeFlow[k].ids.length > 0) { // released flows have no allocator ids left
                 System.arraycopy(hops, from, hops, h, to - from);
@@ -836,6 +853,9 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void record(final double[] offeredPayload) {
+        if (!recording) {
+            return;
+        }
         final int n = nominalCapacity.length;
         final double[] offered = offeredPayload.clone();
         // What the wire carries (the states and counters): the payload with its headers.
@@ -884,10 +904,12 @@ public final class FluidSimulation implements Serializable {
         }
     }
 
+    /** When the next flow completes at today's rates; notes each flow's rate for {@link #advanceTo}, which follows. */
     private double nextFlowCompletion() {
         double t = Double.POSITIVE_INFINITY;
         for (final SimFlow f : flows) {
             final double rate = f.rate(allocator);
+            f.rateNow = rate;
             if (rate > 0 && Double.isFinite(f.remainingBytes)) {
                 t = Math.min(t, now + f.remainingBytes * 8 / rate);
             }
@@ -895,12 +917,13 @@ public final class FluidSimulation implements Serializable {
         return t;
     }
 
+    /** Moves every flow's bytes at the rates {@link #nextFlowCompletion} just noted (nothing is solved between). */
     private void advanceTo(final double t) {
         final double dt = t - now;
         if (dt > 0) {
             for (final SimFlow f : flows) {
                 if (Double.isFinite(f.remainingBytes)) {
-                    f.remainingBytes -= f.rate(allocator) * dt / 8;
+                    f.remainingBytes -= f.rateNow * dt / 8;
                 }
             }
             now = t;
@@ -1000,6 +1023,8 @@ public final class FluidSimulation implements Serializable {
         Route[] routes = new Route[0];
         int[] ids = new int[0];
         boolean capped;
+        /** Its rate since the last solve, noted once per step of {@link #runUntil}. */
+        double rateNow;
         /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
         int explicit = -1;
         double startedAt;

@@ -115,6 +115,7 @@ public final class WhatIf {
     /** Predicted per-job figures for one scenario. */
     public static List<Row> evaluate(final Scenario scenario, final String setting) {
         final Twin twin = Twin.healthy(scenario, ModelParams.defaults());
+        twin.simulation().stopRecording(); // iterations and flow completions answer; no counters are asked
         double horizon = 0;
         for (final JobSpec j : scenario.jobs()) {
             horizon = Math.max(horizon, j.periodSeconds());
