@@ -325,9 +325,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             for (final JobHealth health : out.jobHealth()) {
                 analyzedUpToMs = Math.max(analyzedUpToMs, health.ts());
-                if (!Double.isNaN(health.slowdown())) {
-                    slowdown.put(health.job(), health.slowdown());
-                }
+                slowdown.put(health.job(), health.slowdown()); // NaN: unknown, and the status line says so
             }
         }
     }

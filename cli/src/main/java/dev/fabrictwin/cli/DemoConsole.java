@@ -44,8 +44,8 @@ final class DemoConsole {
     void status(final double simSeconds, final double samplesPerSec, final int openRoots, final int openVictims,
                 final Map<String, Double> slowdownByJob, final Map<String, Long> unmatchedNames) {
         final StringBuilder jobs = new StringBuilder();
-        new TreeMap<>(slowdownByJob).forEach((job, s) ->
-            jobs.append(String.format(Locale.ROOT, "  %s ×%.2f", job, s)));
+        new TreeMap<>(slowdownByJob).forEach((job, s) -> jobs.append(Double.isNaN(s)
+            ? String.format(Locale.ROOT, "  %s unknown", job) : String.format(Locale.ROOT, "  %s ×%.2f", job, s)));
         line(String.format(Locale.ROOT, "  ·  t=%4.0fs  %,7.0f samples/s  open alerts: %d root cause, %d victim  job slowdown:%s%s",
             simSeconds, samplesPerSec, openRoots, openVictims, jobs.length() == 0 ? " (waiting for a phase lock)" : jobs,
             StatusText.unmatched(unmatchedNames)));

@@ -59,8 +59,12 @@ public final class JobHealthTracker implements Serializable {
     static final double BASELINE_LEARNING = 0.05;
     /** Jobs whose period is under this many ticks are judged by average rate, not by phase. */
     static final double COARSE_PERIODS = 2.5;
-    /** Ticks of the average-rate window (coarse mode). */
+    /** Ticks of the average-rate window (coarse mode), at least... */
     static final int COARSE_WINDOW = 10;
+    /** ...and at most: longer windows would judge a slowdown minutes late. */
+    static final int MAX_COARSE_WINDOW = 120;
+    /** Error of a coarse comm time the window is sized for. */
+    static final double COARSE_ERROR = 0.1;
 
     private final Map<String, PhaseLock> locks = new HashMap<>();
     private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
@@ -71,6 +75,8 @@ public final class JobHealthTracker implements Serializable {
     /** Jobs whose latest fit could not steer the twin yet (it was in a comm phase): retried on the next ticks. */
     private final Set<String> unsteered = new HashSet<>();
     private final Map<String, double[]> coarseWindows = new HashMap<>();
+    /** Coarse jobs: the slowdown reported, from a window long enough to be steady (NaN: not known). */
+    private final Map<String, Double> reported = new HashMap<>();
     private final Map<String, Double> baselines = new HashMap<>();
     private final Map<String, Integer> fitsSeen = new HashMap<>();
     private final Map<PortRef, String> lockedNics = new HashMap<>();
@@ -115,7 +121,7 @@ public final class JobHealthTracker implements Serializable {
         locks.remove(job);
         lockedNics.values().removeIf(job::equals);
         for (final Map<String, ?> perJob : List.of(recentSlowdowns, failedFits, lastFitMs, latestFits, coarseWindows,
-            baselines, fitsSeen, lastTrafficMs)) {
+            reported, baselines, fitsSeen, lastTrafficMs)) {
             perJob.remove(job);
         }
         bottlenecked.remove(job);
@@ -149,11 +155,13 @@ public final class JobHealthTracker implements Serializable {
             final double perSec = seconds > 0 ? 1 / seconds : 0;
             final double twinComm = twin.lastCommMs(j.id());
             final boolean coarse = j.spec().periodSeconds() * 1000 < COARSE_PERIODS * (tick.endMs() - tick.startMs());
-            final PhaseFit fit = coarse ? average(j, twinComm, expected, observed)
+            final PhaseFit fit = coarse ? average(j, twinComm, expected, observed, tick.endMs() - tick.startMs())
                 : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000);
-            out.add(new JobHealth(j.id(), tick.endMs(), twinComm, fit == null ? Double.NaN : fit.commMs(),
-                fit == null ? Double.NaN : fit.commMs() / twinComm, expected * perSec, observed * perSec,
-                fit == null ? Double.NaN : fit.quality(), null, null));
+            // what is reported: phase fits smoothed as the job is judged, or the coarse steady figure; NaN is unknown
+            final double slowdown = coarse ? reported.getOrDefault(j.id(), Double.NaN)
+                : fit == null ? Double.NaN : smoothedSlowdown(j.id());
+            out.add(new JobHealth(j.id(), tick.endMs(), twinComm, slowdown * twinComm, slowdown, expected * perSec,
+                observed * perSec, fit == null ? Double.NaN : fit.quality(), null, null));
             if (idle(j.id(), expected, observed, tick.endMs(), j.spec().periodSeconds() * 1000)) {
                 bottlenecked.remove(j.id()); // a job that sends nothing has ended or stalled on its own: not the network's doing
             } else {
@@ -207,31 +215,40 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /**
-     * Coarse samples: comm time from the average rate over the last {@value #COARSE_WINDOW} ticks (quality NaN,
-     * the twin is not steered).
+     * Coarse samples: comm time from the average rate (quality NaN, the twin is not steered), as
+     * comm = (compute + twin comm) × expected / observed − compute. The job is judged on the last
+     * {@value #COARSE_WINDOW} ticks (a slowdown worth an alert shows within them). What is reported needs more: the
+     * twin keeps its own schedule, so over W seconds it and the job may complete one iteration (T = compute + comm)
+     * apart, which puts the byte ratio off by up to T / W and the comm time by T² / (comm · W). The reported figure
+     * uses a window long enough for that to stay within {@value #COARSE_ERROR}, and is unknown (NaN) until it has
+     * filled, or when it would take over {@value #MAX_COARSE_WINDOW} ticks (comm a sliver of a short iteration).
      */
-    private PhaseFit average(final PlacedJob job, final double twinComm, final double expected, final double observed) {
+    private PhaseFit average(final PlacedJob job, final double twinComm, final double expected, final double observed,
+                             final double tickMs) {
+        reported.put(job.id(), Double.NaN);
         if (Double.isNaN(twinComm) || job.spec().pattern() == Pattern.BACKGROUND) {
             return null;
         }
-        final double[] w = coarseWindows.computeIfAbsent(job.id(), k -> new double[2 * COARSE_WINDOW + 1]);
-        final int slot = (int) (w[2 * COARSE_WINDOW]++ % COARSE_WINDOW);
-        w[slot] = expected;
-        w[COARSE_WINDOW + slot] = observed;
-        if (w[2 * COARSE_WINDOW] < COARSE_WINDOW) {
-            return null;
-        }
-        double exp = 0;
-        double obs = 0;
-        for (int i = 0; i < COARSE_WINDOW; i++) {
-            exp += w[i];
-            obs += w[COARSE_WINDOW + i];
-        }
-        if (obs <= 0 || exp <= 0) {
-            return null;
-        }
         final double computeMs = job.spec().computeSeconds() * 1000;
-        final double comm = Math.max(0, (computeMs + twinComm) * exp / obs - computeMs);
+        final double periodMs = computeMs + twinComm;
+        final double[] w = coarseWindows.computeIfAbsent(job.id(), k -> new double[2 * MAX_COARSE_WINDOW + 1]);
+        final long seen = (long) w[2 * MAX_COARSE_WINDOW]++;
+        final int slot = (int) (seen % MAX_COARSE_WINDOW);
+        w[slot] = expected;
+        w[MAX_COARSE_WINDOW + slot] = observed;
+        final int steady = (int) Math.max(COARSE_WINDOW,
+            Math.ceil(periodMs * periodMs / (twinComm * COARSE_ERROR) / tickMs - 1e-6)); // 50.0000001 ticks are 50
+        if (steady <= MAX_COARSE_WINDOW && seen + 1 >= steady) {
+            final double comm = commOver(w, seen, steady, periodMs, computeMs);
+            reported.put(job.id(), comm / twinComm);
+        }
+        if (seen + 1 < COARSE_WINDOW) {
+            return null;
+        }
+        final double comm = commOver(w, seen, COARSE_WINDOW, periodMs, computeMs);
+        if (Double.isNaN(comm)) {
+            return null;
+        }
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job.id(), k -> new java.util.ArrayDeque<>());
         recent.addLast(comm / twinComm);
         if (recent.size() > SMOOTHING) {
@@ -239,6 +256,19 @@ public final class JobHealthTracker implements Serializable {
         }
         learnBaseline(job.id());
         return new PhaseFit(Double.NaN, comm, computeMs + comm, Double.NaN);
+    }
+
+    /** Comm time (ms) from the expected and observed bytes of the last {@code ticks} ticks; NaN without traffic. */
+    private static double commOver(final double[] w, final long seen, final int ticks, final double periodMs,
+                                   final double computeMs) {
+        double exp = 0;
+        double obs = 0;
+        for (int back = 0; back < ticks; back++) {
+            final int i = (int) ((seen - back) % MAX_COARSE_WINDOW);
+            exp += w[i];
+            obs += w[MAX_COARSE_WINDOW + i];
+        }
+        return obs <= 0 || exp <= 0 ? Double.NaN : Math.max(0, periodMs * exp / obs - computeMs);
     }
 
     /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
@@ -293,9 +323,15 @@ public final class JobHealthTracker implements Serializable {
 
     /** The job's comm time over the twin's: the median of its last {@value #SMOOTHING} good fits (1 if none). */
     double rawSlowdown(final String job) {
+        final double s = smoothedSlowdown(job);
+        return Double.isNaN(s) ? 1 : s;
+    }
+
+    /** The median of the job's last {@value #SMOOTHING} good fits, NaN if none: one odd fit moves nothing. */
+    private double smoothedSlowdown(final String job) {
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
         if (recent == null || recent.isEmpty()) {
-            return 1;
+            return Double.NaN;
         }
         final double[] sorted = recent.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return sorted[sorted.length / 2];

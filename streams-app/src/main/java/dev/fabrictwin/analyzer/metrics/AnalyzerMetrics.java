@@ -356,10 +356,9 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         }
 
         void update(final JobHealth h) {
-            if (!Double.isNaN(h.slowdown())) {
-                slowdown = h.slowdown();
-                observedCommSeconds = h.observedCommMs() / 1000;
-            }
+            // NaN is "unknown" (no fit, or coarse telemetry still filling its window): said, not hidden by an old value
+            slowdown = h.slowdown();
+            observedCommSeconds = h.observedCommMs() / 1000;
             if (!Double.isNaN(h.expectedCommMs())) {
                 expectedCommSeconds = h.expectedCommMs() / 1000;
             }

@@ -65,8 +65,12 @@ class JobHealthTrackerTest {
         double of(PortRef nic, long t0, long t1, double expected);
     }
 
-    /** One closed tick as the tracker saw it: its report, its findings, and the slowdown it judged by. */
-    private record Report(long endMs, JobHealth health, List<Finding> findings, double judged) {
+    /**
+     * One closed tick as the tracker saw it: its report, its findings, the slowdown it judged by, and that slowdown
+     * before the job's usual pace is taken out (in coarse mode the judged figures come from the last
+     * {@code COARSE_WINDOW} ticks, the reported one from a window long enough to be steady).
+     */
+    private record Report(long endMs, JobHealth health, List<Finding> findings, double judged, double raw) {
 
         boolean bottleneck() {
             return findings.stream().anyMatch(f -> f.type() == FaultType.JOB_BOTTLENECK);
@@ -133,7 +137,8 @@ class JobHealthTrackerTest {
                         final List<Finding> findings = new ArrayList<>();
                         final List<JobHealth> health = tracker.onTick(tick, findings);
                         assertThat(health).hasSize(1);
-                        reports.add(new Report(tick.endMs(), health.get(0), findings, tracker.slowdown(JOB)));
+                        reports.add(new Report(tick.endMs(), health.get(0), findings, tracker.slowdown(JOB),
+                            tracker.rawSlowdown(JOB)));
                     }
                 }
                 nowMs = t1;
@@ -346,44 +351,54 @@ class JobHealthTrackerTest {
         assertThat(JobHealthTracker.COARSE_PERIODS * 800).isEqualTo(PERIOD_MS);
         assertThat(atBoundary.reports).noneMatch(r -> Double.isNaN(r.health().phaseQuality())
             && !Double.isNaN(r.health().observedCommMs()));
+        assertThat(under.reports).allSatisfy(r -> assertThat(r.health().phaseQuality()).isNaN());
         assertThat(atBoundary.between(10_000, 40_000)).allSatisfy(r -> {
             assertThat(r.health().phaseQuality()).isGreaterThan(0.99);
             assertThat(r.health().observedCommMs()).isCloseTo(TWIN_COMM_MS, within(COMM_TOLERANCE * TWIN_COMM_MS));
         });
-        assertThat(under.between(10_000, 40_000)).isNotEmpty().allSatisfy(r -> {
-            assertThat(r.health().phaseQuality()).isNaN();
-            assertThat(r.health().observedCommMs()).isCloseTo(TWIN_COMM_MS, within(COMM_TOLERANCE * TWIN_COMM_MS));
-        });
+        assertThat(under.between(10_000, 40_000)).isNotEmpty().allSatisfy(r ->
+            assertThat(r.raw() * TWIN_COMM_MS).isCloseTo(TWIN_COMM_MS, within(COMM_TOLERANCE * TWIN_COMM_MS)));
     }
 
-    @Test
-    void shouldReportASlowdownOfOneInCoarseModeAfterAFullWindow() {
-        final Run run = new Run(COARSE_TICK_MS).until(40_000, asTheTwinPredicts());
+    /** Ticks of the window a coarse job's reported slowdown needs: T² / (comm · COARSE_ERROR), here 50. */
+    private static final int STEADY_TICKS = (int) Math.ceil(PERIOD_MS * PERIOD_MS
+        / (TWIN_COMM_MS * JobHealthTracker.COARSE_ERROR) / COARSE_TICK_MS);
 
-        // the twin's first comm phase ends at 2 s: tick 1 s on, the window fills for COARSE_WINDOW ticks
-        assertThat(run.between(0, JobHealthTracker.COARSE_WINDOW * COARSE_TICK_MS))
-            .hasSize(JobHealthTracker.COARSE_WINDOW - 1)
-            .allSatisfy(r -> assertThat(r.health().observedCommMs()).isNaN());
-        assertThat(run.between(JobHealthTracker.COARSE_WINDOW * COARSE_TICK_MS, 40_000)).hasSize(30).allSatisfy(r -> {
+    @Test
+    void shouldJudgeAfterCoarseWindowTicksAndReportOnlyOnceTheSteadyWindowHasFilled() {
+        final Run run = new Run(COARSE_TICK_MS).until(80_000, asTheTwinPredicts());
+
+        // the twin's first comm phase ends at 2 s: tick 1 s on, the judged window fills for COARSE_WINDOW ticks...
+        assertThat(run.between(JobHealthTracker.COARSE_WINDOW * COARSE_TICK_MS, 80_000)).hasSize(70).allSatisfy(r -> {
+            assertThat(r.raw()).isCloseTo(1.0, within(1e-9));
+            assertThat(r.findings()).isEmpty();
+        });
+        // ...and the reported figure is unknown until the steady window has: a number then, and exact
+        assertThat(STEADY_TICKS).isEqualTo(50);
+        assertThat(run.between(0, STEADY_TICKS * COARSE_TICK_MS)).hasSize(STEADY_TICKS - 1)
+            .allSatisfy(r -> assertThat(r.health().slowdown()).isNaN());
+        assertThat(run.between(STEADY_TICKS * COARSE_TICK_MS, 80_000)).hasSize(30).allSatisfy(r -> {
             assertThat(r.health().observedCommMs()).isCloseTo(TWIN_COMM_MS, within(1e-6));
             assertThat(r.health().slowdown()).isCloseTo(1.0, within(1e-9));
             assertThat(r.health().phaseQuality()).isNaN();
-            assertThat(r.findings()).isEmpty();
         });
     }
 
     @Test
     void shouldReportKInCoarseModeWithoutSteeringTheTwin() {
         // comm 1.625× the twin's: 1300 ms, a 2500 ms period, so every 10-tick window holds 4 whole iterations
-        final Run run = new Run(COARSE_TICK_MS).until(41_000, pulses(stretched(TWIN_FIRST_COMM, i -> 1.625)));
+        // (and the 50-tick steady window 20)
+        final Run run = new Run(COARSE_TICK_MS).until(81_000, pulses(stretched(TWIN_FIRST_COMM, i -> 1.625)));
 
-        assertThat(run.between(10_000, 41_000)).hasSize(31).allSatisfy(r -> {
+        assertThat(run.between(10_000, 81_000)).hasSize(71).allSatisfy(r ->
+            assertThat(r.raw()).isCloseTo(1.625, within(1e-6)));
+        assertThat(run.between(50_000, 81_000)).hasSize(31).allSatisfy(r -> {
             assertThat(r.health().observedCommMs()).isCloseTo(1300, within(1e-3));
             assertThat(r.health().slowdown()).isCloseTo(1.625, within(1e-6));
             assertThat(r.health().phaseQuality()).isNaN();
         });
         // the NICs' phases are nowhere near the twin's, which keeps its own schedule
-        assertThat(run.twinNextCommMs()).isCloseTo(41_200, within(1e-6));
+        assertThat(run.twinNextCommMs()).isCloseTo(81_200, within(1e-6));
     }
 
     @Test
@@ -415,8 +430,7 @@ class JobHealthTrackerTest {
         final Run run = coarse(t -> t < 40_000 ? 1 : 1.28, 100_000);
 
         assertThat(run.reports).noneMatch(Report::bottleneck);
-        assertThat(run.between(50_000, 100_000)).allSatisfy(r -> assertThat(r.health().slowdown())
-            .isCloseTo(1.28, within(1e-6)));
+        assertThat(run.between(50_000, 100_000)).allSatisfy(r -> assertThat(r.raw()).isCloseTo(1.28, within(1e-6)));
         // judged in the band where an open bottleneck would stay open, while the baseline slowly absorbs it
         final double worst = run.reports.stream().mapToDouble(Report::judged).max().orElseThrow();
         assertThat(worst).isBetween(JobHealthTracker.RECOVERED, JobHealthTracker.SLOWDOWN);
@@ -430,13 +444,13 @@ class JobHealthTrackerTest {
         final Run run = coarse(t -> t < 60_000 ? 1.5 : 2.4, 90_000);
 
         assertThat(run.between(10_000, 60_000)).hasSize(50).allSatisfy(r -> {
-            assertThat(r.health().slowdown()).isCloseTo(1.5, within(1e-6));
+            assertThat(r.raw()).isCloseTo(1.5, within(1e-6));
             // not judged for BASELINE_AFTER values, then judged against the 1.5 it learned
             assertThat(r.judged()).isCloseTo(1.0, within(1e-6));
             assertThat(r.bottleneck()).isFalse();
         });
         assertThat(run.between(75_000, 90_000)).allSatisfy(r -> {
-            assertThat(r.health().slowdown()).isCloseTo(2.4, within(1e-6));
+            assertThat(r.raw()).isCloseTo(2.4, within(1e-6));
             // the onset's first values still taught the baseline a little before the bottleneck opened
             assertThat(r.judged()).isBetween(2.4 / 1.5 / 1.1, 2.4 / 1.5);
             assertThat(r.bottleneck()).isTrue();
@@ -450,7 +464,7 @@ class JobHealthTrackerTest {
 
         assertThat(run.between(30_000, 40_000)).allSatisfy(r -> assertThat(r.judged()).isCloseTo(0.7, within(1e-6)));
         assertThat(run.between(60_000, 80_000)).allSatisfy(r -> {
-            assertThat(r.health().slowdown()).isCloseTo(1.0, within(1e-6));
+            assertThat(r.raw()).isCloseTo(1.0, within(1e-6));
             assertThat(r.judged()).isCloseTo(1.0, within(1e-6));
         });
         assertThat(run.reports).noneMatch(Report::bottleneck);

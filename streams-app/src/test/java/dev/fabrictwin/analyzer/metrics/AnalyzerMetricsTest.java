@@ -73,12 +73,17 @@ class AnalyzerMetricsTest {
     }
 
     @Test
-    void shouldKeepAJobsLastSlowdownAndCommTimesInSeconds() {
+    void shouldGiveAJobsSlowdownAndCommTimesInSecondsAndNaNWhileTheyAreUnknown() {
         metrics.jobHealth(new JobHealth("llm", 1_000, 700, 1_400, 2.0, 1e9, 5e8, 0.9, "link:leaf-0~spine-0", "LINK_DEGRADED:x"));
-        metrics.jobHealth(new JobHealth("llm", 2_000, 700, Double.NaN, Double.NaN, 1e9, 5e8, Double.NaN, null, null));
 
         assertThat(registry.get("fabric.job.slowdown.ratio").tags("job", "llm").gauge().value()).isEqualTo(2.0);
         assertThat(registry.get("fabric.job.comm.seconds").tags("job", "llm", "kind", "observed").gauge().value()).isEqualTo(1.4);
+        assertThat(registry.get("fabric.job.bottleneck").tags("job", "llm").gauge().value()).isEqualTo(1);
+
+        // unknown is said, not hidden behind the last number
+        metrics.jobHealth(new JobHealth("llm", 2_000, 700, Double.NaN, Double.NaN, 1e9, 5e8, Double.NaN, null, null));
+        assertThat(registry.get("fabric.job.slowdown.ratio").tags("job", "llm").gauge().value()).isNaN();
+        assertThat(registry.get("fabric.job.comm.seconds").tags("job", "llm", "kind", "observed").gauge().value()).isNaN();
         assertThat(registry.get("fabric.job.comm.seconds").tags("job", "llm", "kind", "expected").gauge().value()).isEqualTo(0.7);
         assertThat(registry.get("fabric.job.bottleneck").tags("job", "llm").gauge().value()).isZero();
     }
