@@ -3,26 +3,15 @@ package dev.fabrictwin.analyzer.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.analyzer.rates.PortRates;
-import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.simulator.SimulationFiles;
-import dev.fabrictwin.simulator.SyntheticCluster;
-import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * A job slowdown a user can trust (issue 15): on the demo's cluster with nothing wrong, each job's reported slowdown
@@ -30,8 +19,6 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * than a number when the telemetry cannot tell.
  */
 class JobSlowdownTrustTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The demo's cluster and jobs (cli's demo.yaml) without its faults. */
     private static final String DEMO = """
@@ -49,25 +36,8 @@ class JobSlowdownTrustTest {
         """;
 
     static List<JobHealth> analyze(final String yaml) throws Exception {
-        final Scenario scenario = ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
-        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, d -> { });
-        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        final List<JsonNode> jobs = new ArrayList<>();
-        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-        final FabricAnalyzer analyzer = new FabricAnalyzer(
-            TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()), AnalyzerConfig.defaults(1_000));
-        final Map<String, Sample> last = new HashMap<>();
-        final List<JobHealth> health = new ArrayList<>();
-        for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, 1_000);
-            last.put(key, x);
-            step.interval().ifPresent(i -> health.addAll(analyzer.accept(i).jobHealth()));
-        }
-        health.addAll(analyzer.flush().jobHealth());
-        return health;
+        return SimulatedRun.of(ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of(".")),
+            AnalyzerConfig.defaults(1_000)).health();
     }
 
     /** Share of the job's ticks (after the first minute) with a number, and of those within ±10 % of their median. */

@@ -3,7 +3,6 @@ package dev.fabrictwin.analyzer.twin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +10,13 @@ import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.simulator.SimulationFiles;
-import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
 
@@ -34,8 +27,6 @@ import dev.fabrictwin.twin.workload.Transfer;
  * interchangeable (no counter can tell them apart), so links' loads are compared, not flows.
  */
 class PathLearnerTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Scenario scenario(final long seed, final String faults) {
         return ScenarioParser.parse(ScenarioParser.tree("""
@@ -48,30 +39,6 @@ class PathLearnerTest {
               - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.4}
             %s
             """.formatted(seed, faults)), Path.of("."));
-    }
-
-    private record Run(SyntheticCluster cluster, FabricAnalyzer analyzer, List<Alert> alerts) {
-    }
-
-    private static Run analyze(final Scenario scenario, final AnalyzerConfig config) throws Exception {
-        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, d -> { });
-        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        final List<JsonNode> jobs = new ArrayList<>();
-        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-        final FabricAnalyzer analyzer = new FabricAnalyzer(
-            TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()), config);
-        final Map<String, Sample> last = new HashMap<>();
-        final List<Alert> alerts = new ArrayList<>();
-        for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, 1_000);
-            last.put(key, x);
-            step.interval().ifPresent(i -> alerts.addAll(analyzer.accept(i).alerts()));
-        }
-        alerts.addAll(analyzer.flush().alerts());
-        return new Run(cluster, analyzer, alerts);
     }
 
     /** Bytes per iteration each switch-to-switch directed link carries when every flow takes its current first hop. */
@@ -97,7 +64,7 @@ class PathLearnerTest {
     }
 
     /** Share of the generator's switch-to-switch bytes the replica puts on another link than the generator does. */
-    private static double misplaced(final Run run) {
+    private static double misplaced(final SimulatedRun run) {
         final var generator = run.cluster().twin().simulation();
         final TwinReplica replica = run.analyzer().twin();
         final Map<Integer, Double> truth = loads(run.cluster().twin().jobs(),
@@ -116,7 +83,7 @@ class PathLearnerTest {
     }
 
     /** Relative error of the replica's comm time for the job against the generator's (its last iteration each). */
-    private static double commError(final Run run, final String job) {
+    private static double commError(final SimulatedRun run, final String job) {
         final double truth = run.cluster().twin().simulation().iterations().stream().filter(r -> r.job().equals(job))
             .reduce((a, b) -> b).map(r -> (r.commEnd() - r.commStart()) * 1000).orElseThrow();
         return Math.abs(run.analyzer().twin().lastCommMs(job) - truth) / truth;
@@ -131,8 +98,8 @@ class PathLearnerTest {
         double hashedError = 0;
         for (final long seed : new long[] {1, 7, 42}) {
             final Scenario healthy = scenario(seed, "");
-            final Run hashed = analyze(healthy, AnalyzerConfig.defaults(1_000).withoutLearnedPaths());
-            final Run learned = analyze(healthy, AnalyzerConfig.defaults(1_000));
+            final SimulatedRun hashed = SimulatedRun.of(healthy, AnalyzerConfig.defaults(1_000).withoutLearnedPaths());
+            final SimulatedRun learned = SimulatedRun.of(healthy, AnalyzerConfig.defaults(1_000));
 
             assertThat(misplaced(hashed)).as("seed %d: the replica's own hash", seed).isGreaterThan(0.15);
             assertThat(misplaced(learned)).as("seed %d: learned", seed).isLessThan(0.02);
@@ -150,7 +117,7 @@ class PathLearnerTest {
     /** A fault's traffic is a departure from the healthy fabric, not a path to learn: no flow moves while a root is open. */
     @Test
     void nothingIsLearnedWhileARootCauseAlertIsOpen() throws Exception {
-        final Run run = analyze(scenario(7, """
+        final SimulatedRun run = SimulatedRun.of(scenario(7, """
             faults:
               - {type: LINK_DEGRADED, target: {device: leaf-1, peer: spine-2}, start: 0s, end: 60s, capacity: 0.5}
             """), AnalyzerConfig.defaults(1_000));

@@ -1,0 +1,56 @@
+package dev.fabrictwin.analyzer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+/**
+ * Test fixture: a scenario simulated by the generator (with its own telemetry profile) and analyzed in memory by a
+ * {@link FabricAnalyzer} built from the documents the simulator publishes, as the topology would, without Kafka.
+ */
+public record SimulatedRun(SyntheticCluster cluster, FabricAnalyzer analyzer, List<Alert> alerts, List<JobHealth> health) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config) throws Exception {
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        final List<Sample> samples = new ArrayList<>();
+        cluster.run(samples::add, d -> { });
+        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
+        final List<JsonNode> jobs = new ArrayList<>();
+        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
+        final FabricAnalyzer analyzer = new FabricAnalyzer(
+            TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()), config);
+        final long intervalMs = scenario.sampleInterval().toMillis();
+        final Map<String, Sample> last = new HashMap<>();
+        final List<Alert> alerts = new ArrayList<>();
+        final List<JobHealth> health = new ArrayList<>();
+        for (final Sample x : samples) {
+            final String key = x.device() + "/" + x.port();
+            final PortRates.Step step = PortRates.next(last.get(key), x, intervalMs);
+            last.put(key, x);
+            step.interval().ifPresent(i -> {
+                final FabricAnalyzer.Output out = analyzer.accept(i);
+                alerts.addAll(out.alerts());
+                health.addAll(out.jobHealth());
+            });
+        }
+        final FabricAnalyzer.Output end = analyzer.flush();
+        alerts.addAll(end.alerts());
+        health.addAll(end.jobHealth());
+        return new SimulatedRun(cluster, analyzer, alerts, health);
+    }
+}
