@@ -43,6 +43,8 @@ public final class PathLearner implements Serializable {
     /** A move must cut the squared residual by this share of the flow's squared bytes. */
     static final double MIN_GAIN = 0.1;
     static final int MAX_PASSES = 20;
+    /** How long after an epoch's last tick its pins take effect in the replica. */
+    static final long PIN_DELAY_MS = 10_000;
 
     private final Fabric fabric;
     private final double[] sent;
@@ -128,7 +130,10 @@ public final class PathLearner implements Serializable {
             }
         }
         moves += pins.size();
-        return twin.pin(pins, atMs);
+        // the replica runs up to the grace and a few fast-clock ticks ahead of the tick that closes: the pins take
+        // effect at a fixed instant past that, so a restarted or reordered analysis pins at the same moment
+        twin.pin(pins, atMs + PIN_DELAY_MS);
+        return pins.size();
     }
 
     /** Moves flow {@code i} to the first hop that cuts the squared residual most, if it cuts it enough. */

@@ -224,9 +224,12 @@ public final class TwinReplica implements Serializable {
         return simulation.firstHop(source, destination);
     }
 
-    /** Pins flows to learned next hops from epoch ms {@code atMs} on (not before the replica's time). */
-    public int pin(final Collection<FluidSimulation.Pin> pins, final long atMs) {
-        return pins.isEmpty() ? 0 : simulation.pin(pins, Math.max(seconds(atMs), simulation.now()));
+    /**
+     * Pins flows to learned next hops from epoch ms {@code atMs} on: an instant of the replica's run, so replicas fed
+     * in other orders agree (one already past applies at once).
+     */
+    public void pin(final Collection<FluidSimulation.Pin> pins, final long atMs) {
+        simulation.pin(pins, seconds(atMs));
     }
 
     /** Drops twin history before epoch ms {@code epochMillis}. */

@@ -65,6 +65,8 @@ public final class FluidSimulation implements Serializable {
     private final List<SimFlow> flows = new ArrayList<>();
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final List<IterationRecord> iterations = new ArrayList<>();
+    /** Pins waiting for their instant, by the sequence number of their event. */
+    private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
     /** Explicit flows (a scenario's {@code flows:}) by the index their start events carry, and their completed runs. */
     private final List<ExplicitFlow> explicitFlows = new ArrayList<>();
     private final List<FlowCompletion> flowCompletions = new ArrayList<>();
@@ -278,11 +280,27 @@ public final class FluidSimulation implements Serializable {
     }
 
     /**
-     * Pins flows' next hops (their two ends name them, as the hash does) from time {@code at} on (not before now):
-     * flows running now move at once, later iterations' flows take the pinned paths when they start. Returns how
-     * many pins changed; nothing is re-solved when none did.
+     * Pins flows' next hops (their two ends name them, as the hash does) from time {@code at} on: flows running then
+     * move at once, later iterations' flows take the pinned paths when they start. A time still ahead is an event of
+     * the run, so the pins take effect at that simulated instant however far the run has been advanced when asked
+     * (what makes a replica fed in another order or restarted compute the same); a time already past applies now.
      */
-    public int pin(final java.util.Collection<Pin> pins, final double at) {
+    public void pin(final java.util.Collection<Pin> pins, final double at) {
+        if (pins.isEmpty()) {
+            return;
+        }
+        if (started && at > now) {
+            pendingPins.put(eventSequence, List.copyOf(pins));
+            events.add(new Event(at, eventSequence++, EventKind.PIN, -1));
+            return;
+        }
+        if (applyPins(pins) && started) {
+            solveAndRecord();
+        }
+    }
+
+    /** Sets the pins and re-routes the running flows they move; whether any pin changed. */
+    private boolean applyPins(final java.util.Collection<Pin> pins) {
         final java.util.Set<Long> moved = new java.util.HashSet<>();
         for (final Pin p : pins) {
             final long key = Router.flowKey(p.source(), p.destination(), 0);
@@ -290,19 +308,12 @@ public final class FluidSimulation implements Serializable {
                 moved.add(key);
             }
         }
-        if (moved.isEmpty()) {
-            return 0;
-        }
-        if (started) {
-            runUntil(Math.max(at, now));
-            for (final SimFlow f : flows) {
-                if (moved.contains(f.key)) {
-                    route(f);
-                }
+        for (final SimFlow f : flows) {
+            if (moved.contains(f.key)) {
+                route(f);
             }
-            solveAndRecord();
         }
-        return moved.size();
+        return !moved.isEmpty();
     }
 
     /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
@@ -434,6 +445,7 @@ public final class FluidSimulation implements Serializable {
                 schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
             }
             case JOB_END -> finish(jobs.get(e.ref));
+            case PIN -> applyPins(pendingPins.remove(e.sequence()));
             case FLOW_START -> {
                 final ExplicitFlow x = explicitFlows.get(e.ref);
                 final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
@@ -977,7 +989,7 @@ public final class FluidSimulation implements Serializable {
         return j;
     }
 
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START }
+    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START, PIN }
 
     private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
         @Override
