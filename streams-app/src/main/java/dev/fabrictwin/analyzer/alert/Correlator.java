@@ -66,7 +66,10 @@ public final class Correlator implements Serializable {
         for (final Finding f : candidates) {
             final String id = Alert.id(f.type(), f.entity());
             // an open root too yields to a stronger fault that appears later on its device (one fault, one root)
-            final String stronger = strongerOverlapping(f, roots);
+            String stronger = strongerOverlapping(f, roots);
+            if (stronger == null && SYMPTOMATIC.contains(f.type())) {
+                stronger = explaining(f, roots, candidates);
+            }
             if (stronger != null) {
                 out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
             } else {
@@ -109,6 +112,32 @@ public final class Correlator implements Serializable {
         recovering.replaceAll((job, left) -> left - 1);
         recovering.values().removeIf(left -> left <= 0);
         return new ArrayList<>(out.values());
+    }
+
+    /**
+     * Root types whose signature a fault elsewhere also produces: loss makes RoCE retransmit (go-back-N) and latency
+     * rise wherever the affected flows go; congestion at a leaf queues at the ports facing its hosts.
+     */
+    static final Set<FaultType> SYMPTOMATIC = Set.of(FaultType.LATENCY_SLO, FaultType.STRAGGLER);
+
+    /**
+     * A fabric fault that explains a symptomatic candidate: for latency, a root whose jobs' flows also cross the
+     * port (the jobs the footprint routes over both); for a straggler, a root at the switch its NIC hangs off — the
+     * queue facing the NIC is that fault's — that slows the straggler's job. The strongest such root, or null.
+     */
+    private String explaining(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
+        final Map<String, Finding> faults = new LinkedHashMap<>(roots);
+        candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c)); // a weaker one of this tick too
+        final List<String> jobs = footprint.affected(f.entity());
+        final String facing = f.type() == FaultType.STRAGGLER && f.entity().port() != null ? fabric.linkAt(new PortRef(f.entity().device(),
+            f.entity().port())).map(l -> l.lower().device().equals(f.entity().device()) ? l.upper().device()
+            : l.lower().device()).orElse(null) : null;
+        return faults.entrySet().stream()
+            .filter(e -> !SYMPTOMATIC.contains(e.getValue().type()) && e.getValue().type() != FaultType.JOB_BOTTLENECK)
+            .filter(e -> f.type() != FaultType.STRAGGLER || facing != null && e.getValue().entity().touches(facing))
+            .filter(e -> footprint.affected(e.getValue().entity()).stream().anyMatch(jobs::contains))
+            .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
+            .map(Map.Entry::getKey).orElse(null);
     }
 
     private String strongerOverlapping(final Finding f, final Map<String, Finding> roots) {

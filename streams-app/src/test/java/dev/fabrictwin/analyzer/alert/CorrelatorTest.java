@@ -288,6 +288,38 @@ class CorrelatorTest {
 
     // ---- helpers ----
 
+    // ---- symptoms of a fault elsewhere (issue 15): latency from loss, a straggler behind its leaf's fault ----
+
+    @Test
+    void shouldMakeLatencyOnAPortTheLossyLinksJobsCrossItsVictimNotARoot() {
+        final Finding drop = root(FaultType.SILENT_DROP, LEAF0_SPINE0);
+        final Finding onTrainsPath = root(LATENCY_SLO, port("spine-1", "eth1"));
+        final Finding onServeOnly = root(LATENCY_SLO, port("leaf-2", "eth0"));
+
+        assertRoles(correlator.correlate(List.of(onTrainsPath, onServeOnly), Map.of(id(drop), drop))).containsExactly(
+            tuple(id(onTrainsPath), false, id(drop)),
+            tuple(id(onServeOnly), true, null));
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(onTrainsPath, drop), NOTHING_OPEN)).containsExactly(
+                tuple(id(drop), true, null),
+                tuple(id(onTrainsPath), false, id(drop)));
+    }
+
+    @Test
+    void shouldMakeAStragglerTheVictimOfAFaultAtItsOwnLeafSlowingItsJob() {
+        final Finding straggler = root(FaultType.STRAGGLER, port("host-2", "nic0"));
+        final Finding imbalanceAtItsLeaf = root(ECMP_IMBALANCE, LEAF1_GROUP);
+        final Finding degradedElsewhere = root(LINK_DEGRADED, LEAF0_SPINE0);
+
+        assertRoles(correlator.correlate(List.of(straggler, imbalanceAtItsLeaf), NOTHING_OPEN)).containsExactlyInAnyOrder(
+            tuple(id(imbalanceAtItsLeaf), true, null),
+            tuple(id(straggler), false, id(imbalanceAtItsLeaf)));
+        // a fault on another leaf slows the job too, but queues at no port facing the straggler's NIC
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(straggler), Map.of(id(degradedElsewhere), degradedElsewhere)))
+            .containsExactly(tuple(id(straggler), true, null));
+    }
+
     private void assertHeldBackFor(final int ticks, final Finding... findings) {
         for (int tick = 1; tick <= ticks; tick++) {
             assertThat(correlator.correlate(List.of(findings), NOTHING_OPEN)).as("tick %d of %d", tick, ticks)
