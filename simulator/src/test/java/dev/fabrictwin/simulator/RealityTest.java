@@ -3,7 +3,6 @@ package dev.fabrictwin.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -17,25 +16,16 @@ import dev.fabrictwin.simulator.reality.Reality.Hidden;
 import dev.fabrictwin.simulator.reality.RealityDraw;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
-import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
 class RealityTest {
 
-    private static final String SMALL = """
-        name: small
-        seed: 3
-        duration: 60s
-        sampleInterval: 1s
-        fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
-        jobs:
-          - {id: j, hosts: 4, pattern: ring-allreduce, bytesPerIteration: 2GB, iterationPeriod: 2s, commFraction: 0.4}
-        """;
+    private static final String SMALL = SyntheticClusterTest.SMALL;
 
     private static Scenario scenario(final String yaml) {
-        return ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
+        return SyntheticClusterTest.scenario(yaml);
     }
 
     private static List<String> run(final Scenario s, final Reality reality) {
