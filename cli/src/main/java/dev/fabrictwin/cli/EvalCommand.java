@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +17,8 @@ import dev.fabrictwin.cli.UsageException;
 import dev.fabrictwin.evaluation.Evaluation;
 import dev.fabrictwin.evaluation.ScoreTable;
 import dev.fabrictwin.evaluation.Scorecard;
+import dev.fabrictwin.evaluation.robustness.Robustness;
+import dev.fabrictwin.simulator.reality.Reality;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import picocli.CommandLine.ArgGroup;
@@ -41,6 +45,8 @@ import picocli.CommandLine.Spec;
         "  fabric-twin eval --scenario scenarios/pfc-storm-small.yaml --baseline thresholds",
         "  fabric-twin eval --all scenarios/ --baseline thresholds --json",
         "  fabric-twin eval --scenario scenarios/link-down.yaml --kafka     # on an embedded broker instead of replay",
+        "  fabric-twin eval --all scenarios/ --draws 20 --json              # robustness: 20 draws of the hidden parameters",
+        "  fabric-twin eval --scenario scenarios/silent-drop.yaml --draws 3 --vary control-frames",
     })
 public final class EvalCommand implements Callable<Integer> {
 
@@ -68,6 +74,20 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also print the figures as one JSON object on the last line.")
     private boolean json;
 
+    @Option(names = "--draws", paramLabel = "N", description = {"Robustness suite: run each scenario under draws 1..N of a "
+        + "randomized reality (hidden parameters drawn from realistic ranges, docs/robustness.md) and report per fault "
+        + "type the mean over draws and the worst draw, false root alerts per 10k ports per day on the faultless "
+        + "scenarios, and every false alert's type."})
+    private Integer draws;
+
+    @Option(names = "--draw", paramLabel = "N", description = "Run (and score) draw N of the randomized reality instead of "
+        + "the scenario's own telemetry.")
+    private Integer draw;
+
+    @Option(names = "--vary", paramLabel = "P,...", split = ",", description = "With --draws/--draw: vary only these hidden "
+        + "parameters (clock, read-spread, control-frames, gauge-noise, ecmp-hash, physics, delivery); default all.")
+    private List<String> vary;
+
     @Override
     public Integer call() throws Exception {
         if (baseline != null && !baseline.equals("thresholds")) {
@@ -80,13 +100,36 @@ public final class EvalCommand implements Callable<Integer> {
         for (final Path f : files) {
             scenarios.add(ScenarioParser.parse(f)); // every file parses before any runs: a typo fails fast
         }
+        final Reality reality = reality();
+        if (draws != null) {
+            if (draws < 1 || draw != null || kafka || baseline != null) {
+                throw new UsageException("--draws needs N >= 1 and takes neither --draw, --kafka nor --baseline");
+            }
+            final List<Robustness.Run> runs = Robustness.run(scenarios, draws, reality, Evaluation.Mode.REPLAY, line -> {
+                err.println("eval: " + line);
+                err.flush();
+            });
+            final Robustness.Report report = Robustness.report(runs);
+            Robustness.print(out, report);
+            if (json) {
+                out.println(Robustness.json(report));
+            }
+            out.flush();
+            return 0;
+        }
+        if (draw != null) {
+            if (draw < 1) {
+                throw new UsageException("--draw must be >= 1, was " + draw);
+            }
+            scenarios.replaceAll(s -> s.withTelemetry(s.telemetry().withRealityDraw(draw)));
+        }
         final List<Evaluation> runs = new ArrayList<>();
         for (final Scenario s : scenarios) {
             final long t0 = System.nanoTime();
             err.printf(Locale.ROOT, "eval: %s (%d s at %d ms, %d fault(s)) ...%n", s.name(), s.duration().toSeconds(),
                 s.sampleInterval().toMillis(), s.faults().size());
             err.flush();
-            final Evaluation e = Evaluation.run(s, kafka ? Evaluation.Mode.KAFKA : Evaluation.Mode.REPLAY, baseline != null);
+            final Evaluation e = Evaluation.run(s, kafka ? Evaluation.Mode.KAFKA : Evaluation.Mode.REPLAY, baseline != null, reality);
             runs.add(e);
             err.printf(Locale.ROOT, "eval: %s: %,d samples in %.1f s%n", s.name(), e.samples(), (System.nanoTime() - t0) / 1e9);
             err.flush();
@@ -115,6 +158,24 @@ public final class EvalCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private Reality reality() {
+        if (vary == null || vary.isEmpty()) {
+            return Reality.defaults();
+        }
+        if (draws == null && draw == null) {
+            throw new UsageException("--vary needs --draws or --draw");
+        }
+        final Set<Reality.Hidden> these = EnumSet.noneOf(Reality.Hidden.class);
+        for (final String v : vary) {
+            try {
+                these.add(Reality.Hidden.parse(v));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return Reality.defaults().varying(these);
     }
 
     private List<Path> files() throws IOException {

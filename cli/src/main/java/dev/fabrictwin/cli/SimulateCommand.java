@@ -62,6 +62,10 @@ final class SimulateCommand implements Callable<Integer> {
         description = "Counter width; 32 makes counters wrap (default: the scenario's, else 64).")
     private Integer counterBits;
 
+    @Option(names = "--draw", paramLabel = "N", description = "Draw N of the randomized reality (hidden parameters drawn "
+        + "from realistic ranges, docs/robustness.md) instead of the scenario's own telemetry profile.")
+    private Integer draw;
+
     @Option(names = "--epoch", paramLabel = "now|ISO-8601",
         description = "Start simulated time here instead of the scenario's epoch, e.g. now (live telemetry stamped "
             + "with wall-clock times) or 2025-06-01T00:00:00Z.")
@@ -102,6 +106,12 @@ final class SimulateCommand implements Callable<Integer> {
         TelemetryProfile profile = s.telemetry();
         if (counterBits != null) {
             profile = profile.withCounterBits(counterBits);
+        }
+        if (draw != null) {
+            if (draw < 1) {
+                throw new UsageException("--draw must be >= 1, was " + draw);
+            }
+            profile = profile.withRealityDraw(draw);
         }
         if (target.out != null) {
             requireDiskSpace(s, target.out);

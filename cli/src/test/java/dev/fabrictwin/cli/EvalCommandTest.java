@@ -51,6 +51,29 @@ class EvalCommandTest {
     }
 
     @Test
+    void shouldRunTheRobustnessSuiteOverDrawsWithProgressPerDraw() throws Exception {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/link-down.yaml",
+            "--draws", "1", "--vary", "clock,control-frames", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("eval: draw 1/1 link-down");
+        assertThat(run.out()).contains("mean over draws / worst draw", "LINK_DOWN");
+        final JsonNode score = lastLine(run);
+        assertThat(score.get("draws").asInt()).isEqualTo(1);
+        assertThat(score.path("byType").path("LINK_DOWN").path("faults").asInt()).isEqualTo(1);
+        assertThat(score.path("byType").path("LINK_DOWN").has("recallWorst")).isTrue();
+    }
+
+    @Test
+    void shouldRejectAnUnknownHiddenParameterWithOneLineAndExitTwo() {
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/link-down.yaml",
+            "--draws", "1", "--vary", "moon-phase");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).singleElement().asString().contains("unknown hidden parameter 'moon-phase'");
+    }
+
+    @Test
     void shouldRejectAnUnknownBaselineWithOneLineAndExitTwo() {
         final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", "../scenarios/link-down.yaml",
             "--baseline", "magic");

@@ -18,6 +18,10 @@ import dev.fabrictwin.twin.fault.FaultDefaults;
 import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.simulator.reality.Reality;
+import dev.fabrictwin.simulator.reality.Reality.Hidden;
+import dev.fabrictwin.simulator.reality.RealityDraw;
+import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.sim.CounterIntegrator;
@@ -33,6 +37,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * twin's defaults, and ECMP uses the scenario's seed: the analyzer is given none of these.
  *
  * <p>Each random source has its own stream derived from the scenario seed, so a seed replays exactly.
+ *
+ * <p>With a randomized reality ({@code telemetry: {reality: randomized, draw: N}}) the hidden parameters are drawn
+ * from {@link Reality}'s ranges instead: device clocks offset and drifting (timestamps are the device's), the counters
+ * of one poll read a few ms apart, control frames counted by some switch ports only, per-device gauge noise and base
+ * latency, perturbed ECN thresholds and buffers, another ECMP hash seed, per-run loss and late rates.
  */
 public final class SyntheticCluster {
 
@@ -45,22 +54,47 @@ public final class SyntheticCluster {
     private final List<PortRef> ports;
     private final Map<String, Double> deviceSkewMs = new HashMap<>();
     private final Map<String, Double> rebootAt = new HashMap<>();
+    /** The randomized reality's draw, or null for the fixed one. */
+    private final RealityDraw draw;
+    private final Map<String, RealityDraw.Device> devices = new HashMap<>();
 
     public SyntheticCluster(final Scenario scenario, final TelemetryProfile profile) {
+        this(scenario, profile, Reality.defaults());
+    }
+
+    /** {@code reality} gives the ranges (and which parameters vary) when the profile asks for a randomized draw. */
+    public SyntheticCluster(final Scenario scenario, final TelemetryProfile profile, final Reality reality) {
         this.scenario = scenario;
         this.profile = profile;
+        this.draw = profile.randomized() ? reality.draw(scenario.seed(), profile.realityDraw()) : null;
         final SplittableRandom physical = stream(scenario.seed(), 1);
         final ModelParams d = ModelParams.defaults();
         final double k = 1 + 0.1 * (physical.nextDouble() * 2 - 1);
-        final ModelParams perturbed = new ModelParams(d.ecnKminBytes() * k, d.ecnKmaxBytes() * k * (1 + 0.05 * physical.nextDouble()),
+        ModelParams perturbed = new ModelParams(d.ecnKminBytes() * k, d.ecnKmaxBytes() * k * (1 + 0.05 * physical.nextDouble()),
             d.ecnPmax(), d.bufferPerPortBytes() * (1 + 0.1 * physical.nextDouble()), d.pfcOverload() * (1 + 0.05 * (physical.nextDouble() - 0.5)),
             d.cnpIntervalUs(), d.tailToMeanQueue());
-        this.twin = Twin.withFaults(scenario, perturbed);
+        Scenario generated = scenario;
+        if (varies(Hidden.PHYSICS)) {
+            perturbed = new ModelParams(d.ecnKminBytes() * draw.kminScale(), d.ecnKmaxBytes() * draw.kmaxScale(), d.ecnPmax(),
+                d.bufferPerPortBytes() * draw.bufferScale(), perturbed.pfcOverload(), d.cnpIntervalUs(), d.tailToMeanQueue());
+        }
+        if (varies(Hidden.ECMP_HASH)) {
+            final Routing r = scenario.routing();
+            generated = scenario.withRouting(new Routing(r.mode(), draw.hashSeed(), r.sameSeedEverywhere()));
+        }
+        this.twin = Twin.withFaults(generated, perturbed);
         this.twin.simulation().setComputeJitter(profile.phaseDrift());
         this.ports = twin.fabric().ports();
         final SplittableRandom clocks = stream(scenario.seed(), 2);
         for (final Node n : twin.fabric().nodes()) {
             deviceSkewMs.put(n.name(), profile.clockSkewMs() * (clocks.nextDouble() * 2 - 1));
+            if (draw != null) {
+                final RealityDraw.Device dev = draw.device(n.name());
+                devices.put(n.name(), dev);
+                if (varies(Hidden.CLOCK)) {
+                    deviceSkewMs.put(n.name(), dev.pollPhaseMs());
+                }
+            }
         }
         final SplittableRandom reboots = stream(scenario.seed(), 3);
         final List<Node> candidates = new ArrayList<>(twin.fabric().nodes());
@@ -69,6 +103,15 @@ public final class SyntheticCluster {
             final Node n = candidates.remove(reboots.nextInt(candidates.size()));
             rebootAt.put(n.name(), duration * (0.2 + 0.6 * reboots.nextDouble()));
         }
+    }
+
+    private boolean varies(final Hidden h) {
+        return draw != null && draw.varies(h);
+    }
+
+    /** The randomized reality's draw, or null for the fixed one (for tests and reports, never for the analyzer). */
+    public RealityDraw realityDraw() {
+        return draw;
     }
 
     public Fabric fabric() {
@@ -116,16 +159,29 @@ public final class SyntheticCluster {
         for (final PortRef p : ports) {
             state.put(p, new PortState(offsets.nextDouble() * counterStartMax));
         }
+        final double jitterMs = varies(Hidden.CLOCK) ? draw.pollJitterMs() : profile.jitterMs();
+        final double lossRate = varies(Hidden.DELIVERY) ? draw.lossRate() : profile.lossRate();
+        final double lateRate = varies(Hidden.DELIVERY) ? draw.lateRate() : profile.lateRate();
+        final boolean spread = varies(Hidden.READ_SPREAD);
+        final double maxSkewMs = varies(Hidden.CLOCK) ? Math.max(Math.abs(draw.ranges().pollPhaseMs().lo()),
+            Math.abs(draw.ranges().pollPhaseMs().hi())) : profile.clockSkewMs();
+        final double horizon = 1.0 + (maxSkewMs + jitterMs + (spread ? draw.ranges().readSpreadMs().hi() : 0)) / 1000;
+        final ControlFrames control = varies(Hidden.CONTROL_FRAMES) ? new ControlFrames(draw, twin.fabric(), integrator) : null;
+        final SplittableRandom reads = stream(scenario.seed() ^ (draw == null ? 0 : draw.runSeed()), 8);
         final PriorityQueue<Pending> late = new PriorityQueue<>();
         long delivered = 0;
         long lateSequence = 0;
         for (int k = 1; k <= rounds; k++) {
             final double roundTime = k * interval;
-            twin.simulation().runUntil(roundTime + 1.0 + profile.clockSkewMs() / 1000 + profile.jitterMs() / 1000);
+            twin.simulation().runUntil(roundTime + horizon);
             for (final PortRef p : ports) {
                 final PortState ps = state.get(p);
-                final double t = Math.max(ps.lastT + 1e-3,
-                    roundTime + (deviceSkewMs.get(p.device()) + profile.jitterMs() * (timing.nextDouble() * 2 - 1)) / 1000);
+                final RealityDraw.Device dev = devices.get(p.device());
+                // with a read spread the next poll must start after this one's last read, or a counter could go back
+                final double minGap = 1e-3 + (spread ? dev.readSpreadMs() / 1000 : 0);
+                final double t = Math.max(ps.lastT + minGap,
+                    roundTime + (deviceSkewMs.get(p.device()) + jitterMs * (timing.nextDouble() * 2 - 1)) / 1000);
+                final double previousT = ps.lastT;
                 final PortCounters c = integrator.expected(p, ps.lastT, t);
                 ps.lastT = t;
                 final Double reboot = rebootAt.get(p.device());
@@ -138,11 +194,23 @@ public final class SyntheticCluster {
                 for (final var e : c.counters().entrySet()) {
                     ps.cumulative.merge(e.getKey(), e.getValue(), Double::sum);
                 }
-                if (delivery.nextDouble() < profile.lossRate()) {
+                if (control != null) {
+                    control.count(p, previousT, t, c, ps.cumulative);
+                }
+                if (delivery.nextDouble() < lossRate) {
                     continue;
                 }
-                final Sample s = sample(p, ps, c, scenario.epochMillis(t), noise);
-                if (delivery.nextDouble() < profile.lateRate()) {
+                final Sample s;
+                if (draw == null) {
+                    s = sample(p, ps, c, scenario.epochMillis(t), noise);
+                } else {
+                    // counters read up to the device's spread after the poll: what [t, t + spread] adds, a share each
+                    final Map<String, Double> later = spread
+                        ? integrator.expected(p, t, t + dev.readSpreadMs() / 1000).counters() : Map.of();
+                    final long ts = scenario.epochMillis(varies(Hidden.CLOCK) ? dev.clock(t) : t);
+                    s = sample(p, ps, c, ts, noise, later, reads, dev);
+                }
+                if (delivery.nextDouble() < lateRate) {
                     late.add(new Pending(k + 1 + delivery.nextInt(MAX_LATE_ROUNDS), lateSequence++, s));
                     continue;
                 }
@@ -163,6 +231,11 @@ public final class SyntheticCluster {
     }
 
     private Sample sample(final PortRef p, final PortState ps, final PortCounters c, final long ts, final SplittableRandom noise) {
+        return sample(p, ps, c, ts, noise, Map.of(), null, null);
+    }
+
+    private Sample sample(final PortRef p, final PortState ps, final PortCounters c, final long ts, final SplittableRandom noise,
+                          final Map<String, Double> later, final SplittableRandom reads, final RealityDraw.Device dev) {
         final Map<String, Long> counters = new LinkedHashMap<>();
         final boolean wrap32 = profile.counterBits() == 32;
         for (final var e : ps.cumulative.entrySet()) {
@@ -170,19 +243,31 @@ public final class SyntheticCluster {
             final String name = e.getKey();
             final double start = name.endsWith("_bytes") ? ps.base
                 : name.endsWith("_packets") ? Math.floor(ps.base / 1500 * (1 + (name.hashCode() & 0xff) / 256.0)) : 0;
-            final double v = Math.floor(start + e.getValue());
+            final double readLate = later.isEmpty() ? 0 : later.getOrDefault(name, 0.0) * reads.nextDouble();
+            final double v = Math.floor(start + e.getValue() + readLate);
             final long raw = v >= 0x1p63 ? (long) (v - 0x1p64) : (long) v; // unsigned 64-bit in a long
             counters.put(e.getKey(), wrap32 ? raw & 0xFFFF_FFFFL : raw);
         }
         final Map<String, Double> gauges = new LinkedHashMap<>();
+        final double gaugeNoise = varies(Hidden.GAUGE_NOISE) ? dev.gaugeNoise() : profile.gaugeNoise();
         for (final var e : c.gauges().entrySet()) {
             final String name = e.getKey();
             final boolean exact = name.equals(CounterNames.OPER_UP) || name.equals(CounterNames.SPEED_BPS);
-            final double factor = exact ? 1 : Math.max(0, 1 + profile.gaugeNoise() * gaussian(noise));
+            final double factor = exact ? 1 : Math.max(0, 1 + gaugeNoise * gaussian(noise));
+            double value = e.getValue();
+            if (varies(Hidden.PHYSICS) && (name.equals(CounterNames.LATENCY_P50_US) || name.equals(CounterNames.LATENCY_P99_US))) {
+                value += (dev.latencyScale() - 1) * baseLatencyUs(p); // this device is faster or slower than the nominal
+            }
             // devices report gauges to a few decimals, not to the last bit of a double
-            gauges.put(name, Math.round(e.getValue() * factor * 1000) / 1000.0);
+            gauges.put(name, Math.round(value * factor * 1000) / 1000.0);
         }
         return new Sample(ts, p.device(), p.port(), "sim", counters, gauges);
+    }
+
+    private double baseLatencyUs(final PortRef p) {
+        final Fabric f = twin.fabric();
+        final boolean host = f.node(f.txNode(f.txLink(p))).isHost();
+        return host ? f.technology().nicLatencyUs() : f.technology().hopLatencyUs();
     }
 
     private static double gaussian(final SplittableRandom r) {

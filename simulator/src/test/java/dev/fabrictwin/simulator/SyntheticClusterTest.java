@@ -26,7 +26,7 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
 
 class SyntheticClusterTest {
 
-    private static final String SMALL = """
+    static final String SMALL = """
         name: small
         seed: 3
         duration: 60s
@@ -36,7 +36,7 @@ class SyntheticClusterTest {
           - {id: j, hosts: 4, pattern: ring-allreduce, bytesPerIteration: 2GB, iterationPeriod: 2s, commFraction: 0.4}
         """;
 
-    private static Scenario scenario(final String yaml) {
+    static Scenario scenario(final String yaml) {
         return ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
     }
 

@@ -209,13 +209,33 @@ public final class ScenarioParser {
             return d;
         }
         checkKeys(t, Set.of("counterBits", "clockSkew", "jitter", "lossRate", "lateRate", "reboots", "gaugeNoise",
-            "phaseDrift"), "telemetry.");
+            "phaseDrift", "reality", "draw"), "telemetry.");
+        final int draw = realityDraw(t);
         return wrap("telemetry", () -> new TelemetryProfile(integer(t, "counterBits", d.counterBits()),
             t.hasNonNull("clockSkew") ? Units.parseDuration(t.get("clockSkew").asText()).toMillis() : d.clockSkewMs(),
             t.hasNonNull("jitter") ? Units.parseDuration(t.get("jitter").asText()).toMillis() : d.jitterMs(),
             t.path("lossRate").asDouble(d.lossRate()), t.path("lateRate").asDouble(d.lateRate()),
             integer(t, "reboots", d.reboots()), t.path("gaugeNoise").asDouble(d.gaugeNoise()),
-            t.path("phaseDrift").asDouble(d.phaseDrift())));
+            t.path("phaseDrift").asDouble(d.phaseDrift()), draw));
+    }
+
+    /** {@code reality: fixed} (default) is draw 0; {@code reality: randomized} is draw {@code draw} (default 1). */
+    private static int realityDraw(final JsonNode t) {
+        final String reality = t.path("reality").asText("fixed");
+        if (reality.equals("fixed")) {
+            if (t.has("draw")) {
+                throw new ScenarioException("telemetry.draw needs telemetry.reality: randomized");
+            }
+            return 0;
+        }
+        if (!reality.equals("randomized")) {
+            throw new ScenarioException("telemetry.reality must be fixed or randomized, was '" + reality + "'");
+        }
+        final int draw = t.path("draw").asInt(1);
+        if (draw < 1) {
+            throw new ScenarioException("telemetry.draw must be >= 1, was " + draw);
+        }
+        return draw;
     }
 
     private static List<JobSpec> jobs(final JsonNode jobs) {

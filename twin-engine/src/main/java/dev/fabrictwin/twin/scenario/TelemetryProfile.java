@@ -12,10 +12,16 @@ package dev.fabrictwin.twin.scenario;
  * @param reboots       devices that reboot once during the run (counters reset to 0)
  * @param gaugeNoise    relative measurement noise on gauges (latency, queue depth)
  * @param phaseDrift    relative jitter of each compute phase, so job phases drift
+ * @param realityDraw   0: the fixed reality above (the library's own); N &gt;= 1: draw N of the randomized reality
+ *                      (the simulator's {@code Reality}: hidden parameters drawn from realistic ranges, which then
+ *                      replace clock skew, jitter, loss, late and gauge noise above; docs/robustness.md)
  */
 public record TelemetryProfile(int counterBits, double clockSkewMs, double jitterMs, double lossRate, double lateRate,
-                               int reboots, double gaugeNoise, double phaseDrift) {
+                               int reboots, double gaugeNoise, double phaseDrift, int realityDraw) {
     public TelemetryProfile {
+        if (realityDraw < 0) {
+            throw new IllegalArgumentException("reality draw must be >= 0, was " + realityDraw);
+        }
         if (counterBits != 32 && counterBits != 64) {
             throw new IllegalArgumentException("counterBits must be 32 or 64, was " + counterBits);
         }
@@ -25,6 +31,12 @@ public record TelemetryProfile(int counterBits, double clockSkewMs, double jitte
         if (!(lossRate >= 0 && lossRate < 1) || !(lateRate >= 0 && lateRate < 1)) {
             throw new IllegalArgumentException("lossRate and lateRate must be in [0, 1)");
         }
+    }
+
+    /** The fixed reality (no randomized draw). */
+    public TelemetryProfile(final int counterBits, final double clockSkewMs, final double jitterMs, final double lossRate,
+                            final double lateRate, final int reboots, final double gaugeNoise, final double phaseDrift) {
+        this(counterBits, clockSkewMs, jitterMs, lossRate, lateRate, reboots, gaugeNoise, phaseDrift, 0);
     }
 
     public static TelemetryProfile defaults() {
@@ -37,6 +49,17 @@ public record TelemetryProfile(int counterBits, double clockSkewMs, double jitte
     }
 
     public TelemetryProfile withCounterBits(final int bits) {
-        return new TelemetryProfile(bits, clockSkewMs, jitterMs, lossRate, lateRate, reboots, gaugeNoise, phaseDrift);
+        return new TelemetryProfile(bits, clockSkewMs, jitterMs, lossRate, lateRate, reboots, gaugeNoise, phaseDrift,
+            realityDraw);
+    }
+
+    /** The same profile with draw {@code draw} of the randomized reality (0: back to the fixed one). */
+    public TelemetryProfile withRealityDraw(final int draw) {
+        return new TelemetryProfile(counterBits, clockSkewMs, jitterMs, lossRate, lateRate, reboots, gaugeNoise, phaseDrift,
+            draw);
+    }
+
+    public boolean randomized() {
+        return realityDraw > 0;
     }
 }
