@@ -121,7 +121,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         final AnalyzerConfig defaults = AnalyzerConfig.defaults(sampleInterval.toMillis());
         final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(), new AnalyzerConfig(defaults.tickMs(),
             defaults.graceMs(), defaults.openAfterTicks(), defaults.updateEveryTicks(), defaults.resolveAfterTicks(),
-            latencySloUs, defaults.maxClockSkewMs(), defaults.historyMinutes(), defaults.learnPaths()));
+            latencySloUs, defaults.maxClockSkewMs(), defaults.learnPaths()));
         final Properties streams = new Properties();
         streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class, BenchCommand.Fidelity.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Fidelity.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class, BenchCommand.Memory.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -190,6 +190,40 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench memory}: retained heap per port and per flow while the analyzer runs. */
+    @Command(name = "memory", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Heap the analyzer retains (after forced GCs), read 5 times over a run and at its end, per port and "
+            + "per flow: a scenario's telemetry is generated to a temporary file, then analyzed without Kafka. Default "
+            + "workload: bench streams' (768 ports, 600 s). Not part of 'bench' without a subcommand. JSON keys: "
+            + "memoryPorts, memoryFlows, retainedBytes, bytesPerPort, bytesPerFlow.",
+            "Example: fabric-twin bench memory --scenario scenarios/scale/spine-leaf-2048.yaml"})
+    static final class Memory implements Callable<Integer> {
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--scenario", paramLabel = "FILE", description = "Scenario YAML to run instead of the default.")
+        java.nio.file.Path scenario;
+
+        @Override
+        public Integer call() {
+            final PrintWriter progress = spec.commandLine().getErr();
+            progress.println("bench memory: generating the telemetry, then analyzing it with forced GCs along the way ...");
+            progress.flush();
+            final dev.fabrictwin.twin.scenario.Scenario s = scenario == null
+                ? dev.fabrictwin.bench.BenchWorkloads.streamsThroughput()
+                : dev.fabrictwin.twin.scenario.ScenarioParser.parse(scenario);
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.MemoryBench.run(s, line -> {
+                progress.println("  " + line);
+                progress.flush();
+            }), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

@@ -2,6 +2,8 @@ package dev.fabrictwin.analyzer;
 
 import java.io.Serializable;
 
+import dev.fabrictwin.analyzer.rates.PortRates;
+
 /**
  * The analyzer's knobs, each with a default that suits 1 s telemetry from a RoCE/IB training fabric.
  *
@@ -12,29 +14,41 @@ import java.io.Serializable;
  * @param resolveAfterTicks  r: clean ticks before an open alert resolves
  * @param latencySloUs       P99 latency objective per port (µs): the only static threshold, an SLO input
  * @param maxClockSkewMs     clock skew between devices the link-conservation check must tolerate
- * @param historyMinutes     how much twin history the replica keeps (older intervals cannot be evaluated)
  * @param learnPaths         pin the replica's flows to the paths the counters show (docs/twin.md); off only to
  *                           measure what learning brings
  */
 public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
-                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs, int historyMinutes,
+                             int resolveAfterTicks, double latencySloUs, double maxClockSkewMs,
                              boolean learnPaths) implements Serializable {
+
+    /** Ticks past its grace a device may lag and still have its intervals evaluated exactly. */
+    public static final int LATE_TICKS = 5;
 
     public AnalyzerConfig {
         if (tickMs <= 0 || graceMs < 0 || openAfterTicks < 1 || updateEveryTicks < 1 || resolveAfterTicks < 1
-            || latencySloUs <= 0 || maxClockSkewMs < 0 || historyMinutes < 1) {
+            || latencySloUs <= 0 || maxClockSkewMs < 0) {
             throw new IllegalArgumentException("invalid analyzer settings: " + toString());
         }
     }
 
     /** Defaults for a nominal sample interval. */
     public static AnalyzerConfig defaults(final long sampleIntervalMs) {
-        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, 10, true);
+        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, true);
+    }
+
+    /**
+     * How far before a closing tick's start the replica keeps its history: what an interval still arriving can
+     * span. An on-time interval ends in an open tick and spans at most {@link PortRates#GAP_FACTOR} sample intervals
+     * (longer is a gap, whose increases are averages); {@link #LATE_TICKS} more, plus the grace, cover a device
+     * running a little late. A span reaching further back is extrapolated from what is kept (TwinReplica).
+     */
+    public long historyMs() {
+        return (PortRates.GAP_FACTOR + LATE_TICKS) * tickMs + graceMs;
     }
 
     /** The same settings with the replica keeping its own hash's paths. */
     public AnalyzerConfig withoutLearnedPaths() {
         return new AnalyzerConfig(tickMs, graceMs, openAfterTicks, updateEveryTicks, resolveAfterTicks, latencySloUs,
-            maxClockSkewMs, historyMinutes, false);
+            maxClockSkewMs, false);
     }
 }

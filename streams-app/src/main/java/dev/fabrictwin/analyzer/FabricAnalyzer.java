@@ -67,7 +67,6 @@ public final class FabricAnalyzer implements Serializable {
     private final double[] expectedGauges = new double[CounterIndex.size()];
     private final boolean[] present = new boolean[CounterIndex.size()];
     private long intervals;
-    private long lastForgetMs;
     private double lastSolveMs;
     private List<String> footprintJobs;
 
@@ -130,10 +129,8 @@ public final class FabricAnalyzer implements Serializable {
             for (final JobHealth h : jobHealth) {
                 health.add(explain(h, correlated));
             }
-            if (tick.endMs() - lastForgetMs > 60_000) {
-                twin.forgetBefore(tick.startMs() - config.historyMinutes() * 60_000L);
-                lastForgetMs = tick.endMs();
-            }
+            // Every tick: the replica's history is what intervals still arriving can span, no more (Memory, docs/analyzer.md).
+            twin.forgetBefore(tick.startMs() - config.historyMs());
         }
         return new Output(alerts, health, closed);
     }

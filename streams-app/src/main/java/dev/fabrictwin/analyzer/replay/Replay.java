@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -86,6 +88,7 @@ public final class Replay {
             final TestOutputTopic<String, byte[]> healthTopic = driver.createOutputTopic(topics.jobHealth().name(),
                 new StringDeserializer(), new ByteArrayDeserializer());
 
+            final Map<String, TestOutputTopic<byte[], byte[]>> others = new HashMap<>();
             final Twin twin = Twin.healthy(scenario, ModelParams.defaults());
             topology.pipeInput(scenario.name(), JSON.writeValueAsBytes(FabricJson.toJson(twin.fabric(), scenario.transport(), JSON)));
             for (final PlacedJob j : twin.jobs()) {
@@ -102,6 +105,7 @@ public final class Replay {
                         alerts += drain(alertTopic, sink);
                         dead += deadTopic.readRecordsToList().size();
                         health += drainHealth(healthTopic, healthSink);
+                        discardOthers(driver, others, topics);
                         progress.accept(count);
                     }
                 }
@@ -114,6 +118,24 @@ public final class Replay {
         }
         progress.accept(count);
         return new Result(count, alerts, dead, health);
+    }
+
+    /**
+     * The test driver keeps every record produced to any topic — changelogs and the lane repartition topic too —
+     * until it is read: a replay would hold every sample twice over. Read and drop those no one else reads.
+     */
+    private static void discardOthers(final TopologyTestDriver driver, final Map<String, TestOutputTopic<byte[], byte[]>> others,
+                                      final Topics topics) {
+        for (final String name : driver.producedTopicNames()) {
+            if (!name.equals(topics.alerts().name()) && !name.equals(topics.deadLetter().name())
+                && !name.equals(topics.jobHealth().name())) {
+                final TestOutputTopic<byte[], byte[]> topic = others.computeIfAbsent(name,
+                    n -> driver.createOutputTopic(n, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+                while (!topic.isEmpty()) {
+                    topic.readRecord();
+                }
+            }
+        }
     }
 
     private static long drain(final TestOutputTopic<String, byte[]> topic, final Consumer<Alert> sink) {

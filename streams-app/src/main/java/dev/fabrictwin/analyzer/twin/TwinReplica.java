@@ -180,8 +180,20 @@ public final class TwinReplica implements Serializable {
         if (t1 > simulation.now()) {
             simulation.runUntil(t1);
         }
-        integrator.expectedInto(new PortRef(interval.device(), interval.port()), Math.max(0, t0), Math.max(0, t1),
+        // A span reaching back past the kept history (a gap, a device far behind): its known part, scaled to the
+        // whole span, as the counters' increases over a gap are averages too.
+        final double from = Math.max(0, t0);
+        final double known = Math.max(from, simulation.timeline().forgottenBefore());
+        final double to = Math.max(0, t1);
+        final boolean scaled = known > from && to > known;
+        integrator.expectedInto(new PortRef(interval.device(), interval.port()), scaled ? known : from, to,
             counters, gauges, present);
+        if (scaled) {
+            final double factor = (to - from) / (to - known);
+            for (int i = 0; i < counters.length; i++) {
+                counters[i] *= factor;
+            }
+        }
     }
 
     /** Follows an {@code oper_up} report: a port seen down takes its link down in the replica, and up again. */
@@ -232,9 +244,14 @@ public final class TwinReplica implements Serializable {
         simulation.pin(pins, seconds(atMs));
     }
 
-    /** Drops twin history before epoch ms {@code epochMillis}. */
+    /** Drops twin history before epoch ms {@code epochMillis}: spans starting earlier are extrapolated from what is kept. */
     public void forgetBefore(final long epochMillis) {
         simulation.forgetBefore(seconds(epochMillis));
+    }
+
+    /** Link states the replica keeps (its history, bounded by {@link #forgetBefore}). */
+    public long historyStates() {
+        return simulation.timeline().stateCount();
     }
 
     private double seconds(final long epochMillis) {

@@ -100,10 +100,10 @@ public final class CounterIntegrator implements Serializable {
         double watermark = 0;
         boolean up = true;
 
-        final List<LinkState> txStates = timeline.states(tx);
-        for (int i = txStates.isEmpty() ? 0 : timeline.indexAt(tx, t0); i < txStates.size(); i++) {
-            final LinkState st = txStates.get(i);
-            final double dt = overlap(txStates, i, t0, t1);
+        final int txSize = timeline.size(tx);
+        for (int i = txSize == 0 ? 0 : timeline.indexAt(tx, t0); i < txSize; i++) {
+            final LinkState st = timeline.state(tx, i);
+            final double dt = overlap(timeline, tx, i, t0, t1);
             if (dt < 0) {
                 break;
             }
@@ -132,10 +132,10 @@ public final class CounterIntegrator implements Serializable {
             watermark = Math.max(watermark, st.queueBytes() * (st.offeredBps() > st.capacityBps() ? 1.5 : 1.0));
             up = st.up();
         }
-        final List<LinkState> rxStates = timeline.states(rx);
-        for (int i = rxStates.isEmpty() ? 0 : timeline.indexAt(rx, t0); i < rxStates.size(); i++) {
-            final LinkState st = rxStates.get(i);
-            final double dt = overlap(rxStates, i, t0, t1);
+        final int rxSize = timeline.size(rx);
+        for (int i = rxSize == 0 ? 0 : timeline.indexAt(rx, t0); i < rxSize; i++) {
+            final LinkState st = timeline.state(rx, i);
+            final double dt = overlap(timeline, rx, i, t0, t1);
             if (dt < 0) {
                 break;
             }
@@ -167,13 +167,12 @@ public final class CounterIntegrator implements Serializable {
     }
 
     /** Length of state i's overlap with [t0, t1] (0: none, skip it); negative once the states start at or after t1. */
-    private static double overlap(final List<LinkState> states, final int i, final double t0, final double t1) {
-        final LinkState s = states.get(i);
-        final double start = Math.max(t0, s.start());
+    private static double overlap(final LinkTimeline timeline, final int d, final int i, final double t0, final double t1) {
+        final double start = Math.max(t0, timeline.start(d, i));
         if (start >= t1) {
             return -1;
         }
-        final double end = Math.min(t1, i + 1 < states.size() ? states.get(i + 1).start() : Double.POSITIVE_INFINITY);
+        final double end = Math.min(t1, i + 1 < timeline.size(d) ? timeline.start(d, i + 1) : Double.POSITIVE_INFINITY);
         return Math.max(0, end - start);
     }
 

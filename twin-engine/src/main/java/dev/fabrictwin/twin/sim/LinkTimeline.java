@@ -1,73 +1,174 @@
 package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.util.AbstractList;
 import java.util.List;
 
 import dev.fabrictwin.twin.model.LinkState;
 
-/** Each directed link's piecewise-constant history: a new {@link LinkState} only when something changed. */
+/**
+ * Each directed link's piecewise-constant history: a new state only when something changed. Stored as one ring of
+ * primitives per link ({@value #STRIDE} doubles a state, no object per state), so a twin run in step with telemetry
+ * holds exactly what {@link #forgetBefore} leaves, with no garbage per solve event and O(1) forgetting.
+ */
 public final class LinkTimeline implements Serializable {
 
-    private final List<List<LinkState>> states;
+    // Slot of each field within a state's STRIDE doubles (flows, pauseOrigin and up are stored exactly as doubles).
+    private static final int START = 0;
+    private static final int RATE = 1;
+    private static final int CAPACITY = 2;
+    private static final int OFFERED = 3;
+    private static final int FLOWS = 4;
+    private static final int QUEUE = 5;
+    private static final int MARK = 6;
+    private static final int PAUSED = 7;
+    private static final int DROP = 8;
+    private static final int FEC = 9;
+    private static final int CRC = 10;
+    private static final int LATENCY = 11;
+    private static final int CNP = 12;
+    /** Bit 0: pause origin; bit 1: up. */
+    private static final int FLAGS = 13;
+    static final int STRIDE = 14;
+    private static final double[] EMPTY = new double[0];
+
+    /** Per link: states in a ring of capacity {@code ring[d].length / STRIDE}, oldest at {@code head[d]}. */
+    private final double[][] ring;
+    private final int[] head;
+    private final int[] size;
+    private double forgottenBefore = Double.NEGATIVE_INFINITY;
 
     LinkTimeline(final int directedLinks) {
-        states = new ArrayList<>(directedLinks);
-        for (int i = 0; i < directedLinks; i++) {
-            states.add(new ArrayList<>());
-        }
+        ring = new double[directedLinks][];
+        java.util.Arrays.fill(ring, EMPTY);
+        head = new int[directedLinks];
+        size = new int[directedLinks];
     }
 
     void append(final int directedLink, final LinkState state) {
-        final List<LinkState> list = states.get(directedLink);
-        if (!list.isEmpty()) {
-            final LinkState last = list.get(list.size() - 1);
-            if (last.sameAs(state)) {
+        final int n = size[directedLink];
+        if (n > 0) {
+            final int last = offset(directedLink, n - 1);
+            if (sameAs(ring[directedLink], last, state)) {
                 return;
             }
-            if (last.start() == state.start()) {
-                list.set(list.size() - 1, state);
+            if (ring[directedLink][last + START] == state.start()) {
+                write(ring[directedLink], last, state);
                 return;
             }
         }
-        list.add(state);
+        if (n * STRIDE == ring[directedLink].length) {
+            grow(directedLink);
+        }
+        size[directedLink] = n + 1;
+        write(ring[directedLink], offset(directedLink, n), state);
     }
 
-    /** Every state of a link, oldest first. */
+    /** Doubles the ring, unrolled so the oldest state is first again. */
+    private void grow(final int d) {
+        final double[] old = ring[d];
+        final double[] next = new double[Math.max(4 * STRIDE, old.length * 2)];
+        final int from = head[d] * STRIDE;
+        System.arraycopy(old, from, next, 0, old.length - from);
+        System.arraycopy(old, 0, next, old.length - from, from);
+        ring[d] = next;
+        head[d] = 0;
+    }
+
+    /** Offset in the ring of the link's i-th kept state (0 = oldest). */
+    private int offset(final int d, final int i) {
+        final int capacity = ring[d].length / STRIDE;
+        final int slot = head[d] + i;
+        return (slot < capacity ? slot : slot - capacity) * STRIDE;
+    }
+
+    private static void write(final double[] r, final int o, final LinkState s) {
+        r[o + START] = s.start();
+        r[o + RATE] = s.rateBps();
+        r[o + CAPACITY] = s.capacityBps();
+        r[o + OFFERED] = s.offeredBps();
+        r[o + FLOWS] = s.flows();
+        r[o + QUEUE] = s.queueBytes();
+        r[o + MARK] = s.markProbability();
+        r[o + PAUSED] = s.pausedFraction();
+        r[o + DROP] = s.dropFraction();
+        r[o + FEC] = s.fecPerBit();
+        r[o + CRC] = s.crcPerPacket();
+        r[o + LATENCY] = s.addedLatencyUs();
+        r[o + CNP] = s.cnpPerSec();
+        r[o + FLAGS] = (s.pauseOrigin() ? 1 : 0) | (s.up() ? 2 : 0);
+    }
+
+    private static LinkState read(final double[] r, final int o) {
+        final int flags = (int) r[o + FLAGS];
+        return new LinkState(r[o + START], r[o + RATE], r[o + CAPACITY], r[o + OFFERED], (int) r[o + FLOWS],
+            r[o + QUEUE], r[o + MARK], r[o + PAUSED], (flags & 1) != 0, r[o + DROP], r[o + FEC], r[o + CRC],
+            r[o + LATENCY], r[o + CNP], (flags & 2) != 0);
+    }
+
+    /** As {@link LinkState#sameAs}: every value but the start equal. */
+    private static boolean sameAs(final double[] r, final int o, final LinkState s) {
+        return r[o + RATE] == s.rateBps() && r[o + CAPACITY] == s.capacityBps() && r[o + OFFERED] == s.offeredBps()
+            && r[o + FLOWS] == s.flows() && r[o + QUEUE] == s.queueBytes() && r[o + MARK] == s.markProbability()
+            && r[o + PAUSED] == s.pausedFraction() && r[o + DROP] == s.dropFraction() && r[o + FEC] == s.fecPerBit()
+            && r[o + CRC] == s.crcPerPacket() && r[o + LATENCY] == s.addedLatencyUs() && r[o + CNP] == s.cnpPerSec()
+            && r[o + FLAGS] == ((s.pauseOrigin() ? 1 : 0) | (s.up() ? 2 : 0));
+    }
+
+    /** States kept for a link. */
+    public int size(final int directedLink) {
+        return size[directedLink];
+    }
+
+    /** The link's i-th kept state, oldest first (a new object: read, not kept). */
+    public LinkState state(final int directedLink, final int i) {
+        return read(ring[directedLink], offset(directedLink, i));
+    }
+
+    /** When the link's i-th kept state starts. */
+    public double start(final int directedLink, final int i) {
+        return ring[directedLink][offset(directedLink, i) + START];
+    }
+
+    /** Every kept state of a link, oldest first (a view). */
     public List<LinkState> states(final int directedLink) {
-        return Collections.unmodifiableList(states.get(directedLink));
+        return new AbstractList<>() {
+            @Override
+            public LinkState get(final int i) {
+                return state(directedLink, i);
+            }
+
+            @Override
+            public int size() {
+                return size[directedLink];
+            }
+        };
     }
 
     /** The state in force at time t (the first state if t precedes it). */
     public LinkState at(final int directedLink, final double t) {
-        final List<LinkState> list = states.get(directedLink);
-        return list.get(indexIn(list, t));
+        return state(directedLink, indexAt(directedLink, t));
     }
 
     /** Of the states in force during [t0, t1], the one with the most flows (the first if several tie). */
     public LinkState busiest(final int directedLink, final double t0, final double t1) {
-        final List<LinkState> list = states.get(directedLink);
-        LinkState best = list.get(indexIn(list, t0));
-        for (int i = indexIn(list, t0) + 1; i < list.size() && list.get(i).start() < t1; i++) {
-            if (list.get(i).flows() > best.flows()) {
-                best = list.get(i);
+        final double[] r = ring[directedLink];
+        int best = indexAt(directedLink, t0);
+        for (int i = best + 1; i < size[directedLink] && start(directedLink, i) < t1; i++) {
+            if (r[offset(directedLink, i) + FLOWS] > r[offset(directedLink, best) + FLOWS]) {
+                best = i;
             }
         }
-        return best;
+        return state(directedLink, best);
     }
 
-    /** Index of the state in force at t. */
+    /** Index of the state in force at t (0 if t precedes every kept state or none is kept). */
     int indexAt(final int directedLink, final double t) {
-        return indexIn(states.get(directedLink), t);
-    }
-
-    private static int indexIn(final List<LinkState> list, final double t) {
         int lo = 0;
-        int hi = list.size() - 1;
+        int hi = size[directedLink] - 1;
         while (lo < hi) {
             final int mid = (lo + hi + 1) >>> 1;
-            if (list.get(mid).start() <= t) {
+            if (start(directedLink, mid) <= t) {
                 lo = mid;
             } else {
                 hi = mid - 1;
@@ -81,15 +182,31 @@ public final class LinkTimeline implements Serializable {
      * with telemetry for days holds only the recent past. Intervals before t can no longer be evaluated.
      */
     public void forgetBefore(final double t) {
-        for (final List<LinkState> list : states) {
-            final int keepFrom = list.isEmpty() ? 0 : indexIn(list, t);
+        forgottenBefore = Math.max(forgottenBefore, t);
+        for (int d = 0; d < ring.length; d++) {
+            final int keepFrom = size[d] == 0 ? 0 : indexAt(d, t);
             if (keepFrom > 0) {
-                list.subList(0, keepFrom).clear();
+                head[d] = (head[d] + keepFrom) % (ring[d].length / STRIDE);
+                size[d] -= keepFrom;
             }
         }
     }
 
+    /** Before this time (seconds) states were forgotten: a span starting earlier is no longer known exactly. */
+    public double forgottenBefore() {
+        return forgottenBefore;
+    }
+
+    /** States kept over all links. */
+    public long stateCount() {
+        long n = 0;
+        for (final int s : size) {
+            n += s;
+        }
+        return n;
+    }
+
     public int linkCount() {
-        return states.size();
+        return ring.length;
     }
 }
