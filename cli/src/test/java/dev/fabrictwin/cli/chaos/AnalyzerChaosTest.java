@@ -213,7 +213,9 @@ class AnalyzerChaosTest {
         final long until = Math.min(live.latestJobHealthTs(), uninterrupted.latestJobHealthTs());
         assertThat(live.jobHealthKeys(until)).as("(job, ts) of job health").isEqualTo(uninterrupted.jobHealthKeys(until));
         for (final AnalyzerProcess a : analyzers) {
-            assertThat(a.processingAfter()).as("every start of %s reached processing", a.name()).hasSize(a.starts());
+            // a start the schedule killed again within seconds may not have got there (CI saw one at 2.8 s)
+            assertThat(a.processingAfter()).as("every start of %s that was not killed while starting reached processing",
+                a.name()).hasSizeBetween(a.starts() - a.killedStarting(), a.starts());
         }
     }
 

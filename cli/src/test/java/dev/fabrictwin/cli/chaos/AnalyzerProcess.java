@@ -21,8 +21,13 @@ final class AnalyzerProcess implements AutoCloseable {
     private final String name;
     private final List<String> command;
     private final Path log;
+    /** A start killed sooner than this may not have reached processing yet: the schedule can kill twice in a row. */
+    private static final long STARTUP_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private Process process;
     private int starts;
+    private long startedAt;
+    private int killedStarting;
 
     AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
                     final Path dir) {
@@ -43,6 +48,7 @@ final class AnalyzerProcess implements AutoCloseable {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             starts++;
+            startedAt = System.nanoTime();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the analyzer", e);
         }
@@ -50,6 +56,9 @@ final class AnalyzerProcess implements AutoCloseable {
 
     /** SIGKILL, as {@code kill -9}: nothing in the process runs again. */
     void kill() throws InterruptedException {
+        if (System.nanoTime() - startedAt < STARTUP_NANOS) {
+            killedStarting++;
+        }
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -80,6 +89,11 @@ final class AnalyzerProcess implements AutoCloseable {
 
     int starts() {
         return starts;
+    }
+
+    /** Starts killed within {@link #STARTUP_NANOS} of their launch (they may not have been processing yet). */
+    int killedStarting() {
+        return killedStarting;
     }
 
     String logTail() throws IOException {
