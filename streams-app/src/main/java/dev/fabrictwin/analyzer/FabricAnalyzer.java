@@ -185,7 +185,7 @@ public final class FabricAnalyzer implements Serializable {
         return lastSolveMs;
     }
 
-    /** Flows the path learner moved so far (docs/twin.md, "Paths learned from counters"). */
+    /** Flows the path learner moved so far (docs/analyzer.md, "Paths learned from counters"). */
     public long pathMoves() {
         return paths.moves();
     }

@@ -50,7 +50,6 @@ public final class PathLearner implements Serializable {
     private final double[] sent;
     private int ticks;
     private boolean disturbed;
-    private long epochs;
     private long moves;
 
     public PathLearner(final Fabric fabric) {
@@ -83,11 +82,7 @@ public final class PathLearner implements Serializable {
         return moved;
     }
 
-    /** Epochs fitted and flows moved so far (for the metrics and the docs' figures). */
-    public long epochs() {
-        return epochs;
-    }
-
+    /** Flows moved so far (the tests' and the docs' figures). */
     public long moves() {
         return moves;
     }
@@ -96,7 +91,6 @@ public final class PathLearner implements Serializable {
     }
 
     private int fit(final TwinReplica twin, final long atMs) {
-        epochs++;
         final List<Candidate> flows = candidates(twin);
         if (flows.isEmpty()) {
             return 0;
