@@ -117,7 +117,8 @@ public final class FabricAnalyzer implements Serializable {
             followJobs();
             final List<Finding> findings = new ArrayList<>();
             final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
-            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown);
+            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown,
+                lifecycle.openRoots().isEmpty());
             for (final Detector d : detectors) {
                 d.detect(context, findings);
             }

@@ -29,13 +29,26 @@ public final class TickContext {
     private final TwinReplica twin;
     private final AnalyzerConfig config;
     private final java.util.function.ToDoubleFunction<String> slowdowns;
+    private final boolean calm;
 
     public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
                        final java.util.function.ToDoubleFunction<String> slowdowns) {
+        this(tick, twin, config, slowdowns, true);
+    }
+
+    /** {@code calm}: no root-cause alert was open before this tick, so what detectors see is the healthy fabric. */
+    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
+                       final java.util.function.ToDoubleFunction<String> slowdowns, final boolean calm) {
         this.tick = tick;
         this.twin = twin;
         this.config = config;
         this.slowdowns = slowdowns;
+        this.calm = calm;
+    }
+
+    /** Whether no root-cause alert was open before this tick: detectors learn healthy relationships only then. */
+    public boolean calm() {
+        return calm;
     }
 
     /**
