@@ -913,11 +913,17 @@ public final class FluidSimulation implements Serializable {
 
     /** The max-min level L of an egress's capacity over its ingress ports' demands: Σ min(d_i, L) = capacity. */
     static double ingressLevel(final double[] demands, final double capacity) {
-        final double[] d = demands.clone();
-        Arrays.sort(d);
+        int m = 0;
+        final double[] d = new double[demands.length];
+        for (final double x : demands) {
+            if (x > 0) { // most ports of a switch send nothing to a given egress
+                d[m++] = x;
+            }
+        }
+        Arrays.sort(d, 0, m);
         double left = capacity;
-        for (int i = 0; i < d.length; i++) {
-            final int rest = d.length - i;
+        for (int i = 0; i < m; i++) {
+            final int rest = m - i;
             if (d[i] * rest >= left) {
                 return left / rest;
             }
