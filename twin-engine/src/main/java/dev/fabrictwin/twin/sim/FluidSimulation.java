@@ -102,6 +102,16 @@ public final class FluidSimulation implements Serializable {
     private boolean anyLockStep;
     /** Flows were added or re-routed since the routes were flattened (removals are compacted instead). */
     private boolean routesStale = true;
+    /**
+     * The transport has no congestion control (queue pairs paced at line rate, PFC alone keeps it lossless): a NIC's
+     * queue pairs share its one FIFO in turn and PFC pauses fall on ingress ports (docs/twin.md, PFC without CC).
+     */
+    private boolean noCongestionControl;
+    /** Per directed link: the index of its physical link among the links of the node it enters (its ingress port). */
+    private final int[] ingressPort;
+    /** From the latest offered-load pass: each route's rate at its NIC and the share each link passes on. */
+    private double[] routeRate = new double[0];
+    private double[] passOn = new double[0];
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -120,6 +130,15 @@ public final class FluidSimulation implements Serializable {
         this.pauseFactor = new double[nominalCapacity.length];
         Arrays.fill(pauseFactor, 1.0);
         this.pausedFraction = new double[nominalCapacity.length];
+        this.ingressPort = new int[nominalCapacity.length];
+        for (int d = 0; d < ingressPort.length; d++) {
+            final int[] at = fabric.linksOf(fabric.rxNode(d));
+            for (int i = 0; i < at.length; i++) {
+                if (at[i] == d / 2) {
+                    ingressPort[d] = i;
+                }
+            }
+        }
         final double[] payload = nominalCapacity.clone();
         for (int d = 0; d < payload.length; d++) {
             payload[d] /= wire;
@@ -239,6 +258,7 @@ public final class FluidSimulation implements Serializable {
             throw new IllegalStateException("the transport must be set before the simulation runs");
         }
         conditions.ecnByDefault = transport == dev.fabrictwin.twin.scenario.Transport.ECN;
+        noCongestionControl = transport == dev.fabrictwin.twin.scenario.Transport.PFC;
         conditions.reset();
     }
 
@@ -581,7 +601,7 @@ public final class FluidSimulation implements Serializable {
         f.routes = routes.toArray(new Route[0]);
         f.ids = new int[routes.size()];
         for (int i = 0; i < routes.size(); i++) {
-            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.naturalDemand * routes.get(i).weight());
+            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.demand() * routes.get(i).weight());
         }
     }
 
@@ -633,6 +653,7 @@ public final class FluidSimulation implements Serializable {
 
     private void solveAndRecord() {
         flattenRoutes();
+        pushNicShares();
         solveCoupled();
         // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
         final double[] offered = offeredLoad();
@@ -642,9 +663,42 @@ public final class FluidSimulation implements Serializable {
                 break;
             }
             pushCapacities();
+            pushNicShares();
             solveCoupled();
         }
         record(offered);
+    }
+
+    /**
+     * PFC without congestion control: the queue pairs of a NIC are paced at line rate into its one FIFO, which sends
+     * their packets in turn whenever the NIC is not paused, so each of k active queue pairs gets 1/k of what the NIC
+     * sends and none can use time another leaves: a queue pair held back downstream holds the FIFO's head, and PFC
+     * pauses the whole NIC. Each flow's demand is capped at its NIC's (paused) capacity over its active flows; the
+     * network then reaches the NIC only through its pauses. With congestion control each queue pair has its own rate
+     * limiter and this does not apply.
+     */
+    private void pushNicShares() {
+        if (!noCongestionControl) {
+            return;
+        }
+        final int[] active = new int[nominalCapacity.length];
+        for (int k = 0; k < routeCount; k++) {
+            if (routeFirst[k]) {
+                active[routeNic[k]]++;
+            }
+        }
+        for (int k = 0; k < routeCount; k++) {
+            if (routeFirst[k]) {
+                final SimFlow f = routeFlow[k];
+                final double share = allocator.capacity(f.nicLink) / active[f.nicLink];
+                if (share != f.nicShare) {
+                    f.nicShare = share;
+                    if (!f.capped) {
+                        f.setDemand(allocator, f.demand());
+                    }
+                }
+            }
+        }
     }
 
     /** Rebuilds the flat routes after flows were added or re-routed, else drops the routes of released flows. */
@@ -739,7 +793,7 @@ public final class FluidSimulation implements Serializable {
         }
         for (final SimFlow f : flows) {
             if (f.lockStep && f.capped) {
-                f.setDemand(allocator, f.naturalDemand);
+                f.setDemand(allocator, f.demand());
                 f.capped = false;
             }
         }
@@ -776,7 +830,9 @@ public final class FluidSimulation implements Serializable {
             }
         }
         final double[] next = new double[n];
-        if (anyPause) {
+        if (anyPause && noCongestionControl) {
+            spreadPerIngress(egressPause, next);
+        } else if (anyPause) {
             int from = 0;
             for (int k = 0; k < routeCount; k++) {
                 final int to = routeEnd[k];
@@ -799,6 +855,81 @@ public final class FluidSimulation implements Serializable {
             }
         }
         return changed;
+    }
+
+    /**
+     * PFC without congestion control: a switch counts its buffer per ingress port and pauses the port whose packets
+     * exceed XOFF. Every port's queue share oscillates between the same XON and XOFF, so a congested FIFO egress drains
+     * its ingress ports about equally: the egress is shared max-min among its ingress ports (a level L with
+     * Σ min(d_i, L) = capacity), and an ingress offering d_i > L is paused for 1 − L/d_i of the time, whatever else it
+     * carries (head-of-line blocking). A port offering less than L is not paused at all. Each feeder gets the largest
+     * pause of the egresses it feeds ({@code next}); only egresses that pause at all ({@code egressPause > 0}) count.
+     */
+    private void spreadPerIngress(final double[] egressPause, final double[] next) {
+        final int n = nominalCapacity.length;
+        final int[] slot = new int[n];
+        Arrays.fill(slot, -1);
+        final List<double[]> demand = new ArrayList<>();
+        final List<Integer> egresses = new ArrayList<>();
+        for (int e = 0; e < n; e++) {
+            if (egressPause[e] > 0) {
+                slot[e] = demand.size();
+                demand.add(new double[fabric.degree(fabric.txNode(e))]);
+                egresses.add(e);
+            }
+        }
+        // What each ingress port offers each paused egress: the routes' NIC rates through the links before it.
+        int h = 0;
+        for (int k = 0; k < routeCount; k++) {
+            double rate = routeRate[k];
+            int previous = -1;
+            for (final int to = routeEnd[k]; h < to; h++) {
+                final int l = hops[h];
+                if (previous >= 0 && slot[l] >= 0) {
+                    demand.get(slot[l])[ingressPort[previous]] += rate;
+                }
+                rate *= passOn[l];
+                previous = l;
+            }
+        }
+        for (int s = 0; s < egresses.size(); s++) {
+            final int e = egresses.get(s);
+            final double[] d = demand.get(s);
+            final double capacity = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
+            final double level = ingressLevel(d, capacity);
+            final int node = fabric.txNode(e);
+            for (int port = 0; port < d.length; port++) {
+                if (d[port] > level) {
+                    final int link = fabric.linkOf(node, port);
+                    final int feeder = fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
+                    final double pf = 1 - level / d[port];
+                    if (pf > next[feeder]) {
+                        next[feeder] = pf;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The max-min level L of an egress's capacity over its ingress ports' demands: Σ min(d_i, L) = capacity. */
+    static double ingressLevel(final double[] demands, final double capacity) {
+        int m = 0;
+        final double[] d = new double[demands.length];
+        for (final double x : demands) {
+            if (x > 0) { // most ports of a switch send nothing to a given egress
+                d[m++] = x;
+            }
+        }
+        Arrays.sort(d, 0, m);
+        double left = capacity;
+        for (int i = 0; i < m; i++) {
+            final int rest = m - i;
+            if (d[i] * rest >= left) {
+                return left / rest;
+            }
+            left -= d[i];
+        }
+        return Double.POSITIVE_INFINITY;
     }
 
     /**
@@ -829,6 +960,7 @@ public final class FluidSimulation implements Serializable {
                 nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
             rate[k] = natural * routeWeight[k];
         }
+        routeRate = rate;
         return offeredByPasses(n, longestRoute, rate, deliverable);
     }
 
@@ -861,6 +993,7 @@ public final class FluidSimulation implements Serializable {
                 break; // nothing scaled: the next pass would give the same loads
             }
         }
+        this.passOn = passOn;
         return offered;
     }
 
@@ -1040,6 +1173,8 @@ public final class FluidSimulation implements Serializable {
         /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
         int explicit = -1;
         double startedAt;
+        /** Its share of its NIC's capacity (PFC without congestion control, {@link #pushNicShares}), else infinite. */
+        double nicShare = Double.POSITIVE_INFINITY;
         /** The directed link its NIC sends on (looked up once: it is on every hot path). */
         final int nicLink;
 
@@ -1056,6 +1191,11 @@ public final class FluidSimulation implements Serializable {
             this.rogueFault = rogueFault;
             this.key = key;
             this.lockStep = lockStep;
+        }
+
+        /** Its demand: what it asks for, within its NIC's share when the transport has no congestion control. */
+        double demand() {
+            return Math.min(naturalDemand, nicShare);
         }
 
         double rate(final RateAllocator a) {

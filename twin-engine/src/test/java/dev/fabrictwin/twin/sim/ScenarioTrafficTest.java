@@ -135,6 +135,34 @@ class ScenarioTrafficTest {
         assertThat(together).isCloseTo(2 * apart, within(1e-6));
     }
 
+    /**
+     * PFC without congestion control (docs/twin.md): host-0 puts two flows on leaf-0's uplink to spine-0 and one on a
+     * free path to host-2, host-1 one flow on that uplink. Each NIC offers 1/k of its line rate per flow, so the uplink
+     * is offered 2/3 by host-0's port and 1 by host-1's: shared between the two ingress ports at 1/2 each, host-0 is
+     * paused 1/4 of the time and host-1 1/2. host-0's FIFO sends its three queue pairs in turn, so the flow to host-2
+     * (nothing in its way) runs at 1/4 like the two held at the uplink — head-of-line blocking — and host-1's lone
+     * flow gets 1/2, not the 1/3 per flow of max-min. host-1's flow ends at 2T (T: one flow alone); host-0's three have
+     * half their bytes left then and run alone at 1/3 each: 3.5T.
+     */
+    @Test
+    void withoutCongestionControlAPausedNicHoldsBackAllItsFlowsAndEgressesAreSharedPerIngressPort() {
+        final Twin twin = Twin.healthy(scenario(FABRIC + """
+            flows:
+              - {id: a1, src: host-0, dst: host-8, bytes: 16MiB, via: spine-0}
+              - {id: a2, src: host-0, dst: host-9, bytes: 16MiB, via: spine-0}
+              - {id: b, src: host-0, dst: host-2, bytes: 16MiB}
+              - {id: c, src: host-1, dst: host-10, bytes: 16MiB, via: spine-0}
+            """), ModelParams.defaults());
+        twin.simulation().runUntil(1);
+        final double alone = ALONE_MS / 4; // 16 MiB
+        final java.util.Map<String, Double> ms = new java.util.HashMap<>();
+        twin.simulation().flowCompletions().forEach(f -> ms.put(f.flow(), f.seconds() * 1e3));
+        assertThat(ms.get("c")).isCloseTo(2 * alone, within(1e-6));
+        for (final String id : new String[] {"a1", "a2", "b"}) {
+            assertThat(ms.get(id)).as(id).isCloseTo(3.5 * alone, within(1e-6));
+        }
+    }
+
     @Test
     void aBadFlowOrPinIsAOneLineErrorNamingIt() {
         assertError("""
