@@ -57,6 +57,12 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private final Shortlist<PortRef> listedPorts = new Shortlist<>();
     /** The pods of the latest fabric (recomputed when the topology changes). */
     private Pods podsOf;
+    /**
+     * What the listed devices and ports showed last: shown again while a tick misses one (its sample landed in the
+     * next tick), so its lines do not break; as bounded as the lists.
+     */
+    private Map<String, Load> shownDevices = Map.of();
+    private Map<PortRef, double[]> shownPorts = Map.of();
     private final Counter samples;
     private final Counter deadLettered;
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
@@ -292,21 +298,41 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
             portScores.put(t.port(), residual);
             deviceScores.merge(node.name(), residual, Math::max);
         }
-        final Set<String> shown = listedDevices.update(alertDevices(open), deviceScores, limits.devices());
-        byDevice.keySet().retainAll(shown);
-        devices.register(byDevice);
+        final Set<String> listed = listedDevices.update(alertDevices(open), deviceScores, limits.devices());
+        shownDevices = latestOf(listed, byDevice, shownDevices);
+        devices.register(shownDevices);
         tiers.register(byTier);
         pods.register(byPod);
-        final List<PortRef> alerted = alertPorts(open, shown);
-        final List<MultiGauge.Row<?>> portRows = new ArrayList<>();
-        for (final PortRef p : listedPorts.update(alerted, portScores, alerted.size() + limits.ports())) {
-            final PortTick t = tick.port(p);
-            final double line = fabric.linkAt(p).map(Link::capacityBps).orElse(0.0) / 8 * t.seconds();
-            final Tags tags = Tags.of("device", p.device(), "port", p.port());
-            portRows.add(MultiGauge.Row.of(tags.and("kind", "observed"), t.observed(CounterNames.TX_BYTES) / line));
-            portRows.add(MultiGauge.Row.of(tags.and("kind", "expected"), t.expected(CounterNames.TX_BYTES) / line));
+        final List<PortRef> alerted = alertPorts(open, listed);
+        final Map<PortRef, double[]> utilization = new HashMap<>();
+        final Set<PortRef> ports = listedPorts.update(alerted, portScores, alerted.size() + limits.ports());
+        for (final PortRef p : ports) {
+            if (portScores.containsKey(p)) {
+                final PortTick t = tick.port(p);
+                final double line = fabric.requireLinkAt(p).capacityBps() / 8 * t.seconds();
+                utilization.put(p, new double[] {t.observed(CounterNames.TX_BYTES) / line, t.expected(CounterNames.TX_BYTES) / line});
+            }
         }
+        shownPorts = latestOf(ports, utilization, shownPorts);
+        final List<MultiGauge.Row<?>> portRows = new ArrayList<>();
+        shownPorts.forEach((p, u) -> {
+            final Tags tags = Tags.of("device", p.device(), "port", p.port());
+            portRows.add(MultiGauge.Row.of(tags.and("kind", "observed"), u[0]));
+            portRows.add(MultiGauge.Row.of(tags.and("kind", "expected"), u[1]));
+        });
         portUtilization.register(portRows, true);
+    }
+
+    /** For each listed key, its value in this tick, else the one shown last (none if it never had one). */
+    private static <K, V> Map<K, V> latestOf(final Set<K> listed, final Map<K, V> now, final Map<K, V> before) {
+        final Map<K, V> out = new HashMap<>();
+        for (final K k : listed) {
+            final V v = now.containsKey(k) ? now.get(k) : before.get(k);
+            if (v != null) {
+                out.put(k, v);
+            }
+        }
+        return out;
     }
 
     /** One port's (or a sum of ports') load in a tick, observed beside the twin's expectation. */

@@ -2,9 +2,10 @@ package dev.fabrictwin.analyzer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
-import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FatTree;
 import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
@@ -17,37 +18,35 @@ class PodsTest {
     void shouldCutTheLeavesOfASpineLeafIntoAtMost32RunsWithTheirHosts() {
         final Pods pods = Pods.of(new SpineLeaf(16, 64, 32, 1, 400e9, 400e9, Technology.ROCE_V2).build("sl"));
 
-        assertThat(pods.of("leaf-0")).isEqualTo("pod-0");
-        assertThat(pods.of("leaf-1")).isEqualTo("pod-0");
-        assertThat(pods.of("leaf-2")).isEqualTo("pod-1");
-        assertThat(pods.of("leaf-63")).isEqualTo("pod-31");
-        assertThat(pods.of("host-63")).as("on leaf-1").isEqualTo("pod-0");
-        assertThat(pods.of("host-64")).as("on leaf-2").isEqualTo("pod-1");
-        assertThat(pods.of("spine-15")).isEqualTo(Pods.SHARED);
+        assertPods(pods, 32, Map.of("leaf-0", "leaf-0..leaf-1", "leaf-1", "leaf-0..leaf-1", "leaf-2", "leaf-2..leaf-3",
+            "leaf-63", "leaf-62..leaf-63", "host-63", "leaf-0..leaf-1", "host-64", "leaf-2..leaf-3", "spine-15", Pods.SHARED));
         assertThat(pods.byDevice()).hasSize(16 + 64 + 2048);
-        assertThat(pods.byDevice().values().stream().distinct().count()).isEqualTo(32 + 1);
     }
 
     @Test
     void shouldGiveEachLeafItsOwnPodOnASmallSpineLeaf() {
-        final Pods pods = Pods.of(new SpineLeaf(8, 16, 16, 1, 400e9, 400e9, Technology.ROCE_V2).build("sl"));
-
-        assertThat(pods.byDevice().values().stream().distinct().count()).isEqualTo(16 + 1);
-        assertThat(pods.of("host-17")).isEqualTo(pods.of("leaf-1")).isEqualTo("pod-1");
+        assertPods(Pods.of(new SpineLeaf(8, 16, 16, 1, 400e9, 400e9, Technology.ROCE_V2).build("sl")), 16,
+            Map.of("host-17", "leaf-1", "leaf-1", "leaf-1", "spine-0", Pods.SHARED));
     }
 
     @Test
     void shouldUseTheTopologysPodsOnFatTreesAndRailGroups() {
-        final Fabric fatTree = FatTree.kAry(4, 1, 100e9, 100e9, Technology.ROCE_V2).build("ft");
-        final Pods ft = Pods.of(fatTree);
-        assertThat(ft.of("leaf-3")).isEqualTo("pod-1");
-        assertThat(ft.of("spine-3")).isEqualTo("pod-1");
-        assertThat(ft.of("host-15")).isEqualTo("pod-3");
-        assertThat(ft.of("core-0")).isEqualTo(Pods.SHARED);
+        assertPods(Pods.of(FatTree.kAry(4, 1, 100e9, 100e9, Technology.ROCE_V2).build("ft")), 4,
+            Map.of("leaf-3", "pod-1", "spine-3", "pod-1", "host-15", "pod-3", "core-0", Pods.SHARED));
+        assertPods(Pods.of(new RailOptimized(64, 8, 32, 8, 400e9, 400e9, Technology.ROCE_V2).build("rail")), 2,
+            Map.of("host-40", "pod-1", "leaf-15", "pod-1", "spine-7", Pods.SHARED));
+    }
 
-        final Pods rail = Pods.of(new RailOptimized(64, 8, 32, 8, 400e9, 400e9, Technology.ROCE_V2).build("rail"));
-        assertThat(rail.of("host-40")).isEqualTo("pod-1");
-        assertThat(rail.of("leaf-15")).isEqualTo("pod-1");
-        assertThat(rail.of("spine-7")).isEqualTo(Pods.SHARED);
+    @Test
+    void shouldCutA32kGpuRailFabricsGroupsIntoRuns() {
+        // 4,096 hosts x 8 NICs in 128 groups of 32: runs of 4 groups
+        assertPods(Pods.of(new RailOptimized(4_096, 8, 32, 64, 400e9, 400e9, Technology.ROCE_V2).build("rail")), 32,
+            Map.of("host-0", "pod-0..pod-3", "host-4095", "pod-124..pod-127", "leaf-1023", "pod-124..pod-127"));
+    }
+
+    /** The devices' pods, and how many pods there are besides {@link Pods#SHARED}. */
+    private static void assertPods(final Pods pods, final int count, final Map<String, String> expected) {
+        expected.forEach((device, pod) -> assertThat(pods.of(device)).as(device).isEqualTo(pod));
+        assertThat(pods.byDevice().values().stream().filter(p -> !p.equals(Pods.SHARED)).distinct().count()).isEqualTo(count);
     }
 }

@@ -83,10 +83,11 @@ class SeriesBoundTest {
             final double tx = LINE * (i % 97) / 100.0;
             final long marks = i % 13 * 1_000L;
             b.port(p).observed(CounterNames.TX_BYTES, tx).observed(CounterNames.ECN_MARKED, marks);
-            // the rule written out again: leaf-i in pod-(i/2), host-h on leaf-(h/32), spines shared
+            // the rule written out again: leaves in runs of two, host-h on leaf-(h/32), spines shared
             final int n = Integer.parseInt(p.device().substring(p.device().indexOf('-') + 1));
-            final String pod = p.device().startsWith("leaf") ? "pod-" + n / 2
-                : p.device().startsWith("host") ? "pod-" + n / 64 : "shared";
+            final int leaf = p.device().startsWith("leaf") ? n : n / 32;
+            final String pod = p.device().startsWith("spine") ? "shared"
+                : "leaf-" + leaf / 2 * 2 + "..leaf-" + (leaf / 2 * 2 + 1);
             final String tier = p.device().substring(0, p.device().indexOf('-'));
             for (final double[] sums : List.of(pods.computeIfAbsent(pod, k -> new double[3]),
                 tiers.computeIfAbsent(tier, k -> new double[3]))) {
@@ -120,16 +121,16 @@ class SeriesBoundTest {
         final Alert storm = alert("PFC_STORM:port:host-5/nic0", FaultType.PFC_STORM, Entity.port(new PortRef("host-5", "nic0")),
             true);
         final Tick first = small.tick(1).everyPort()
-            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, LINE / 2)
-            .port("host-1", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.4)
-            .port("host-2", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.3).build();
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.3)
+            .port("host-1", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.2)
+            .port("host-2", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.1).build();
         metrics.tick(new TickReport(small.fabric(), first, List.of(storm), 1, 0, Map.of()));
         metrics.refresh();
         String scrape = registry.scrape();
         assertThat(devices(scrape, "fabric_device_ecn_marks_per_second")).containsExactlyInAnyOrder("host-5", "host-0", "host-1");
         assertThat(devices(scrape, "fabric_port_utilization_ratio")).containsExactlyInAnyOrder("host-5", "host-0");
 
-        // the alert resolves and six other devices carry the residuals: the three listed fall out of the 2 x 3 ranks
+        // the alert resolves and six other devices carry residuals more than twice the listed ones' peaks
         final HandTicks.TickBuilder second = small.tick(2).everyPort();
         for (final String d : List.of("host-2", "host-3", "host-4", "host-6", "host-7")) {
             second.port(d, "nic0").observed(CounterNames.TX_BYTES, LINE * 0.8);
@@ -143,6 +144,29 @@ class SeriesBoundTest {
             .doesNotContain("host-0", "host-1", "host-5");
         assertThat(devices(scrape, "fabric_port_utilization_ratio")).containsExactly("leaf-0");
         assertThat(scrape).doesNotContain("device=\"host-5\"", "device=\"host-0\"", "host-5/nic0");
+    }
+
+    @Test
+    void shouldShowAListedDeviceMissingFromATickWithItsLastValues() {
+        final HandTicks small = HandTicks.on(HandTicks.spineLeaf(2));
+        final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, new SeriesLimits(2, 1));
+        metrics.tick(new TickReport(small.fabric(), small.tick(1).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.6)
+            .port("host-1", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.4).build(), List.of(), 1, 0, Map.of()));
+        metrics.refresh();
+
+        // host-0's next sample lands in tick 3: tick 2 has no interval of it
+        final HandTicks.TickBuilder second = small.tick(2);
+        small.fabric().ports().stream().filter(p -> !p.device().equals("host-0")).forEach(second::port);
+        second.port("host-1", "nic0").observed(CounterNames.TX_BYTES, LINE * 0.4);
+        metrics.tick(new TickReport(small.fabric(), second.build(), List.of(), 1, 0, Map.of()));
+        metrics.refresh();
+
+        assertThat(devices(registry.scrape(), "fabric_device_utilization_ratio")).containsExactly("host-0", "host-1");
+        assertThat(registry.get("fabric.device.utilization.ratio").tags("device", "host-0", "kind", "observed").gauge().value())
+            .isCloseTo(0.6, within(1e-12));
+        assertThat(registry.get("fabric.port.utilization.ratio").tags("device", "host-0", "port", "nic0", "kind", "observed")
+            .gauge().value()).isCloseTo(0.6, within(1e-12));
     }
 
     private double gauge(final String name, final String tag, final String value) {

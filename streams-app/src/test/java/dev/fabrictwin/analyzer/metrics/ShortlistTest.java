@@ -1,6 +1,7 @@
 package dev.fabrictwin.analyzer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
@@ -28,16 +29,33 @@ class ShortlistTest {
     }
 
     @Test
-    void shouldKeepAListedKeyWhileItRanksWithinTwiceThePlaces() {
+    void shouldKeepAListedKeyUntilANewcomersPeakIsTwiceItsDecayingOne() {
         assertThat(list.update(List.of(), Map.of("a", 10.0, "b", 9.0, "c", 8.0, "d", 1.0), 2)).containsExactly("a", "b");
 
-        // c now ranks first, a third: a stays (within 2 x 2 ranks) and c is not twice as strong as a
-        assertThat(list.update(List.of(), Map.of("a", 7.0, "b", 8.0, "c", 9.0, "d", 1.0), 2))
-            .containsExactlyInAnyOrder("a", "b");
+        // a and b go quiet and c ranks first this tick: their peaks hold them (b's 9 x 0.5^(1/10) = 8.4 > 9 / 2)
+        final Map<String, Double> quiet = Map.of("a", 0.0, "b", 0.0, "c", 9.0, "d", 1.0);
+        assertThat(list.update(List.of(), quiet, 2)).containsExactlyInAnyOrder("a", "b");
+        assertThat(list.peak("b")).isCloseTo(9 * Math.pow(0.5, 0.1), within(1e-12));
+        for (int i = 2; i <= 5; i++) {
+            assertThat(list.update(List.of(), quiet, 2)).as("refresh %d", i).containsExactlyInAnyOrder("a", "b");
+        }
+        // once b's peak is under half of c's (11 refreshes), c takes b's place
+        for (int i = 6; i <= 15; i++) {
+            list.update(List.of(), quiet, 2);
+        }
+        assertThat(list.update(List.of(), quiet, 2)).containsExactlyInAnyOrder("a", "c");
+    }
 
-        // a falls to sixth: out, and the best newcomer takes its place
-        assertThat(list.update(List.of(), Map.of("a", 0.1, "b", 8.0, "c", 9.0, "d", 7.0, "e", 6.0, "f", 5.0), 2))
-            .containsExactlyInAnyOrder("b", "c");
+    @Test
+    void shouldKeepAKeyMissingFromAFewRefreshesThenForgetIt() {
+        assertThat(list.update(List.of(), Map.of("a", 5.0, "b", 1.0, "c", 0.0), 2)).containsExactly("a", "b");
+
+        final Map<String, Double> withoutA = Map.of("b", 1.0, "c", 0.0);
+        for (int i = 1; i <= Shortlist.MAX_MISSED; i++) {
+            assertThat(list.update(List.of(), withoutA, 2)).as("missed %d", i).containsExactlyInAnyOrder("a", "b");
+        }
+        assertThat(list.update(List.of(), withoutA, 2)).containsExactly("b", "c");
+        assertThat(list.peak("a")).isZero();
     }
 
     @Test
