@@ -42,7 +42,7 @@ import io.micrometer.core.instrument.Tags;
  * with an open alert on those devices or among the {@link SeriesLimits#ports()} largest residuals; per-alert series
  * only while the alert is open. A device or port that leaves its list has its series removed.
  *
- * <p>The processing thread only hands over the latest closed tick ({@link #tick}); the per-device, per-tier and
+ * <p>The processing thread only hands over the latest closed tick ({@link #tick}); the per-device, per-tier, per-pod and
  * per-port aggregates and the open-alert series are computed from it on this class's own thread once a second
  * (gauges are scraped seconds apart), so metrics never slow the analysis. {@link #close()} stops that thread.
  */
