@@ -233,9 +233,9 @@ final class BenchCommand implements Callable<Integer> {
         description = {"Series on /metrics at each fabric size: each scenario's first seconds of telemetry are generated and "
             + "analyzed without Kafka, every tick handed to the product meters with the device bound (--top-devices) and "
             + "to meters listing every device (as before the bound); the series are counted in the Prometheus scrape text "
-            + "after every tick. Default scenarios: the demo's 256 GPUs (1,024 ports), bench streams' 768 ports, "
+            + "after every tick. Default scenarios: the demo's 256 GPUs (576 ports), bench streams' 768 ports, "
             + "scenarios/scale/spine-leaf-2048.yaml (6,144 ports; run from the repository). Not part of 'bench' without a "
-            + "subcommand (takes ~3 min). JSON keys per scenario name: <name>.ports, .devices, .series, .deviceSeries, "
+            + "subcommand (takes ~1-2 min). JSON keys per scenario name: <name>.ports, .devices, .series, .deviceSeries, "
             + ".seriesEveryDevice, .deviceSeriesEveryDevice, .churnPerTick.",
             "Example: fabric-twin bench metrics --scenario scenarios/rail-2048.yaml --seconds 30"})
     static final class Metrics implements Callable<Integer> {
