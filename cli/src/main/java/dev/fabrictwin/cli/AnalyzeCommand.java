@@ -16,6 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
+import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
@@ -90,9 +91,16 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where Kafka Streams keeps local state.")
     private Path stateDir;
 
-    @Option(names = "--top-ports", defaultValue = "20", paramLabel = "N",
-        description = "Ports with the largest residual exported per tick, besides ports with an open alert (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--top-ports", defaultValue = "" + SeriesLimits.DEFAULT_PORTS, paramLabel = "N",
+        description = "Ports with the largest residual exported per tick, besides ports with an open alert on a listed "
+            + "device (default: ${DEFAULT-VALUE}).")
     private int topPorts;
+
+    @Option(names = "--top-devices", defaultValue = "" + SeriesLimits.DEFAULT_DEVICES, paramLabel = "N",
+        description = "Devices with series of their own on /metrics (fabric_device_*): those with an open alert first, then "
+            + "the largest tx residuals, changing little from tick to tick; tier and pod aggregates cover every device "
+            + "(default: ${DEFAULT-VALUE}).")
+    private int topDevices;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
         description = "Stop after this long instead of waiting for Ctrl-C.")
@@ -110,8 +118,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (statusEvery.isNegative()) {
             throw new UsageException("--status-every must not be negative");
         }
-        if (metricsPort < 0 || metricsPort > 65_535 || standbyReplicas < 0 || topPorts < 0) {
-            throw new UsageException("--metrics-port must be 0..65535, --standby-replicas and --top-ports >= 0");
+        if (metricsPort < 0 || metricsPort > 65_535 || standbyReplicas < 0 || topPorts < 0 || topDevices < 0) {
+            throw new UsageException("--metrics-port must be 0..65535, --standby-replicas, --top-ports and --top-devices >= 0");
         }
         final KafkaOptions kafka = new KafkaOptions();
         kafka.bootstrap = bootstrap;
@@ -138,7 +146,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         final CountDownLatch stopped = new CountDownLatch(1);
         try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
-             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, topPorts)) {
+             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, new SeriesLimits(topDevices, topPorts))) {
             final Thread onSignal = new Thread(() -> {
                 app.close();
                 stopped.countDown();

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     usageHelpAutoWidth = true,
     description = {"Measure fabric-twin's performance on this machine. Without a subcommand, runs every bench."},
-    subcommands = {BenchCommand.Twin.class, BenchCommand.Fidelity.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class, BenchCommand.Memory.class})
+    subcommands = {BenchCommand.Twin.class, BenchCommand.Fidelity.class, BenchCommand.Ingest.class, BenchCommand.IngestTopic.class, BenchCommand.Streams.class, BenchCommand.Memory.class, BenchCommand.Metrics.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -224,6 +224,65 @@ final class BenchCommand implements Callable<Integer> {
                 progress.println("  " + line);
                 progress.flush();
             }), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+    }
+
+    /** {@code bench metrics}: the series {@code /metrics} holds at each fabric size, bounded and listing every device. */
+    @Command(name = "metrics", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Series on /metrics at each fabric size: each scenario's first seconds of telemetry are generated and "
+            + "analyzed without Kafka, every tick handed to the product meters with the device bound (--top-devices) and "
+            + "to meters listing every device (as before the bound); the series are counted in the Prometheus scrape text "
+            + "after every tick. Default scenarios: the demo's 256 GPUs (576 ports), bench streams' 768 ports, "
+            + "scenarios/scale/spine-leaf-2048.yaml (6,144 ports; run from the repository). Not part of 'bench' without a "
+            + "subcommand (takes ~1-2 min). JSON keys per scenario name: <name>.ports, .devices, .series, .deviceSeries, "
+            + ".seriesEveryDevice, .deviceSeriesEveryDevice, .churnPerTick.",
+            "Example: fabric-twin bench metrics --scenario scenarios/rail-2048.yaml --seconds 30"})
+    static final class Metrics implements Callable<Integer> {
+
+        static final java.nio.file.Path SCALE = java.nio.file.Path.of("scenarios", "scale", "spine-leaf-2048.yaml");
+
+        @ParentCommand
+        private BenchCommand parent;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--scenario", paramLabel = "FILE", description = "Scenario YAML to count on (repeatable; default: "
+            + "the three above).")
+        java.util.List<java.nio.file.Path> scenarios = new java.util.ArrayList<>();
+
+        @Option(names = "--seconds", defaultValue = "60", paramLabel = "S",
+            description = "Seconds of each scenario's telemetry analyzed (default: ${DEFAULT-VALUE}).")
+        int seconds;
+
+        @Option(names = "--top-devices", defaultValue = "" + dev.fabrictwin.analyzer.metrics.SeriesLimits.DEFAULT_DEVICES,
+            paramLabel = "N", description = "The device bound, as analyze --top-devices (default: ${DEFAULT-VALUE}).")
+        int topDevices;
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            if (seconds < 5 || topDevices < 0) {
+                throw new UsageException("--seconds must be >= 5 (ticks close after the grace), --top-devices >= 0");
+            }
+            final java.util.List<dev.fabrictwin.twin.scenario.Scenario> runs = new java.util.ArrayList<>();
+            if (scenarios.isEmpty()) {
+                runs.add(dev.fabrictwin.twin.scenario.ScenarioParser.parse(DemoCommand.defaultScenarioTree(),
+                    java.nio.file.Path.of(".")));
+                runs.add(dev.fabrictwin.bench.BenchWorkloads.streamsThroughput());
+                runs.add(dev.fabrictwin.twin.scenario.ScenarioParser.parse(SCALE));
+            } else {
+                scenarios.forEach(f -> runs.add(dev.fabrictwin.twin.scenario.ScenarioParser.parse(f)));
+            }
+            final PrintWriter progress = spec.commandLine().getErr();
+            progress.println("bench metrics: analyzing " + seconds + " s of each scenario's telemetry, counting the series "
+                + "of /metrics after every tick ...");
+            progress.flush();
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.MetricsBench.run(runs,
+                java.time.Duration.ofSeconds(seconds), topDevices, line -> {
+                    progress.println("  " + line);
+                    progress.flush();
+                }), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

@@ -177,18 +177,23 @@ public final class DemoCommand implements Callable<Integer> {
             tree = ScenarioParser.tree(scenarioFile);
             baseDir = scenarioFile.toAbsolutePath().getParent();
         } else {
-            try (InputStream in = DemoCommand.class.getResourceAsStream(DEFAULT_SCENARIO)) {
-                if (in == null) {
-                    throw new IllegalStateException("the built-in scenario " + DEFAULT_SCENARIO + " is missing from the jar");
-                }
-                tree = ScenarioParser.tree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            }
+            tree = defaultScenarioTree();
             baseDir = Path.of(".");
         }
         if (!tree.has("epoch")) {
             tree.put("epoch", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         }
         return ScenarioParser.parse(tree, baseDir);
+    }
+
+    /** The built-in scenario as written (no epoch: {@link #loadScenario} starts its clock now). */
+    static ObjectNode defaultScenarioTree() throws IOException {
+        try (InputStream in = DemoCommand.class.getResourceAsStream(DEFAULT_SCENARIO)) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in scenario " + DEFAULT_SCENARIO + " is missing from the jar");
+            }
+            return ScenarioParser.tree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
     }
 
     /** One demo run: owns the broker, the analyzer, the generator thread and the console consumer. */

@@ -176,6 +176,22 @@ public class FabricTwinCliTest {
     }
 
     @Test
+    void benchMetricsCountsTheScrapedSeriesBoundedAndForEveryDevice() throws Exception {
+        final Run run = run("bench", "metrics", "--scenario", "../scenarios/pfc-storm-small.yaml", "--seconds", "20",
+            "--top-devices", "10", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("pfc-storm-small: 128 ports, 44 devices");
+        final String[] lines = run.out().split("\\R");
+        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
+        // 3 device meters x 2 kinds: 10 devices bounded, all 44 otherwise
+        assertThat(json.get("pfc-storm-small.deviceSeries").asInt()).isEqualTo(10 * 6);
+        assertThat(json.get("pfc-storm-small.deviceSeriesEveryDevice").asInt()).isEqualTo(44 * 6);
+        assertThat(json.get("pfc-storm-small.seriesEveryDevice").asInt() - json.get("pfc-storm-small.series").asInt())
+            .isEqualTo(34 * 6);
+    }
+
+    @Test
     void shouldSimulateAScenarioIntoTheFourFiles(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
         final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString());
 
@@ -210,6 +226,7 @@ public class FabricTwinCliTest {
             {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed"},
             {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed=100G", "--seeds", "0"},
             {"bench", "fidelity", "--case", "ring 1G"},
+            {"bench", "metrics", "--seconds", "2"},
         }) {
             final Run run = run(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);

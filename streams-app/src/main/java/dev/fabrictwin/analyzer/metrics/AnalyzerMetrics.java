@@ -1,9 +1,8 @@
 package dev.fabrictwin.analyzer.metrics;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,11 +36,13 @@ import io.micrometer.core.instrument.Tags;
  * The analyzer's product meters (docs/analyzer.md lists them): one meter per quantity, its unit in its name
  * (Prometheus and OpenTelemetry conventions: {@code _ratio}, {@code _seconds}, {@code _per_second}, counters
  * {@code _total}), an {@code observed}/{@code expected} {@code kind} tag where the twin has a value. Every tag is
- * bounded: alert types and severities are enums; devices, tiers and jobs are the declared fabric's; per-port series
- * exist only for ports with an open alert or among the {@code topPorts} largest utilization residuals; per-alert
- * series only while the alert is open.
+ * bounded, and the number of series does not grow with the fabric: alert types and severities are enums; tiers,
+ * pods and jobs are the declared fabric's few; per-device series exist only for the {@link SeriesLimits#devices()}
+ * devices a {@link Shortlist} keeps (open alerts first, then the largest residuals), per-port series only for ports
+ * with an open alert on those devices or among the {@link SeriesLimits#ports()} largest residuals; per-alert series
+ * only while the alert is open. A device or port that leaves its list has its series removed.
  *
- * <p>The processing thread only hands over the latest closed tick ({@link #tick}); the per-device, per-tier and
+ * <p>The processing thread only hands over the latest closed tick ({@link #tick}); the per-device, per-tier, per-pod and
  * per-port aggregates and the open-alert series are computed from it on this class's own thread once a second
  * (gauges are scraped seconds apart), so metrics never slow the analysis. {@link #close()} stops that thread.
  */
@@ -51,7 +52,17 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     static final long REFRESH_EVERY_MS = 1_000;
 
     private final MeterRegistry registry;
-    private final int topPorts;
+    private final SeriesLimits limits;
+    private final Shortlist<String> listedDevices = new Shortlist<>();
+    private final Shortlist<PortRef> listedPorts = new Shortlist<>();
+    /** The pods of the latest fabric (recomputed when the topology changes). */
+    private Pods podsOf;
+    /**
+     * What the listed devices and ports showed last: shown again while a tick misses one (its sample landed in the
+     * next tick), so its lines do not break; as bounded as the lists.
+     */
+    private Map<String, Load> shownDevices = Map.of();
+    private Map<PortRef, double[]> shownPorts = Map.of();
     private final Counter samples;
     private final Counter deadLettered;
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
@@ -67,6 +78,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private final MultiGauge portUtilization;
     private final LoadGauges devices;
     private final LoadGauges tiers;
+    private final LoadGauges pods;
     private final Map<String, JobGauges> jobs = new ConcurrentHashMap<>();
     private final AtomicLong twinNanos = new AtomicLong();
     private final AtomicLong lateIntervals = new AtomicLong();
@@ -76,14 +88,21 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private TickReport refreshed;
     private List<String> lastOpenIds = List.of();
 
-    public AnalyzerMetrics(final MeterRegistry registry, final int topPorts) {
-        this(registry, topPorts, true);
+    public AnalyzerMetrics(final MeterRegistry registry, final SeriesLimits limits) {
+        this(registry, limits, true);
     }
 
-    /** With {@code refreshInBackground} false, nothing is aggregated until {@link #refresh()} is called (tests). */
-    AnalyzerMetrics(final MeterRegistry registry, final int topPorts, final boolean refreshInBackground) {
+    /**
+     * Meters that aggregate only when {@link #refresh()} is called, on the caller's thread (tests, and benches that
+     * count the series a scrape holds tick by tick).
+     */
+    public static AnalyzerMetrics refreshedByCaller(final MeterRegistry registry, final SeriesLimits limits) {
+        return new AnalyzerMetrics(registry, limits, false);
+    }
+
+    private AnalyzerMetrics(final MeterRegistry registry, final SeriesLimits limits, final boolean refreshInBackground) {
         this.registry = registry;
-        this.topPorts = topPorts;
+        this.limits = limits;
         this.samples = Counter.builder("fabric.samples.processed")
             .description("Port intervals analyzed").register(registry);
         this.deadLettered = Counter.builder("fabric.records.dead.lettered")
@@ -104,6 +123,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
             .register(registry);
         this.devices = new LoadGauges(registry, "device");
         this.tiers = new LoadGauges(registry, "tier");
+        this.pods = new LoadGauges(registry, "pod");
         Gauge.builder("fabric.twin.eval.seconds", twinNanos, n -> n.get() / 1e9)
             .description("Time of the last twin evaluation (advancing and solving the replica)").register(registry);
         FunctionCounter.builder("fabric.intervals.late", lateIntervals, AtomicLong::get)
@@ -170,7 +190,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     }
 
     /** Aggregates the latest tick into the gauges (the refresher thread calls it once a second). */
-    void refresh() {
+    public void refresh() {
         final TickReport s = latest;
         if (s == null || s == refreshed) {
             return;
@@ -181,7 +201,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
             registerOpen(s.open());
             lastOpenIds = openIds;
         }
-        aggregate(s.fabric(), s.tick(), alertPorts(s.open()));
+        aggregate(s.fabric(), s.tick(), s.open());
         final List<MultiGauge.Row<?>> rows = new java.util.ArrayList<>();
         s.clocksAhead().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
             .limit(MAX_CLOCK_SERIES)
@@ -206,14 +226,37 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         }
     }
 
-    private static Set<PortRef> alertPorts(final List<Alert> open) {
-        final Set<PortRef> ports = new HashSet<>();
-        for (final Alert a : open) {
-            if (a.entity().port() != null) {
-                ports.add(new PortRef(a.entity().device(), a.entity().port()));
+    /** The devices open alerts name (a link's two ends), root causes' before victims'. */
+    private static List<String> alertDevices(final List<Alert> open) {
+        final Set<String> devices = new LinkedHashSet<>();
+        for (final boolean root : new boolean[] {true, false}) {
+            for (final Alert a : open) {
+                if (a.rootCause() == root) {
+                    addIfNamed(devices, a.entity().device());
+                    addIfNamed(devices, a.entity().peer());
+                }
             }
         }
-        return ports;
+        return List.copyOf(devices);
+    }
+
+    private static void addIfNamed(final Set<String> devices, final String device) {
+        if (device != null) {
+            devices.add(device);
+        }
+    }
+
+    /** The ports open alerts name on the listed devices, root causes' first. */
+    private static List<PortRef> alertPorts(final List<Alert> open, final Set<String> listed) {
+        final Set<PortRef> ports = new LinkedHashSet<>();
+        for (final boolean root : new boolean[] {true, false}) {
+            for (final Alert a : open) {
+                if (a.rootCause() == root && a.entity().port() != null && listed.contains(a.entity().device())) {
+                    ports.add(new PortRef(a.entity().device(), a.entity().port()));
+                }
+            }
+        }
+        return List.copyOf(ports);
     }
 
     private void registerOpen(final List<Alert> open) {
@@ -228,12 +271,20 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         openAlerts.register(alertRows, true);
     }
 
-    /** Per-device and per-tier sums, and the per-port rows for alerting and top-residual ports. */
-    private void aggregate(final Fabric fabric, final Tick tick, final Set<PortRef> alertPorts) {
+    /**
+     * Per-tier and per-pod sums of every port; per-device sums of the listed devices; the per-port rows of the listed
+     * ports. A device's and a port's score is its tx utilization residual (the device's: its ports' largest).
+     */
+    private void aggregate(final Fabric fabric, final Tick tick, final List<Alert> open) {
+        if (podsOf == null || podsOf.fabric() != fabric) {
+            podsOf = Pods.of(fabric);
+        }
         final Map<String, Load> byDevice = new HashMap<>();
         final Map<String, Load> byTier = new HashMap<>();
-        final List<PortTick> ports = new ArrayList<>(tick.ports().values());
-        for (final PortTick t : ports) {
+        final Map<String, Load> byPod = new HashMap<>();
+        final Map<String, Double> deviceScores = new HashMap<>();
+        final Map<PortRef, Double> portScores = new HashMap<>();
+        for (final PortTick t : tick.ports().values()) {
             final Node node = fabric.node(t.port().device()).orElse(null);
             final double capacity = fabric.linkAt(t.port()).map(Link::capacityBps).orElse(0.0);
             if (node == null || capacity <= 0 || t.seconds() <= 0) {
@@ -242,26 +293,46 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
             final Load port = Load.of(t, capacity);
             byDevice.computeIfAbsent(node.name(), n -> new Load()).add(port);
             byTier.computeIfAbsent(node.tier().label(), n -> new Load()).add(port);
+            byPod.computeIfAbsent(podsOf.of(node.name()), n -> new Load()).add(port);
+            final double residual = Math.abs(port.observedBps - port.expectedBps) / capacity;
+            portScores.put(t.port(), residual);
+            deviceScores.merge(node.name(), residual, Math::max);
         }
-        devices.register(byDevice);
+        final Set<String> listed = listedDevices.update(alertDevices(open), deviceScores, limits.devices());
+        shownDevices = latestOf(listed, byDevice, shownDevices);
+        devices.register(shownDevices);
         tiers.register(byTier);
-        ports.sort(Comparator.comparingDouble((PortTick t) -> -Math.abs(t.observed(CounterNames.TX_BYTES)
-            - t.expected(CounterNames.TX_BYTES))));
-        final List<MultiGauge.Row<?>> portRows = new ArrayList<>();
-        for (int i = 0; i < ports.size(); i++) {
-            final PortTick t = ports.get(i);
-            if (i >= topPorts && !alertPorts.contains(t.port())) {
-                continue;
+        pods.register(byPod);
+        final List<PortRef> alerted = alertPorts(open, listed);
+        final Map<PortRef, double[]> utilization = new HashMap<>();
+        final Set<PortRef> ports = listedPorts.update(alerted, portScores, alerted.size() + limits.ports());
+        for (final PortRef p : ports) {
+            if (portScores.containsKey(p)) {
+                final PortTick t = tick.port(p);
+                final double line = fabric.requireLinkAt(p).capacityBps() / 8 * t.seconds();
+                utilization.put(p, new double[] {t.observed(CounterNames.TX_BYTES) / line, t.expected(CounterNames.TX_BYTES) / line});
             }
-            final double line = fabric.linkAt(t.port()).map(Link::capacityBps).orElse(0.0) / 8 * t.seconds();
-            if (line <= 0) {
-                continue;
-            }
-            final Tags tags = Tags.of("device", t.port().device(), "port", t.port().port());
-            portRows.add(MultiGauge.Row.of(tags.and("kind", "observed"), t.observed(CounterNames.TX_BYTES) / line));
-            portRows.add(MultiGauge.Row.of(tags.and("kind", "expected"), t.expected(CounterNames.TX_BYTES) / line));
         }
+        shownPorts = latestOf(ports, utilization, shownPorts);
+        final List<MultiGauge.Row<?>> portRows = new ArrayList<>();
+        shownPorts.forEach((p, u) -> {
+            final Tags tags = Tags.of("device", p.device(), "port", p.port());
+            portRows.add(MultiGauge.Row.of(tags.and("kind", "observed"), u[0]));
+            portRows.add(MultiGauge.Row.of(tags.and("kind", "expected"), u[1]));
+        });
         portUtilization.register(portRows, true);
+    }
+
+    /** For each listed key, its value in this tick, else the one shown last (none if it never had one). */
+    private static <K, V> Map<K, V> latestOf(final Set<K> listed, final Map<K, V> now, final Map<K, V> before) {
+        final Map<K, V> out = new HashMap<>();
+        for (final K k : listed) {
+            final V v = now.containsKey(k) ? now.get(k) : before.get(k);
+            if (v != null) {
+                out.put(k, v);
+            }
+        }
+        return out;
     }
 
     /** One port's (or a sum of ports') load in a tick, observed beside the twin's expectation. */

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
+import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
 import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
@@ -93,10 +94,16 @@ public final class AnalyzerApp implements AutoCloseable {
      */
     public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
                                     final int topPorts) {
+        return start(client, settings, registry, SeriesLimits.ports(topPorts));
+    }
+
+    /** As {@link #start(Properties, AnalyzerSettings, MeterRegistry, int)}, with per-device and per-port series bounded by {@code limits}. */
+    public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
+                                    final SeriesLimits limits) {
         final Properties config = streamsConfig(client, settings);
         final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples().name()))
             .withBatchFlushMs(BATCH_FLUSH_MS);
-        final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, topPorts);
+        final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
         final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
         streams.setUncaughtExceptionHandler(new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));

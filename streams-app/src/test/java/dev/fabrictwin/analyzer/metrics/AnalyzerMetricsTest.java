@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 class AnalyzerMetricsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, 1, false);
+    private final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, SeriesLimits.ports(1));
     private final HandTicks ticks = HandTicks.on(HandTicks.spineLeaf(1));
 
     @Test
