@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -67,23 +68,21 @@ class JobLifecycleTest {
         declare.accept(docs);
         final FabricAnalyzer analyzer = new FabricAnalyzer(TwinReplica.from(topology, List.copyOf(docs.values()), EPOCH),
             AnalyzerConfig.defaults(1_000));
-        final Map<String, Sample> last = new HashMap<>();
+        final SampleIntervals intervals = new SampleIntervals(1_000);
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         boolean updated = later == null;
         for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, 1_000);
-            last.put(key, x);
-            if (step.interval().isEmpty()) {
+            final Optional<PortInterval> interval = intervals.next(x);
+            if (interval.isEmpty()) {
                 continue;
             }
-            if (!updated && step.interval().get().t1() >= atMs) {
+            if (!updated && interval.get().t1() >= atMs) {
                 later.accept(docs);
-                analyzer.twin().updateJobs(List.copyOf(docs.values()), step.interval().get().t1());
+                analyzer.twin().updateJobs(List.copyOf(docs.values()), interval.get().t1());
                 updated = true;
             }
-            final FabricAnalyzer.Output out = analyzer.accept(step.interval().get());
+            final FabricAnalyzer.Output out = analyzer.accept(interval.get());
             alerts.addAll(out.alerts());
             health.addAll(out.jobHealth());
         }

@@ -1,19 +1,17 @@
 package dev.fabrictwin.analyzer;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.simulator.reality.Reality;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -26,7 +24,13 @@ public record SimulatedRun(SyntheticCluster cluster, FabricAnalyzer analyzer, Li
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config) throws Exception {
-        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        return of(scenario, config, Reality.defaults());
+    }
+
+    /** As {@link #of(Scenario, AnalyzerConfig)}, the randomized reality's ranges (and which it varies) given. */
+    public static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config, final Reality reality)
+        throws Exception {
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry(), reality);
         final List<Sample> samples = new ArrayList<>();
         cluster.run(samples::add, d -> { });
         final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
@@ -35,14 +39,11 @@ public record SimulatedRun(SyntheticCluster cluster, FabricAnalyzer analyzer, Li
         final FabricAnalyzer analyzer = new FabricAnalyzer(
             TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()), config);
         final long intervalMs = scenario.sampleInterval().toMillis();
-        final Map<String, Sample> last = new HashMap<>();
+        final SampleIntervals intervals = new SampleIntervals(intervalMs);
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, intervalMs);
-            last.put(key, x);
-            step.interval().ifPresent(i -> {
+            intervals.next(x).ifPresent(i -> {
                 final FabricAnalyzer.Output out = analyzer.accept(i);
                 alerts.addAll(out.alerts());
                 health.addAll(out.jobHealth());

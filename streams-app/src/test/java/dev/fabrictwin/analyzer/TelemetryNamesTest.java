@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.simulator.SimulationFiles;
@@ -63,15 +64,13 @@ class TelemetryNamesTest {
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
         final FabricAnalyzer analyzer = new FabricAnalyzer(TwinReplica.from(topology, jobs,
             SCENARIO.epoch().toEpochMilli()), AnalyzerConfig.defaults(1_000));
-        final Map<String, Sample> last = new HashMap<>();
+        final SampleIntervals intervals = new SampleIntervals(1_000);
         final List<String> alerts = new ArrayList<>();
         final Map<String, Integer> unmatched = new HashMap<>();
         for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, 1_000);
-            last.put(key, x);
-            if (step.interval().isPresent()) {
-                final FabricAnalyzer.Output out = analyzer.accept(step.interval().get());
+            final Optional<PortInterval> interval = intervals.next(x);
+            if (interval.isPresent()) {
+                final FabricAnalyzer.Output out = analyzer.accept(interval.get());
                 if (out.unmatched() != null) {
                     unmatched.merge(out.unmatched(), 1, Integer::sum);
                 }

@@ -1,8 +1,7 @@
 package dev.fabrictwin.analyzer.detect;
 
 import java.io.Serializable;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,40 +19,52 @@ import dev.fabrictwin.twin.model.CounterNames;
  * to show for it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) −
  * Σ rx_packets(receiver). The two devices' clocks are skewed, so d also holds whatever was in flight between
  * their sampling instants — a term proportional to the traffic's rate (the pair's clock offset times the rate),
- * while lost packets make d grow with what was sent. Over a {@value #SPAN}-tick window the detector fits
- * d = share·sent + offset·rate + c by least squares; a share above {@value #MIN_LOSS} and {@value #SIGMAS}
- * standard errors (the fit's own residual spread: each device pair's skew and jitter set their own tolerance)
- * is a candidate. The fit's standard error assumes independent residuals, which d's are not: the in-flight
- * amount is a whole comm burst or two, and moves in steps as phases drift against the sampling instants (a healthy
- * link read 0/1/2 bursts in flight looks like 5 % loss for half a minute). What is honest with such residuals is
- * that in-flight amounts are bounded, so their tick-to-tick changes telescope — as many go down as up — while a
- * lossy link's d rises in every tick that carries traffic. So a candidate must also pass a sign test on d's
- * increments, its p-value corrected for the number of directions judged in the tick (Bonferroni, family-wise
- * {@value #FAMILY_ALPHA} per tick), and lost packets never come back: d must end above anything it showed before
- * the window.
+ * while lost packets make d grow with what was sent. Over a window of {@value #SPAN} points the detector fits
+ * d = share·sent + offset·rate + c by least squares. The residuals are not independent: the in-flight amount is a
+ * whole comm burst or two, and moves in steps and ramps as phases drift against the sampling instants. So the share
+ * is tested against its Newey–West (autocorrelation-consistent) error — a step leaves residuals on one side for many
+ * points, which widens it — at a level corrected for the number of windows judged in the tick (Bonferroni,
+ * {@value #FAMILY_ALPHA} per tick, never below {@value #MIN_T} errors), and against {@value #MIN_IID_T} of the error
+ * that assumes independent residuals. A share above {@value #MIN_LOSS} that passes is a loss, if lost packets never
+ * come back: d must end above anything it showed before the window, so a window is judged only once half a window
+ * of past has gone before it.
+ *
+ * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one
+ * tick (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more
+ * ticks. So each direction is judged on three time scales at once: windows of {@value #SPAN} points taken every
+ * tick, every 3rd and every 9th tick (30, 90 and 270 ticks). A strong loss is found on the first within a window; a
+ * weak one, or one behind noisy clocks, later on a longer one.
  *
  * <p>Some switch ports count the control frames they exchange in their packet counters and their peers do not.
  * PFC pause frames are bounded by the ports' own pause counters, so d is taken net of the pauses sent on the
- * direction (whichever of the sender's tx and the receiver's rx pause counters is larger); other control traffic
- * (LLDP, LACP, BFD) is a few frames a second, so a loss must also exceed {@value #CONTROL_FRAMES_PER_SECOND}
+ * direction (whichever of the sender's tx and the receiver's rx pause counters is larger), and, towards a NIC, of
+ * the CNPs the NIC received (its {@code cnp_handled}: the switch port facing it may count them); other control
+ * traffic (LLDP, LACP, BFD) is a few frames a second, so a loss must also exceed {@value #CONTROL_FRAMES_PER_SECOND}
  * frames per second of the window.
  * A reset or gap on either end restarts the direction's accounting.
  */
 public final class LinkConservationDetector implements Detector {
 
     static final int SPAN = 30;
-    static final double SIGMAS = 8;
-    /** Ticks in the window that must carry traffic: one burst says nothing about a loss rate. */
+    /** Ticks between a window's points, one window per scale. */
+    static final int[] SCALES = {1, 3, 9};
+    /**
+     * The least t a loss needs, however few windows are judged: the autocorrelation-consistent error is itself
+     * estimated from {@value #SPAN} points, so its t has heavier tails than a normal's.
+     */
+    static final double MIN_T = 5;
+    /** The least t against the error that assumes independent residuals (see {@link Loss#significant}). */
+    static final double MIN_IID_T = 4;
+    /** Lags of the residuals' autocovariance the loss's error takes in (Newey–West bandwidth, in points). */
+    static final int HAC_LAGS = 5;
+    /** Points in the window that must follow traffic: one burst says nothing about a loss rate. */
     static final int MIN_ACTIVE_TICKS = SPAN / 3;
     static final double MIN_LOSS = 0.001;
     static final double MIN_PACKETS = 1e5;
-    /** False SILENT_DROP alerts allowed per tick across all directions judged (the sign test's family). */
-    static final double FAMILY_ALPHA = 1e-3;
+    /** False losses the test lets through per tick, across all windows judged (Bonferroni). */
+    static final double FAMILY_ALPHA = 0.05;
     /** Control frames (LLDP, LACP, BFD) one end may count and the other not: a floor no loss worth naming is under. */
     static final double CONTROL_FRAMES_PER_SECOND = 100;
-
-    private record Point(double sent, double difference, double rate, long time) implements Serializable {
-    }
 
     /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
     private static final class Running implements Serializable {
@@ -61,24 +72,40 @@ public final class LinkConservationDetector implements Detector {
         double rx;
         double txPause;
         double rxPause;
+        /** CNPs a NIC received: a switch port facing it may count them as sent, the NIC does not count them as received. */
+        double cnpIn;
         int epoch;
     }
 
-    /** A direction's points and the sender/receiver epochs they were taken in. */
+    /** A direction's windows and the sender/receiver epochs they were taken in. */
     private static final class Direction implements Serializable {
-        final Deque<Point> points = new ArrayDeque<>();
+        final Window[] windows = new Window[SCALES.length];
         int senderEpoch = -1;
         int receiverEpoch = -1;
-        /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
-        boolean losing;
-        /** Points in the window with traffic. */
-        int activeTicks;
-        /** The highest d among the points that have left the window (since the last restart). */
-        double peakBefore = Double.NEGATIVE_INFINITY;
+        /** Points taken since the last restart. */
+        long taken;
+
+        Direction() {
+            for (int s = 0; s < SCALES.length; s++) {
+                windows[s] = new Window(SCALES[s]);
+            }
+        }
+
+        void restart(final int sender, final int receiver) {
+            for (final Window w : windows) {
+                w.clear();
+            }
+            taken = 0;
+            senderEpoch = sender;
+            receiverEpoch = receiver;
+        }
     }
 
     private final Map<PortRef, Running> running = new HashMap<>();
     private final Map<Integer, Direction> directions = new HashMap<>();
+
+    private record Candidate(PortTick sender, PortRef peer, int directed, Window window, Loss loss) {
+    }
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -90,6 +117,7 @@ public final class LinkConservationDetector implements Detector {
                 r.rx = 0;
                 r.txPause = 0;
                 r.rxPause = 0;
+                r.cnpIn = 0;
                 r.epoch++;
                 continue;
             }
@@ -97,10 +125,10 @@ public final class LinkConservationDetector implements Detector {
             r.rx += t.observed(CounterNames.RX_PACKETS);
             r.txPause += TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true);
             r.rxPause += TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true);
+            r.cnpIn += t.reports(CounterNames.CNP_HANDLED) ? t.observed(CounterNames.CNP_HANDLED) : 0;
         }
-        final List<Candidate> candidates = new java.util.ArrayList<>();
+        final List<Candidate> candidates = new ArrayList<>();
         int judged = 0;
-        final Map<Integer, Finding> perLink = new HashMap<>();
         for (final PortTick sender : context.ports().values()) {
             final PortRef peer = context.peer(sender.port());
             final PortTick receiver = peer == null ? null : context.port(peer);
@@ -111,130 +139,188 @@ public final class LinkConservationDetector implements Detector {
             final Running b = running.get(peer);
             final int directed = context.fabric().txLink(sender.port());
             final Direction direction = directions.computeIfAbsent(directed, d -> new Direction());
-            final Deque<Point> points = direction.points;
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
-                points.clear();
-                direction.activeTicks = 0;
-                direction.losing = false;
-                direction.peakBefore = Double.NEGATIVE_INFINITY;
-                direction.senderEpoch = a.epoch;
-                direction.receiverEpoch = b.epoch;
+                direction.restart(a.epoch, b.epoch);
             }
             if (sender.unreliable() || receiver.unreliable()) {
                 continue;
             }
-            // pause frames on this direction, which either end may count as packets: never read as loss
-            final double pauses = Math.max(a.txPause, b.rxPause);
-            final Point point = new Point(a.tx, a.tx - b.rx - pauses, sender.observedRate(CounterNames.TX_PACKETS),
-                Math.max(sender.t1(), receiver.t1()));
-            points.addLast(point);
-            direction.activeTicks += point.rate > 0 ? 1 : 0;
-            if (points.size() > SPAN) {
-                final Point gone = points.removeFirst();
-                direction.activeTicks -= gone.rate > 0 ? 1 : 0;
-                direction.peakBefore = Math.max(direction.peakBefore, gone.difference);
-            }
-            if (points.size() < SPAN || direction.activeTicks < MIN_ACTIVE_TICKS) {
-                continue;
-            }
-            judged++;
-            final Loss loss = Loss.fit(points);
-            final double strength = direction.losing ? 0.5 : 1;
-            final double seconds = (points.peekLast().time - points.peekFirst().time) / 1000.0;
-            final boolean candidate = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
-                && loss.share >= strength * SIGMAS * loss.standardError
-                && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
-                && (direction.losing || beyondItsPast(direction, loss));
-            if (candidate) {
-                candidates.add(new Candidate(sender, peer, directed, direction, loss));
-            } else {
-                direction.losing = false;
+            // control frames on this direction, which one end may count as packets and the other not: never read as
+            // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives
+            final double control = Math.max(a.txPause, b.rxPause) + b.cnpIn;
+            final double difference = a.tx - b.rx - control;
+            final double rate = sender.observedRate(CounterNames.TX_PACKETS);
+            final long time = Math.max(sender.t1(), receiver.t1());
+            final long taken = direction.taken++;
+            for (final Window w : direction.windows) {
+                if (taken % w.every != 0) {
+                    continue;
+                }
+                w.add(a.tx, difference, rate, time);
+                if (w.size < SPAN || w.dropped < SPAN / 2 || w.activePoints < MIN_ACTIVE_TICKS) {
+                    continue;
+                }
+                judged++;
+                final Loss loss = Loss.fit(w);
+                final double strength = w.losing ? 0.5 : 1;
+                final double seconds = (w.time(SPAN - 1) - w.time(0)) / 1000.0;
+                final boolean candidate = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
+                    && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
+                    && (w.losing || w.beyondItsPast(loss));
+                if (candidate) {
+                    candidates.add(new Candidate(sender, peer, directed, w, loss));
+                } else {
+                    w.losing = false;
+                }
             }
         }
+        // the test: the share's t against its autocorrelation-consistent error, at a level corrected for every window
+        // judged in this tick; a loss already found stays while half as strong
+        final double threshold = Math.max(MIN_T, upperQuantile(FAMILY_ALPHA / Math.max(1, judged)));
+        final Map<Integer, Finding> perLink = new HashMap<>();
         for (final Candidate c : candidates) {
-            final Direction direction = c.direction;
-            // a loss already found stays while half as strong; a new one must rise in more ticks than chance allows
-            direction.losing = direction.losing || risesBeyondChance(direction.points, c.loss.skew, FAMILY_ALPHA / judged);
-            if (!direction.losing) {
-                continue;
+            final Window w = c.window;
+            w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold);
+            if (w.losing) {
+                final Link link = context.fabric().link(c.directed / 2);
+                perLink.merge(link.index(), finding(link, c), (x, y) -> x.observed() >= y.observed() ? x : y);
             }
-            final Loss loss = c.loss;
-            final PortTick sender = c.sender;
-            final PortRef peer = c.peer;
-            final int directed = c.directed;
-            final double share = loss.share;
-            final double lost = share * loss.sent;
-            final double sent = loss.sent;
-            final Link link = context.fabric().link(directed / 2);
-            perLink.merge(link.index(), Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share",
-                share, 0, Severity.CRITICAL, String.format("link %s—%s silently loses %.2f%% of packets from "
-                    + "%s to %s (%.3g of %.3g over %d ticks) with no error counter rising", link.lower().device(),
-                    link.upper().device(), 100 * share, sender.port().device(), peer.device(), lost, sent, SPAN)),
-                (x, y) -> x.observed() >= y.observed() ? x : y);
         }
         out.addAll(perLink.values());
     }
 
-    private record Candidate(PortTick sender, PortRef peer, int directed, Direction direction, Loss loss) {
+    private static Finding finding(final Link link, final Candidate c) {
+        final double share = c.loss.share;
+        return Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share", share, 0, Severity.CRITICAL,
+            String.format("link %s—%s silently loses %.2f%% of packets from %s to %s (%.3g of %.3g over %d ticks) "
+                + "with no error counter rising", link.lower().device(), link.upper().device(), 100 * share,
+                c.sender.port().device(), c.peer.device(), share * c.loss.sent, c.loss.sent, SPAN * c.window.every));
     }
 
     /**
-     * Sign test on d's increments between consecutive points that carried traffic, net of the fitted clock-skew
-     * term: without loss, d is an in-flight amount that goes down as often as up (its changes telescope), whatever
-     * their size or autocorrelation over a window; a loss raises it in every tick. A rise within what control frames
-     * counted by one end could make is a tie, and a tie is no rise. True when P(Binomial(n, ½) ≥ rises) ≤ alpha.
+     * z with P(Z > z) = p for a standard normal Z (Abramowitz and Stegun 26.2.23, error under 4.5e-4), p ≤ ½.
      */
-    private static boolean risesBeyondChance(final Deque<Point> points, final double skew, final double alpha) {
-        int n = 0;
-        int rises = 0;
-        Point previous = null;
-        for (final Point p : points) {
-            if (previous != null && p.sent > previous.sent) {
-                n++;
-                final double rise = p.difference - previous.difference - skew * (p.rate - previous.rate);
-                rises += rise > CONTROL_FRAMES_PER_SECOND * (p.time - previous.time) / 1000.0 ? 1 : 0;
+    static double upperQuantile(final double p) {
+        final double t = Math.sqrt(-2 * Math.log(p));
+        return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+    }
+
+    /** The last {@value #SPAN} points of a direction taken every {@code every} ticks, in primitive rings. */
+    static final class Window implements Serializable {
+        final int every;
+        private final double[] sent = new double[SPAN];
+        private final double[] difference = new double[SPAN];
+        private final double[] rate = new double[SPAN];
+        private final long[] time = new long[SPAN];
+        private int head;
+        int size;
+        /** Points after which the sender had sent more than at the point before. */
+        int activePoints;
+        /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
+        boolean losing;
+        /** The highest d among the points that have left the window (since the last restart). */
+        private double peakBefore = Double.NEGATIVE_INFINITY;
+        /**
+         * Points that have left the window since the last restart: it is judged once half a window has, so that
+         * "never comes back" has a past to be judged against (a direction's first half minute, the start of a job,
+         * holds in-flight amounts that settle).
+         */
+        int dropped;
+
+        Window(final int every) {
+            this.every = every;
+        }
+
+        void clear() {
+            head = 0;
+            size = 0;
+            activePoints = 0;
+            losing = false;
+            peakBefore = Double.NEGATIVE_INFINITY;
+            dropped = 0;
+        }
+
+        private int slot(final int i) {
+            return (head + i) % SPAN;
+        }
+
+        double sent(final int i) {
+            return sent[slot(i)];
+        }
+
+        double difference(final int i) {
+            return difference[slot(i)];
+        }
+
+        double rate(final int i) {
+            return rate[slot(i)];
+        }
+
+        long time(final int i) {
+            return time[slot(i)];
+        }
+
+        private boolean active(final int i) {
+            return i == 0 ? rate(0) > 0 : sent(i) > sent(i - 1);
+        }
+
+        void add(final double sentNow, final double differenceNow, final double rateNow, final long timeNow) {
+            if (size == SPAN) {
+                peakBefore = Math.max(peakBefore, difference(0));
+                dropped++;
+                activePoints -= active(0) ? 1 : 0;
+                activePoints -= active(1) ? 1 : 0; // the second point's activity is judged anew as the first
+                head = slot(1);
+                size--;
+                activePoints += active(0) ? 1 : 0;
             }
-            previous = p;
+            final int at = slot(size);
+            sent[at] = sentNow;
+            difference[at] = differenceNow;
+            rate[at] = rateNow;
+            time[at] = timeNow;
+            size++;
+            activePoints += active(size - 1) ? 1 : 0;
         }
-        return n > 0 && upperTail(n, rises) <= alpha;
-    }
 
-    /** P(Binomial(n, ½) ≥ k). */
-    static double upperTail(final int n, final int k) {
-        double term = Math.pow(0.5, n); // P(X = n)
-        double sum = 0;
-        for (int i = n; i >= Math.max(k, 0); i--) {
-            sum += term;
-            term = term * i / (n - i + 1); // P(X = i - 1) from P(X = i)
+        /**
+         * Lost packets never come back, so a lossy link's d keeps reaching new highs: it ends at least half the
+         * window's loss above anything it showed before the window. An in-flight amount that dipped and creeps back (a
+         * phase relation between comm phases and sampling instants shifting after a fault elsewhere) only returns to
+         * where d had been.
+         */
+        boolean beyondItsPast(final Loss loss) {
+            return difference(size - 1) - peakBefore >= 0.5 * loss.share * loss.sent;
         }
-        return Math.min(1, sum);
+
     }
 
     /**
-     * Lost packets never come back, so a lossy link's d keeps reaching new highs: it ends at least half the window's
-     * loss above anything it showed before the window. An in-flight amount that dipped and creeps back (a phase
-     * relation between comm phases and sampling instants shifting after a fault elsewhere) only returns to where d
-     * had been.
-     */
-    private static boolean beyondItsPast(final Direction direction, final Loss loss) {
-        return direction.points.peekLast().difference - direction.peakBefore >= 0.5 * loss.share * loss.sent;
-    }
-
-    /**
-     * Least squares d = share·sent + skew·rate + c over the window: lost packets grow with what was sent, while
+     * Least squares d = share·sent + skew·rate + c over a window: lost packets grow with what was sent, while
      * the in-flight term between two skewed sampling instants follows the traffic's rate (so a step in load is
-     * not mistaken for loss). Returns the loss share, its standard error and the packets sent in the window.
+     * not mistaken for loss). Returns the loss share, its standard error, the packets sent in the window and the
+     * skew term.
      */
-    private record Loss(double share, double standardError, double sent, double skew) {
-        static Loss fit(final Deque<Point> points) {
-            final int n = points.size();
+    record Loss(double share, double standardError, double hacStandardError, double sent, double skew) {
+
+        /**
+         * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and {@value #MIN_IID_T} of the errors
+         * that assume independent residuals (with {@value #SPAN} points, telescoping in-flight changes can make the
+         * former come out small).
+         */
+        boolean significant(final double t) {
+            return share >= t * hacStandardError && share >= MIN_IID_T / MIN_T * t * standardError;
+        }
+
+        static Loss fit(final Window w) {
+            final int n = w.size;
             double mx = 0;
             double mr = 0;
             double md = 0;
-            for (final Point p : points) {
-                mx += p.sent;
-                mr += p.rate;
-                md += p.difference;
+            for (int i = 0; i < n; i++) {
+                mx += w.sent(i);
+                mr += w.rate(i);
+                md += w.difference(i);
             }
             mx /= n;
             mr /= n;
@@ -244,42 +330,60 @@ public final class LinkConservationDetector implements Detector {
             double sxr = 0;
             double sxd = 0;
             double srd = 0;
-            for (final Point p : points) {
-                final double x = p.sent - mx;
-                final double r = p.rate - mr;
-                final double d = p.difference - md;
+            for (int i = 0; i < n; i++) {
+                final double x = w.sent(i) - mx;
+                final double r = w.rate(i) - mr;
+                final double d = w.difference(i) - md;
                 sxx += x * x;
                 srr += r * r;
                 sxr += x * r;
                 sxd += x * d;
                 srd += r * d;
             }
+            final double sent = w.sent(n - 1) - w.sent(0);
             final double det = sxx * srr - sxr * sxr;
-            if (!(sxx > 0) || !(det > 1e-12 * sxx * Math.max(srr, 1))) {
-                return sxx > 0 ? simple(points, mx, md, sxx, sxd) : null;
+            if (!(sxx > 0)) {
+                return null;
             }
-            final double share = (sxd * srr - srd * sxr) / det;
-            final double skew = (srd * sxx - sxd * sxr) / det;
+            final boolean constantRate = !(det > 1e-12 * sxx * Math.max(srr, 1));
+            // at a constant rate the rate term is the intercept: fit d = share·sent + c
+            final double share = constantRate ? sxd / sxx : (sxd * srr - srd * sxr) / det;
+            final double skew = constantRate ? 0 : (srd * sxx - sxd * sxr) / det;
+            final double[] e = new double[n];
+            final double[] a = new double[n]; // share − its true value = Σ a_i·e_i
             double sse = 0;
-            for (final Point p : points) {
-                final double e = p.difference - md - share * (p.sent - mx) - skew * (p.rate - mr);
-                sse += e * e;
+            for (int i = 0; i < n; i++) {
+                final double x = w.sent(i) - mx;
+                final double r = w.rate(i) - mr;
+                e[i] = w.difference(i) - md - share * x - skew * r;
+                a[i] = constantRate ? x / sxx : (srr * x - sxr * r) / det;
+                sse += e[i] * e[i];
             }
-            final double variance = sse / Math.max(1, n - 3);
-            return new Loss(share, Math.sqrt(variance * srr / det), points.peekLast().sent - points.peekFirst().sent, skew);
+            final double variance = sse / Math.max(1, n - (constantRate ? 2 : 3));
+            return new Loss(share, Math.sqrt(constantRate ? variance / sxx : variance * srr / det),
+                Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3))), sent, skew);
         }
 
-        /** Constant rate in the window: the rate term is the intercept, fit d = share·sent + c. */
-        private static Loss simple(final Deque<Point> points, final double mx, final double md, final double sxx,
-                                   final double sxd) {
-            final double share = sxd / sxx;
-            double sse = 0;
-            for (final Point p : points) {
-                final double e = p.difference - md - share * (p.sent - mx);
-                sse += e * e;
+        /**
+         * Newey–West variance of Σ a_i·e_i: the residuals' autocovariances up to {@value #HAC_LAGS} points apart,
+         * Bartlett-weighted, scaled by n / dof. A step in the in-flight amount leaves residuals that stay on one side
+         * for many points; their autocovariance widens the error, where independent residuals leave it as it was.
+         */
+        private static double neweyWest(final double[] a, final double[] e, final int dof) {
+            final int n = e.length;
+            double v = 0;
+            for (int i = 0; i < n; i++) {
+                v += a[i] * a[i] * e[i] * e[i];
             }
-            final double variance = sse / Math.max(1, points.size() - 2);
-            return new Loss(share, Math.sqrt(variance / sxx), points.peekLast().sent - points.peekFirst().sent, 0);
+            for (int lag = 1; lag <= HAC_LAGS && lag < n; lag++) {
+                final double weight = 1 - lag / (HAC_LAGS + 1.0);
+                double c = 0;
+                for (int i = lag; i < n; i++) {
+                    c += a[i] * a[i - lag] * e[i] * e[i - lag];
+                }
+                v += 2 * weight * c;
+            }
+            return Math.max(v, 0) * n / Math.max(1, dof);
         }
     }
 }

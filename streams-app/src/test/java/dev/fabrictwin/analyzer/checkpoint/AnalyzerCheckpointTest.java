@@ -8,9 +8,7 @@ import java.io.ObjectOutputStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,8 +19,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.SampleIntervals;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -52,12 +50,10 @@ class AnalyzerCheckpointTest {
             final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
             final List<Sample> samples = new ArrayList<>();
             cluster.run(samples::add, d -> { });
-            final Map<String, Sample> last = new HashMap<>();
+            final SampleIntervals series = new SampleIntervals(scenario.sampleInterval().toMillis());
             final List<PortInterval> intervals = new ArrayList<>();
-            final long tickMs = scenario.sampleInterval().toMillis();
             for (final Sample x : samples) {
-                final String key = x.device() + "/" + x.port();
-                PortRates.next(last.put(key, x), x, tickMs).interval().ifPresent(intervals::add);
+                series.next(x).ifPresent(intervals::add);
             }
             final List<JsonNode> jobs = new ArrayList<>();
             JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);

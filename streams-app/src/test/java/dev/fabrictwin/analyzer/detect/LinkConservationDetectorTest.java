@@ -19,6 +19,8 @@ import dev.fabrictwin.twin.model.CounterNames;
 class LinkConservationDetectorTest {
 
     private static final int SPAN = LinkConservationDetector.SPAN;
+    /** The tick a direction's window is first judged at: full, and half a window of past before it. */
+    private static final int FIRST = SPAN + SPAN / 2;
 
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
     private final LinkConservationDetector detector = new LinkConservationDetector();
@@ -36,11 +38,11 @@ class LinkConservationDetectorTest {
     }
 
     @Test
-    void shouldReportSilentLossOnceAFullWindowShowsIt() {
-        final HandTicks.Run perTick = losing(SPAN, 1e6, 0.01);
+    void shouldReportSilentLossOnceAFullWindowWithHalfAWindowOfPastShowsIt() {
+        final HandTicks.Run perTick = losing(FIRST, 1e6, 0.01);
 
-        assertThat(perTick.upTo(SPAN - 1)).isEmpty();
-        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(FIRST - 1)).isEmpty();
+        assertThat(perTick.tick(FIRST)).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.SILENT_DROP, Entity.link("leaf-0", "spine-0"), "lost_packet_share",
                 0.01, 0, Severity.CRITICAL, null));
             assertThat(f.summary()).contains("leaf-0—spine-0 silently loses 1.00% of packets from leaf-0 to spine-0",
@@ -55,8 +57,8 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldReportLossJustAboveATenthOfAPercentButNotJustBelow() {
-        assertThat(losing(SPAN, 1e6, 0.0009).all()).isEmpty();
-        assertThat(losing(SPAN, 1e6, 0.0011).last()).singleElement()
+        assertThat(losing(FIRST, 1e6, 0.0009).all()).isEmpty();
+        assertThat(losing(FIRST, 1e6, 0.0011).last()).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0011, within(1e-9)));
     }
 
@@ -64,26 +66,26 @@ class LinkConservationDetectorTest {
     void shouldNeedAHundredThousandPacketsSentInTheWindow() {
         // the window's 30 points span 29 ticks of sending: 29 × 3,448 < 1e5 ≤ 29 × 3,449 (150 packets lost a tick:
         // more than the control frames one end may count)
-        final HandTicks.Run tooFew = hand.drive(detector, SPAN, i -> up(i, 3_448, 3_448 - 150));
-        final HandTicks.Run enough = hand.drive(new LinkConservationDetector(), SPAN, i -> up(i, 3_449, 3_449 - 150));
+        final HandTicks.Run tooFew = hand.drive(detector, FIRST, i -> up(i, 3_448, 3_448 - 150));
+        final HandTicks.Run enough = hand.drive(new LinkConservationDetector(), FIRST, i -> up(i, 3_449, 3_449 - 150));
 
         assertThat(tooFew.all()).isEmpty();
-        assertThat(enough.tick(SPAN)).hasSize(1);
+        assertThat(enough.tick(FIRST)).hasSize(1);
     }
 
     @Test
     void shouldNeedTrafficInAThirdOfTheWindowAndThenFindLossInIt() {
         // one active tick short of a third of the window, then exactly a third
-        final IntToDoubleFunction nineActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS + 1 ? 1e6 : 0;
-        final IntToDoubleFunction tenActive = i -> i > SPAN - LinkConservationDetector.MIN_ACTIVE_TICKS ? 1e6 : 0;
+        final IntToDoubleFunction nineActive = i -> i > FIRST - LinkConservationDetector.MIN_ACTIVE_TICKS + 1 ? 1e6 : 0;
+        final IntToDoubleFunction tenActive = i -> i > FIRST - LinkConservationDetector.MIN_ACTIVE_TICKS ? 1e6 : 0;
 
-        final HandTicks.Run nine = hand.drive(detector, SPAN,
+        final HandTicks.Run nine = hand.drive(detector, FIRST,
             i -> up(i, nineActive.applyAsDouble(i), 0.99 * nineActive.applyAsDouble(i)));
-        final HandTicks.Run ten = hand.drive(new LinkConservationDetector(), SPAN,
+        final HandTicks.Run ten = hand.drive(new LinkConservationDetector(), FIRST,
             i -> up(i, tenActive.applyAsDouble(i), 0.99 * tenActive.applyAsDouble(i)));
 
         assertThat(nine.all()).isEmpty();
-        assertThat(ten.tick(SPAN)).singleElement()
+        assertThat(ten.tick(FIRST)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-6)));
     }
 
@@ -104,21 +106,26 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldStillFindLossBehindClockSkew() {
-        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> skewed(i, 0.01));
+        final HandTicks.Run perTick = hand.drive(detector, FIRST, i -> skewed(i, 0.01));
 
-        assertThat(perTick.tick(SPAN)).singleElement()
+        assertThat(perTick.tick(FIRST)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-4)));
     }
 
     /** 1% loss for two windows, with {@code restart} applied in tick 30; returns every tick's findings. */
     private HandTicks.Run restartedInTickThirty(final UnaryOperator<HandTicks.TickBuilder> restart) {
-        return hand.drive(detector, 2 * SPAN, i -> i == SPAN ? restart.apply(up(i, 1e6, 990_000)) : up(i, 1e6, 990_000));
+        return hand.drive(detector, 2 * SPAN + SPAN / 2,
+            i -> i == SPAN ? restart.apply(up(i, 1e6, 990_000)) : up(i, 1e6, 990_000));
     }
 
-    /** Tick 30 restarted the direction: nothing until its new window is full at tick {@code fullAt}. */
+    /**
+     * Tick 30 restarted the direction: nothing until its new window is full at tick {@code fullAt} and half a window
+     * more has passed.
+     */
     private static void assertRestartedAccounting(final HandTicks.Run perTick, final int fullAt) {
-        assertThat(perTick.upTo(fullAt - 1)).isEmpty();
-        assertThat(perTick.tick(fullAt)).singleElement()
+        final int judged = fullAt + SPAN / 2;
+        assertThat(perTick.upTo(judged - 1)).isEmpty();
+        assertThat(perTick.tick(judged)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
     }
 
@@ -144,27 +151,27 @@ class LinkConservationDetectorTest {
 
     @Test
     void shouldKeepReportingLossAtHalfTheEvidenceOnceFound() {
-        final HandTicks.Run perTick = hand.drive(detector, 3 * SPAN, i -> {
-            final double share = i <= SPAN ? 0.0012 : i <= 2 * SPAN ? 0.0008 : 0.0004;
+        final HandTicks.Run perTick = hand.drive(detector, FIRST + 2 * SPAN, i -> {
+            final double share = i <= FIRST ? 0.0012 : i <= FIRST + SPAN ? 0.0008 : 0.0004;
             return up(i, 1e6, Math.round(1e6 * (1 - share)));
         });
 
-        assertThat(perTick.tick(SPAN)).hasSize(1);
+        assertThat(perTick.tick(FIRST)).hasSize(1);
         // 0.08% alone is below the 0.1% that finds loss, but above the half of it that keeps it found
-        assertThat(perTick.ticks(SPAN + 1, 2 * SPAN)).allSatisfy(f -> assertThat(f).hasSize(1));
-        assertThat(perTick.tick(2 * SPAN)).singleElement()
+        assertThat(perTick.ticks(FIRST + 1, FIRST + SPAN)).allSatisfy(f -> assertThat(f).hasSize(1));
+        assertThat(perTick.tick(FIRST + SPAN)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.0008, within(1e-9)));
         // 0.04% is below even that
-        assertThat(perTick.tick(3 * SPAN)).isEmpty();
+        assertThat(perTick.tick(FIRST + 2 * SPAN)).isEmpty();
     }
 
     @Test
     void shouldReportALinkLosingInBothDirectionsOnceWithItsWorseDirection() {
-        final HandTicks.Run perTick = hand.drive(detector, SPAN, i -> hand.tick(i)
+        final HandTicks.Run perTick = hand.drive(detector, FIRST, i -> hand.tick(i)
             .port("leaf-0", "eth2").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 980_000)
             .port("spine-0", "eth0").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 990_000));
 
-        assertThat(perTick.tick(SPAN)).singleElement().satisfies(f -> {
+        assertThat(perTick.tick(FIRST)).singleElement().satisfies(f -> {
             assertThat(f.entity()).isEqualTo(Entity.link("leaf-0", "spine-0"));
             assertThat(f.observed()).isCloseTo(0.02, within(1e-9));
             assertThat(f.summary()).contains("from spine-0 to leaf-0");

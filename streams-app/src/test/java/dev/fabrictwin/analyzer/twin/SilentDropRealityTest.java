@@ -3,32 +3,47 @@ package dev.fabrictwin.analyzer.twin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.alert.Alert;
-import dev.fabrictwin.simulator.SyntheticCluster;
-import dev.fabrictwin.twin.fabric.Link;
-import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.simulator.reality.Reality;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * SILENT_DROP on telemetry the detector was not written against (issue 15): healthy links whose in-flight amount
  * steps between whole comm bursts as phases drift against skewed sampling instants, and switch ports that count
- * the control frames they exchange (LLDP, PFC pauses) in their packet counters while their peers do not.
+ * the control frames they exchange (LLDP, PFC pauses, the CNPs of the NIC they face) in their packet counters while
+ * their peers do not.
  */
 class SilentDropRealityTest {
 
-    private static List<String> roots(final PathLearnerTest.Run run, final FaultType type) {
+    private static List<String> roots(final SimulatedRun run, final FaultType type) {
         return run.alerts().stream().filter(a -> a.state() == Alert.State.OPEN && a.rootCause() && a.type() == type)
             .map(Alert::id).distinct().toList();
+    }
+
+    private static Scenario healthy(final long seed) {
+        return ScenarioParser.parse(ScenarioParser.tree("""
+            name: healthy
+            seed: %d
+            duration: 90s
+            fabric: {kind: spine-leaf, spines: 4, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 2, linkSpeed: 400G}
+            jobs:
+              - {id: ring, hosts: 8, pattern: ring-allreduce, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.35}
+              - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.4}
+            """.formatted(seed)), Path.of("."));
+    }
+
+    private static Scenario library(final String name, final int draw) {
+        final Scenario s = ScenarioParser.parse(Path.of("../scenarios/" + name + ".yaml"));
+        return s.withTelemetry(s.telemetry().withRealityDraw(draw));
     }
 
     /**
@@ -38,56 +53,29 @@ class SilentDropRealityTest {
     @Test
     void aHealthyFabricUnderDefaultTelemetryLosesNothing() throws Exception {
         for (final long seed : new long[] {1, 7, 42}) {
-            final PathLearnerTest.Run run = PathLearnerTest.analyze(PathLearnerTest.scenario(seed, ""),
-                AnalyzerConfig.defaults(1_000));
+            final SimulatedRun run = SimulatedRun.of(healthy(seed), AnalyzerConfig.defaults(1_000));
             assertThat(roots(run, FaultType.SILENT_DROP)).as("seed %d", seed).isEmpty();
         }
     }
 
-    /** LLDP frames a second each way, and the pauses it sends and receives, counted by the leaf end of every uplink. */
-    private static final double LLDP_PER_SECOND = 5;
-
-    private static Sample countingControlFrames(final SyntheticCluster cluster, final Sample s) {
-        final PortRef port = new PortRef(s.device(), s.port());
-        final boolean counts = cluster.fabric().links().stream().filter(l -> !isHost(l.lower()) && !isHost(l.upper()))
-            .map(Link::lower).anyMatch(port::equals);
-        if (!counts) {
-            return s;
-        }
-        final double seconds = (s.ts() - cluster.scenario().epoch().toEpochMilli()) / 1000.0;
-        final long lldp = Math.round(LLDP_PER_SECOND * seconds);
-        final Map<String, Long> counters = new HashMap<>(s.counters());
-        final long txPauses = sum(s, CounterNames.TX_PFC_PAUSE);
-        final long rxPauses = sum(s, CounterNames.RX_PFC_PAUSE);
-        counters.merge(CounterNames.TX_PACKETS, lldp + txPauses, Long::sum);
-        counters.merge(CounterNames.TX_BYTES, 64 * (lldp + txPauses), Long::sum);
-        counters.merge(CounterNames.RX_PACKETS, lldp + rxPauses, Long::sum);
-        counters.merge(CounterNames.RX_BYTES, 64 * (lldp + rxPauses), Long::sum);
-        return new Sample(s.ts(), s.device(), s.port(), s.source(), counters, s.gauges());
-    }
-
-    private static boolean isHost(final PortRef p) {
-        return p.device().startsWith("host");
-    }
-
-    private static long sum(final Sample s, final String prefix) {
-        return s.counters().entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
-            .mapToLong(Map.Entry::getValue).sum();
-    }
+    /** Only the counting habits drawn (every other hidden parameter as the scenario's fixed profile). */
+    private static final Reality COUNTING = Reality.defaults().varying(Set.of(Reality.Hidden.CONTROL_FRAMES));
 
     @Test
     void controlFramesCountedByOneEndAreNotLoss() throws Exception {
-        final PathLearnerTest.Run storm = PathLearnerTest.analyze(ScenarioParser.parse(Path.of("../scenarios/pfc-storm.yaml")),
-            AnalyzerConfig.defaults(1_000), SilentDropRealityTest::countingControlFrames);
-        assertThat(roots(storm, FaultType.PFC_STORM)).containsExactly("PFC_STORM:port:host-5/nic0");
-        assertThat(roots(storm, FaultType.SILENT_DROP)).as("pfc-storm").isEmpty();
+        for (final int draw : new int[] {1, 2, 3}) {
+            final SimulatedRun storm = SimulatedRun.of(library("pfc-storm", draw), AnalyzerConfig.defaults(1_000), COUNTING);
+            assertThat(roots(storm, FaultType.PFC_STORM)).as("draw %d", draw).containsExactly("PFC_STORM:port:host-5/nic0");
+            assertThat(roots(storm, FaultType.SILENT_DROP)).as("pfc-storm draw %d", draw).isEmpty();
 
-        final PathLearnerTest.Run healthy = PathLearnerTest.analyze(PathLearnerTest.scenario(7, ""),
-            AnalyzerConfig.defaults(1_000), SilentDropRealityTest::countingControlFrames);
-        assertThat(roots(healthy, FaultType.SILENT_DROP)).as("healthy").isEmpty();
+            final Scenario quiet = healthy(7);
+            final SimulatedRun healthy = SimulatedRun.of(quiet.withTelemetry(quiet.telemetry().withRealityDraw(draw)),
+                AnalyzerConfig.defaults(1_000), COUNTING);
+            assertThat(roots(healthy, FaultType.SILENT_DROP)).as("healthy draw %d", draw).isEmpty();
 
-        final PathLearnerTest.Run drop = PathLearnerTest.analyze(ScenarioParser.parse(Path.of("../scenarios/silent-drop.yaml")),
-            AnalyzerConfig.defaults(1_000), SilentDropRealityTest::countingControlFrames);
-        assertThat(roots(drop, FaultType.SILENT_DROP)).containsExactly("SILENT_DROP:link:leaf-4~spine-0");
+            final SimulatedRun drop = SimulatedRun.of(library("silent-drop", draw), AnalyzerConfig.defaults(1_000), COUNTING);
+            assertThat(roots(drop, FaultType.SILENT_DROP)).as("silent-drop draw %d", draw)
+                .containsExactly("SILENT_DROP:link:leaf-4~spine-0");
+        }
     }
 }

@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.analyzer.SampleIntervals;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
@@ -50,16 +49,14 @@ class TwinReplicaTest {
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
         final TwinReplica replica = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
 
-        final Map<String, Sample> last = new HashMap<>();
+        final SampleIntervals intervals = new SampleIntervals(1_000);
         final List<double[]> out = new ArrayList<>();
         for (final Sample x : samples) {
-            final String key = x.device() + "/" + x.port();
-            final PortRates.Step step = PortRates.next(last.get(key), x, 1_000);
-            last.put(key, x);
-            if (step.interval().isEmpty()) {
+            final Optional<PortInterval> interval = intervals.next(x);
+            if (interval.isEmpty()) {
                 continue;
             }
-            final PortInterval i = step.interval().get();
+            final PortInterval i = interval.get();
             replica.observe(i);
             if (x.device().equals(device) && x.port().equals(port)) {
                 final PortCounters expected = replica.expected(i);
