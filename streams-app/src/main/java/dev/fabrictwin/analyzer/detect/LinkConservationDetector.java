@@ -104,7 +104,8 @@ public final class LinkConservationDetector implements Detector {
     private final Map<PortRef, Running> running = new HashMap<>();
     private final Map<Integer, Direction> directions = new HashMap<>();
 
-    private record Candidate(PortTick sender, PortRef peer, int directed, Window window, Loss loss) {
+    /** A window to report if it is (still) losing; {@code fresh}: it took a point this tick and is tested anew. */
+    private record Candidate(PortTick sender, PortRef peer, int directed, Window window, Loss loss, boolean fresh) {
     }
 
     @Override
@@ -154,6 +155,9 @@ public final class LinkConservationDetector implements Detector {
             final long taken = direction.taken++;
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
+                    if (w.losing) { // between its points a window stands by its last judgement
+                        candidates.add(new Candidate(sender, peer, directed, w, w.lastLoss, false));
+                    }
                     continue;
                 }
                 w.add(a.tx, difference, rate, time);
@@ -168,7 +172,7 @@ public final class LinkConservationDetector implements Detector {
                     && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
                     && (w.losing || w.beyondItsPast(loss));
                 if (candidate) {
-                    candidates.add(new Candidate(sender, peer, directed, w, loss));
+                    candidates.add(new Candidate(sender, peer, directed, w, loss, true));
                 } else {
                     w.losing = false;
                 }
@@ -180,7 +184,10 @@ public final class LinkConservationDetector implements Detector {
         final Map<Integer, Finding> perLink = new HashMap<>();
         for (final Candidate c : candidates) {
             final Window w = c.window;
-            w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold);
+            if (c.fresh) {
+                w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold);
+                w.lastLoss = c.loss;
+            }
             if (w.losing) {
                 final Link link = context.fabric().link(c.directed / 2);
                 perLink.merge(link.index(), finding(link, c), (x, y) -> x.observed() >= y.observed() ? x : y);
@@ -218,6 +225,8 @@ public final class LinkConservationDetector implements Detector {
         int activePoints;
         /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
         boolean losing;
+        /** The fit at its last point. */
+        Loss lastLoss;
         /** The highest d among the points that have left the window (since the last restart). */
         private double peakBefore = Double.NEGATIVE_INFINITY;
         /**
@@ -236,6 +245,7 @@ public final class LinkConservationDetector implements Detector {
             size = 0;
             activePoints = 0;
             losing = false;
+            lastLoss = null;
             peakBefore = Double.NEGATIVE_INFINITY;
             dropped = 0;
         }
@@ -284,13 +294,14 @@ public final class LinkConservationDetector implements Detector {
         }
 
         /**
-         * Lost packets never come back, so a lossy link's d keeps reaching new highs: it ends at least half the
-         * window's loss above anything it showed before the window. An in-flight amount that dipped and creeps back (a
+         * Lost packets never come back, so a lossy link's d keeps reaching new highs: the fit ends at least half the
+         * window's loss above anything d showed before the window (the fit, not the last point: in-flight noise as
+         * large as the loss would hide it). An in-flight amount that dipped and creeps back (a
          * phase relation between comm phases and sampling instants shifting after a fault elsewhere) only returns to
          * where d had been.
          */
         boolean beyondItsPast(final Loss loss) {
-            return difference(size - 1) - peakBefore >= 0.5 * loss.share * loss.sent;
+            return loss.end - peakBefore >= 0.5 * loss.share * loss.sent;
         }
 
     }
@@ -301,7 +312,8 @@ public final class LinkConservationDetector implements Detector {
      * not mistaken for loss). Returns the loss share, its standard error, the packets sent in the window and the
      * skew term.
      */
-    record Loss(double share, double standardError, double hacStandardError, double sent, double skew) {
+    record Loss(double share, double standardError, double hacStandardError, double sent, double skew, double end)
+        implements Serializable {
 
         /**
          * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and {@value #MIN_IID_T} of the errors
@@ -361,7 +373,8 @@ public final class LinkConservationDetector implements Detector {
             }
             final double variance = sse / Math.max(1, n - (constantRate ? 2 : 3));
             return new Loss(share, Math.sqrt(constantRate ? variance / sxx : variance * srr / det),
-                Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3))), sent, skew);
+                Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3))), sent, skew,
+                md + share * (w.sent(n - 1) - mx) + skew * (w.rate(n - 1) - mr));
         }
 
         /**

@@ -112,6 +112,34 @@ class LinkConservationDetectorTest {
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-4)));
     }
 
+    /**
+     * 1e6 packets a tick, {@code share} of them lost, read by a receiver whose in-flight amount is a fresh draw in
+     * [0, 3e5) every tick (sampling instants against bursts): d's changes telescope, up to 30 % of a tick's traffic.
+     */
+    private HandTicks.Run behindInFlightNoise(final int ticks, final double share) {
+        final double[] inFlight = new java.util.SplittableRandom(7).doubles(ticks + 1, 0, 3e5).toArray();
+        return hand.drive(new LinkConservationDetector(), ticks,
+            i -> up(i, 1e6, Math.round(1e6 * (1 - share) - inFlight[i] + inFlight[i - 1])));
+    }
+
+    @Test
+    void shouldFindALossTooWeakForThirtyTicksOfInFlightNoiseOnALongerWindow() {
+        final HandTicks.Run lossy = behindInFlightNoise(600, 0.002);
+
+        // 30 ticks lose 6e4 packets, under the noise; 90 ticks lose 1.8e5 and 270 ticks 5.4e5, above it. Once found, it
+        // is reported every tick, also between the points of the longer windows.
+        assertThat(lossy.upTo(3 * FIRST)).isEmpty();
+        assertThat(lossy.ticks(400, 600)).allSatisfy(tick -> assertThat(tick).singleElement().satisfies(f -> {
+            assertThat(f.observed()).isBetween(0.001, 0.004);
+            assertThat(f.summary()).containsAnyOf("over 90 ticks", "over 270 ticks");
+        }));
+    }
+
+    @Test
+    void shouldFindNoLossInBoundedInFlightNoiseOnAnyWindow() {
+        assertThat(behindInFlightNoise(600, 0).all()).isEmpty();
+    }
+
     /** 1% loss for two windows, with {@code restart} applied in tick 30; returns every tick's findings. */
     private HandTicks.Run restartedInTickThirty(final UnaryOperator<HandTicks.TickBuilder> restart) {
         return hand.drive(detector, 2 * SPAN + SPAN / 2,
