@@ -153,16 +153,10 @@ public final class LinkConservationDetector implements Detector {
             final double rate = sender.observedRate(CounterNames.TX_PACKETS);
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
-            final Window shortest = direction.windows[0];
             for (final Window w : direction.windows) {
-                // a loss a longer window still averages in has ended (the shortest window is sure of it): it neither
-                // stays nor opens again
-                if (w != shortest && shortest.contradicts(w.lastFit)) {
-                    w.losing = false;
-                }
                 if (taken % w.every != 0) {
                     if (w.losing) { // between its points a window stands by its last judgement
-                        candidates.add(new Candidate(sender, peer, directed, w, w.lastFit, false));
+                        candidates.add(new Candidate(sender, peer, directed, w, w.lastLoss, false));
                     }
                     continue;
                 }
@@ -174,11 +168,9 @@ public final class LinkConservationDetector implements Detector {
                 final Loss loss = Loss.fit(w);
                 final double strength = w.losing ? 0.5 : 1;
                 final double seconds = (w.time(SPAN - 1) - w.time(0)) / 1000.0;
-                final boolean ended = w != shortest && shortest.contradicts(loss);
-                final boolean candidate = !ended && loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
+                final boolean candidate = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
                     && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
                     && (w.losing || w.beyondItsPast(loss));
-                w.lastFit = loss;
                 if (candidate) {
                     candidates.add(new Candidate(sender, peer, directed, w, loss, true));
                 } else {
@@ -194,6 +186,7 @@ public final class LinkConservationDetector implements Detector {
             final Window w = c.window;
             if (c.fresh) {
                 w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold);
+                w.lastLoss = c.loss;
             }
             if (w.losing) {
                 final Link link = context.fabric().link(c.directed / 2);
@@ -232,8 +225,8 @@ public final class LinkConservationDetector implements Detector {
         int activePoints;
         /** Loss found: it stays found while the evidence is half as strong (hysteresis). */
         boolean losing;
-        /** The fit at its last point judged (null if none since the last restart or it had no traffic). */
-        Loss lastFit;
+        /** The fit at its last point. */
+        Loss lastLoss;
         /** The highest d among the points that have left the window (since the last restart). */
         private double peakBefore = Double.NEGATIVE_INFINITY;
         /**
@@ -252,7 +245,7 @@ public final class LinkConservationDetector implements Detector {
             size = 0;
             activePoints = 0;
             losing = false;
-            lastFit = null;
+            lastLoss = null;
             peakBefore = Double.NEGATIVE_INFINITY;
             dropped = 0;
         }
@@ -301,14 +294,6 @@ public final class LinkConservationDetector implements Detector {
         }
 
         /**
-         * This shorter window is sure its loss is under half a {@code longer} window's fit: a loss the longer window
-         * still averages in has ended (its share falls only as the window slides past the loss).
-         */
-        boolean contradicts(final Loss longer) {
-            return lastFit != null && longer != null && lastFit.share + 3 * lastFit.error() < 0.5 * longer.share;
-        }
-
-        /**
          * Lost packets never come back, so a lossy link's d keeps reaching new highs: the fit ends at least half the
          * window's loss above anything d showed before the window (the fit, not the last point: in-flight noise as
          * large as the loss would hide it). An in-flight amount that dipped and creeps back (a
@@ -329,11 +314,6 @@ public final class LinkConservationDetector implements Detector {
      */
     record Loss(double share, double standardError, double hacStandardError, double sent, double skew, double end)
         implements Serializable {
-
-        /** The larger of the two errors. */
-        double error() {
-            return Math.max(standardError, hacStandardError);
-        }
 
         /**
          * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and {@value #MIN_IID_T} of the errors
