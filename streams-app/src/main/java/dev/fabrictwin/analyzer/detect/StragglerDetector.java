@@ -17,7 +17,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 /**
  * {@code STRAGGLER}: one NIC holds its collective back. Its job's comm phases run slower than the twin's (phase
  * lock), and the switch port facing the NIC queues (ECN marks, a queue or a buffer peak beyond the twin) in most of the last
- * {@value #WINDOW} ticks in which it sent (and in at least half of them) while the NIC takes in well under line rate — it is slow to absorb what its ring sends
+ * {@value #WINDOW} ticks while the NIC takes in well under line rate — it is slow to absorb what its ring sends
  * it. (An incast also queues there, but its NIC receives at line rate; a degraded uplink slows the job without
  * queueing at any NIC.) When more than {@value #JOB_SHARE} of one job's NICs do this at once, no single host is
  * to blame: the job as a whole is held back at its own NICs ({@code JOB_BOTTLENECK}); a few NICs at once but
@@ -50,18 +50,14 @@ public final class StragglerDetector implements Detector {
                 final PortTick sw = facing == null ? null : context.port(facing);
                 final int window = context.ticks(WINDOW);
                 final Rolling[] w = windows.computeIfAbsent(nic,
-                    p -> new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window)});
+                    p -> new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window)});
                 if (t == null || sw == null || t.unreliable() || TickContext.down(t)) {
                     continue;
                 }
                 w[0].add(t.observed(CounterNames.RX_BYTES));
                 w[1].add(context.capacityBps(nic) / 8 * t.seconds());
-                // a tick in which the port sent nothing (the job computing) says nothing about its queue
-                final boolean sending = sw.observed(CounterNames.TX_BYTES) > 0;
-                w[2].add(sending && PfcOriginDetector.backedUp(context, sw) ? 1 : 0);
-                w[3].add(sending ? 1 : 0);
-                if (jobSlow && w[0].full() && w[2].sum() > w[3].sum() / 2.0 && w[2].sum() >= window / 2.0
-                    && w[0].sum() < LINE_SHARE * w[1].sum()) {
+                w[2].add(PfcOriginDetector.backedUp(context, sw) ? 1 : 0);
+                if (jobSlow && w[0].full() && w[2].sum() > window / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {
                     slowByJob.computeIfAbsent(job.id(), j -> new ArrayList<>()).add(nic);
                 }
             }
