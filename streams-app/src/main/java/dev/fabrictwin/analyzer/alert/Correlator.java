@@ -46,6 +46,8 @@ public final class Correlator implements Serializable {
     private JobFootprint footprint;
     private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
     private final Map<String, Integer> recovering = new java.util.HashMap<>();
+    /** The root-cause alert each recovering job's slowdown was last attributed to. */
+    private final Map<String, String> recoveringFrom = new java.util.HashMap<>();
 
     public Correlator(final Fabric fabric, final JobFootprint footprint) {
         this.fabric = fabric;
@@ -63,8 +65,13 @@ public final class Correlator implements Serializable {
         final Map<String, Finding> roots = new LinkedHashMap<>(openRoots);
         final List<Finding> candidates = new ArrayList<>(findings.stream().filter(Finding::rootCandidate).toList());
         candidates.sort(Comparator.comparingInt(f -> PRECEDENCE.indexOf(f.type())));
+        final Set<String> seen = new java.util.HashSet<>();
+        candidates.forEach(c -> seen.add(Alert.id(c.type(), c.entity())));
         for (final Finding f : candidates) {
             final String id = Alert.id(f.type(), f.entity());
+            if (f.type() == FaultType.STRAGGLER && !openRoots.containsKey(id) && inAftermath(f, seen)) {
+                continue;
+            }
             // an open root too yields to a stronger fault that appears later on its device (one fault, one root)
             String stronger = strongerOverlapping(f, roots);
             if (stronger == null && SYMPTOMATIC.contains(f.type())) {
@@ -101,6 +108,7 @@ public final class Correlator implements Serializable {
             if (cause != null) {
                 unexplainedSlowdown.remove(job);
                 recovering.put(job, RECOVERY_TICKS);
+                recoveringFrom.put(job, cause);
                 out.putIfAbsent(id, new Correlated(id, f, false, cause, List.of(job)));
             } else if (recovering.containsKey(job) && !roots.containsKey(id)) {
                 continue; // still recovering from a fault that was explained: neither a victim nor a new cause
@@ -111,7 +119,20 @@ public final class Correlator implements Serializable {
         unexplainedSlowdown.keySet().retainAll(slowJobs);
         recovering.replaceAll((job, left) -> left - 1);
         recovering.values().removeIf(left -> left <= 0);
+        recoveringFrom.keySet().retainAll(recovering.keySet());
         return new ArrayList<>(out.values());
+    }
+
+    /**
+     * Whether a new straggler candidate's job is recovering from a fault that is no longer seen (its root-cause
+     * finding did not come this tick): when a PFC storm or a link fault ends, the job's held-back traffic arrives in
+     * bursts that queue at its NICs' switch ports while its phases still run slow, the signature of a straggler.
+     * Such a candidate is neither a victim nor a new cause; a straggler that is real outlasts the
+     * {@value #RECOVERY_TICKS} ticks of recovery. One whose alert is already open is judged as before.
+     */
+    private boolean inAftermath(final Finding f, final Set<String> seen) {
+        return footprint.affected(f.entity()).stream().anyMatch(job -> recovering.containsKey(job)
+            && recoveringFrom.containsKey(job) && !seen.contains(recoveringFrom.get(job)));
     }
 
     /**

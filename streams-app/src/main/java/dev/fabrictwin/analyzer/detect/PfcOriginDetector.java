@@ -38,6 +38,8 @@ public final class PfcOriginDetector implements Detector {
     static final double SWITCH_ORIGIN_SHARE = 0.05;
     /** An egress whose queue exceeds the twin's by this much (bytes) is congested. */
     static final double QUEUE_EXCESS_BYTES = 50_000;
+    /** The twin's ECN thresholds and buffer are defaults; a fabric's may differ by this factor (vendor profiles). */
+    static final double CONSTANTS_SLACK = 1.25;
     /** An egress marking this share of its packets or more is overloaded, whatever the twin expected. */
     static final double HEAVY_MARKING = 0.01;
 
@@ -141,15 +143,33 @@ public final class PfcOriginDetector implements Detector {
     }
 
     /**
+     * An egress that backed up in this tick beyond the twin: {@link #congested}, or its buffer's peak (the watermark
+     * gauge) above {@value #QUEUE_EXCESS_BYTES} bytes and above {@value #CONSTANTS_SLACK}× the twin's peak. The queue
+     * gauge is a mean over the tick, so a queue standing only while a job communicates (a third of its iteration,
+     * say) is diluted to a fraction of its depth; how deep it stands, and whether it marks at all, depends on ECN
+     * thresholds and a buffer the twin knows only as defaults (vendor profiles differ by tens of %): with Kmin set
+     * higher the port marks nothing and the mean stays under the bar in half the ticks. The peak is not diluted; the
+     * slack is what the twin's default constants may be off by, so a peak the twin expects is not taken for a new one.
+     */
+    static boolean backedUp(final TickContext context, final PortTick t) {
+        final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
+        return congested(context, t) || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES
+            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterNames.BUFFER_WATERMARK_BYTES);
+    }
+
+    /**
      * An egress that explains its device's pauses: congested beyond the twin, or marking at least
-     * {@value #HEAVY_MARKING} of its packets or holding a queue of {@value #QUEUE_EXCESS_BYTES} bytes whatever the
-     * twin expected. The twin cannot know the switches' hashes, so it may expect the congestion on another port; a
+     * {@value #HEAVY_MARKING} of its packets or holding a queue of {@value #QUEUE_EXCESS_BYTES} bytes (its mean over
+     * the tick, or its peak: the mean of a queue that stands only while a job communicates is diluted by the rest of
+     * the tick, and with ECN thresholds set higher than the twin's defaults the port marks nothing) whatever the twin
+     * expected. The twin cannot know the switches' hashes, so it may expect the congestion on another port; a
      * standing queue above the marking threshold is overload while the port sends, however short its bursts.
      */
     static boolean overloaded(final TickContext context, final PortTick t) {
         final double packets = t.observed(CounterNames.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
+        final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
         return congested(context, t) || packets > 0 && t.observed(CounterNames.ECN_MARKED) >= HEAVY_MARKING * packets
-            || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES;
+            || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES;
     }
 }

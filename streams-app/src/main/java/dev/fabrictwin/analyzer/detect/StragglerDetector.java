@@ -16,7 +16,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * {@code STRAGGLER}: one NIC holds its collective back. Its job's comm phases run slower than the twin's (phase
- * lock), and the switch port facing the NIC queues (ECN marks, a queue beyond the twin) in most of the last
+ * lock), and the switch port facing the NIC queues (ECN marks, a queue or a buffer peak beyond the twin) in most of the last
  * {@value #WINDOW} ticks while the NIC takes in well under line rate — it is slow to absorb what its ring sends
  * it. (An incast also queues there, but its NIC receives at line rate; a degraded uplink slows the job without
  * queueing at any NIC.) When more than {@value #JOB_SHARE} of one job's NICs do this at once, no single host is
@@ -56,7 +56,7 @@ public final class StragglerDetector implements Detector {
                 }
                 w[0].add(t.observed(CounterNames.RX_BYTES));
                 w[1].add(context.capacityBps(nic) / 8 * t.seconds());
-                w[2].add(PfcOriginDetector.congested(context, sw) ? 1 : 0);
+                w[2].add(PfcOriginDetector.backedUp(context, sw) ? 1 : 0);
                 if (jobSlow && w[0].full() && w[2].sum() > window / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {
                     slowByJob.computeIfAbsent(job.id(), j -> new ArrayList<>()).add(nic);
                 }
