@@ -84,12 +84,19 @@ public final class ScaleBench {
         return ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
     }
 
+    /**
+     * Each size runs {@code seconds} of telemetry, or more so that at least {@code minSamples} are generated (a small
+     * fabric's few samples per second would otherwise be timed before the JIT compiler is done); the first
+     * {@code warmUp} seconds, or the first third if more, are not counted.
+     */
     public static Map<String, Double> run(final List<Integer> sizes, final int seconds, final int warmUp,
-                                          final Consumer<String> log) {
+                                          final long minSamples, final Consumer<String> log) {
         final Map<String, Double> figures = new LinkedHashMap<>();
         for (final int ports : sizes) {
+            final int runSeconds = (int) Math.max(seconds, (minSamples + ports - 1) / ports);
+            final int skipped = Math.max(warmUp, runSeconds / 3);
             try {
-                final double[] r = measure(ports, seconds, warmUp, log);
+                final double[] r = measure(ports, runSeconds, skipped, log);
                 figures.put("ports" + ports + ".samplesPerSec", r[0]);
                 figures.put("ports" + ports + ".heapMB", r[1]);
             } catch (JsonProcessingException e) {

@@ -183,11 +183,11 @@ final class BenchCommand implements Callable<Integer> {
             + "a generated spine-leaf fabric of that many sampled ports (ports = 3 x hosts; 16 hosts per leaf up to 256 "
             + "hosts, then 32 per leaf and 16 spines, 2:1; jobs on 1/2, 3/8 and 1/8 of the hosts: ring, hierarchical "
             + "all-reduce, background), its telemetry generated a second at a time (not timed) and fed through the "
-            + "rates stage and FabricAnalyzer (timed); the first --warm-up seconds are not counted. Heap: used after GC "
+            + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until --min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
             + "at the end (analyzer and generator). Goal (issue 14): the largest within 2x of the smallest and "
             + ">= 100k samples/s. A 49,152-port size needs -Xmx3g or more (FABRIC_TWIN_JAVA_OPTS). JSON keys: "
             + "ports<N>.samplesPerSec, ports<N>.heapMB, largestVsSmallest.",
-            "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 --seconds 40"})
+            "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 (takes ~10 min)"})
     static final class Streams implements Callable<Integer> {
 
         @ParentCommand
@@ -206,8 +206,14 @@ final class BenchCommand implements Callable<Integer> {
         int seconds;
 
         @Option(names = "--warm-up", defaultValue = "15", paramLabel = "S",
-            description = "With --ports: first seconds analyzed but not counted (default: ${DEFAULT-VALUE}).")
+            description = "With --ports: first seconds analyzed but not counted, or the first third of the run if "
+                + "longer (default: ${DEFAULT-VALUE}).")
         int warmUp;
+
+        @Option(names = "--min-samples", defaultValue = "400000", paramLabel = "N",
+            description = "With --ports: a size runs longer than --seconds until it has generated N samples, so that "
+                + "small fabrics are timed warm (default: ${DEFAULT-VALUE}; 768 ports: 521 s of telemetry).")
+        long minSamples;
 
         @Override
         public Integer call() {
@@ -221,15 +227,15 @@ final class BenchCommand implements Callable<Integer> {
                     throw new UsageException(why);
                 }
             }
-            if (warmUp < 0 || seconds < warmUp + 5) {
-                throw new UsageException("--seconds must be >= --warm-up + 5 and --warm-up >= 0, were " + seconds + " and "
-                    + warmUp);
+            if (warmUp < 0 || seconds < warmUp + 5 || minSamples < 0) {
+                throw new UsageException("--seconds must be >= --warm-up + 5, --warm-up and --min-samples >= 0");
             }
             final PrintWriter progress = spec.commandLine().getErr();
-            progress.println("bench streams --ports: " + seconds + " s of telemetry at each of " + ports
-                + " ports through the analyzer without Kafka (the first " + warmUp + " s not counted) ...");
+            progress.println("bench streams --ports: at least " + seconds + " s of telemetry (and " + minSamples
+                + " samples) at each of " + ports + " ports through the analyzer without Kafka, the first third not "
+                + "counted ...");
             progress.flush();
-            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.run(ports, seconds, warmUp, line -> {
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.run(ports, seconds, warmUp, minSamples, line -> {
                 progress.println("  " + line);
                 progress.flush();
             }), parent.json);
