@@ -33,7 +33,8 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * analysis stage runs per record). Generating is not timed: intervals are collected a fabric's worth (one per port, about a second of
  * telemetry) at a time, then the analyzer is timed over them. The first {@code warmUp} such batches are analyzed
  * but not counted (JIT, first ticks). Heap: used after forced GCs at the end, minus before the size started
- * (analyzer and generator state together).
+ * (analyzer and generator state together). Besides samples/s over wall time, samples per CPU second of the analyzing
+ * thread (GC threads excluded), steadier than wall time on a shared machine.
  */
 public final class ScaleBench {
 
@@ -98,6 +99,7 @@ public final class ScaleBench {
             try {
                 final double[] r = measure(ports, runSeconds, skipped, log);
                 figures.put("ports" + ports + ".samplesPerSec", r[0]);
+                figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
                 figures.put("ports" + ports + ".heapMB", r[1]);
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
@@ -125,20 +127,24 @@ public final class ScaleBench {
         final Map<String, Sample> last = new HashMap<>(ports * 2);
         final List<PortInterval> batch = new ArrayList<>(ports);
         // [0] batches (a batch: as many intervals as ports, about a second of telemetry), [1] counted samples,
-        // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records
-        final long[] state = {0, 0, 0, 0, 0, 0};
+        // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records, [6] counted CPU nanos of this thread
+        final long[] state = {0, 0, 0, 0, 0, 0, 0};
+        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long wall = System.nanoTime();
         final Runnable analyzeBatch = () -> {
             final long t0 = System.nanoTime();
+            final long cpu0 = threads.getCurrentThreadCpuTime();
             for (final PortInterval i : batch) {
                 state[5] += analyzer.accept(i).alerts().size();
             }
             final long dt = System.nanoTime() - t0;
+            final long cpu = threads.getCurrentThreadCpuTime() - cpu0;
             state[3] += batch.size();
             state[4] += dt;
             if (state[0] >= warmUp) {
                 state[1] += batch.size();
                 state[2] += dt;
+                state[6] += cpu;
             }
             state[0]++;
             if (state[0] % 10 == 0) {
@@ -170,15 +176,17 @@ public final class ScaleBench {
         state[5] += rest.alerts().size();
         final long heap = usedAfterGc() - baseline;
         final double rate = state[2] == 0 ? 0 : state[1] / (state[2] / 1e9);
+        final double perCpu = state[6] == 0 ? 0 : state[1] / (state[6] / 1e9);
         log.accept(String.format(Locale.ROOT, "%,d ports (%,d devices), %d s of telemetry: %,.0f samples/s over %,d "
-                + "samples after %d s of warm-up (all: %,.0f samples/s), %d alert records; heap %,.0f MB after GC; "
-                + "%.0f s wall", ports, cluster.fabric().nodes().size(), seconds, rate, state[1], warmUp,
-            state[3] / (state[4] / 1e9), state[5], heap / 1e6, (System.nanoTime() - wall) / 1e9));
+                + "samples after %d s of warm-up (%,.0f per CPU second of the analyzing thread; all: %,.0f samples/s), "
+                + "%d alert records; heap %,.0f MB after GC; %.0f s wall", ports, cluster.fabric().nodes().size(),
+            seconds, rate, state[1], warmUp, perCpu, state[3] / (state[4] / 1e9), state[5], heap / 1e6,
+            (System.nanoTime() - wall) / 1e9));
         // keeps both reachable until the heap is read
         if (analyzer.intervals() < 0 || cluster.fabric() == null) {
             throw new IllegalStateException();
         }
-        return new double[] {rate, heap / 1e6};
+        return new double[] {rate, heap / 1e6, perCpu};
     }
 
     private static long usedAfterGc() {

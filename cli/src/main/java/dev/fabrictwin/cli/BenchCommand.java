@@ -183,10 +183,12 @@ final class BenchCommand implements Callable<Integer> {
             + "a generated spine-leaf fabric of that many sampled ports (ports = 3 x hosts; 16 hosts per leaf up to 256 "
             + "hosts, then 32 per leaf and 16 spines, 2:1; jobs on 1/2, 3/8 and 1/8 of the hosts: ring, hierarchical "
             + "all-reduce, background), its telemetry generated a second at a time (not timed) and fed through the "
-            + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until --min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
+            + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until "
+            + "--min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
             + "at the end (analyzer and generator). Goal (issue 14): the largest within 2x of the smallest and "
             + ">= 100k samples/s. A 49,152-port size needs -Xmx3g or more (FABRIC_TWIN_JAVA_OPTS). JSON keys: "
-            + "ports<N>.samplesPerSec, ports<N>.heapMB, largestVsSmallest.",
+            + "ports<N>.samplesPerSec, ports<N>.samplesPerCpuSec (the analyzing thread's CPU time: steadier on a shared "
+            + "machine), ports<N>.heapMB, largestVsSmallest (samples/s).",
             "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 (takes ~10 min)"})
     static final class Streams implements Callable<Integer> {
 
