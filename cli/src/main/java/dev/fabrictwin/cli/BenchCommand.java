@@ -182,7 +182,7 @@ final class BenchCommand implements Callable<Integer> {
             "With --ports, instead: the analyzer's samples/s at each fabric size, one thread, without Kafka. Each size is "
             + "a generated spine-leaf fabric of that many sampled ports (ports = 3 x hosts; 16 hosts per leaf up to 256 "
             + "hosts, then 32 per leaf and 16 spines, 2:1; jobs on 1/2, 3/8 and 1/8 of the hosts: ring, hierarchical "
-            + "all-reduce, background), its telemetry generated a second at a time (not timed) and fed through the "
+            + "all-reduce, background), its telemetry generated a fabric's worth of intervals (about a second) at a time (not timed) and fed through the "
             + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until "
             + "--min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
             + "at the end (analyzer and generator). Goal (issue 14): the largest within 2x of the smallest and "
@@ -198,7 +198,7 @@ final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--ports", paramLabel = "N[,N...]", split = ",",
+        @Option(names = "--ports", paramLabel = "N", split = ",",
             description = "Fabric sizes in sampled ports, e.g. 768,6144,49152: ports = 3 x hosts, hosts a multiple of "
                 + "16 (of 32 above 256 hosts).")
         java.util.List<Integer> ports = new java.util.ArrayList<>();
