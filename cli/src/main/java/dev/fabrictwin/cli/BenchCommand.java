@@ -178,7 +178,18 @@ final class BenchCommand implements Callable<Integer> {
         description = {"Samples/s through the full analyzer topology (exactly-once) on an embedded broker against a "
             + "plain consumer reading the same topic in the same run, and the p99 from the sample that closes a tick "
             + "to its alert record being readable. Targets: >= 100k port-samples/s; p99 <= 1 s beyond the commit "
-            + "interval (100 ms). JSON keys: samplesPerSec, ratioVsPlainConsumer, p99SampleToAlertMs."})
+            + "interval (100 ms). JSON keys: samplesPerSec, ratioVsPlainConsumer, p99SampleToAlertMs.",
+            "With --ports, instead: the analyzer's samples/s at each fabric size, one thread, without Kafka. Each size is "
+            + "a generated spine-leaf fabric of that many sampled ports (ports = 3 x hosts; 16 hosts per leaf up to 256 "
+            + "hosts, then 32 per leaf and 16 spines, 2:1; jobs on 1/2, 3/8 and 1/8 of the hosts: ring, hierarchical "
+            + "all-reduce, background), its telemetry generated a fabric's worth of intervals (about a second) at a time (not timed) and fed through the "
+            + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until "
+            + "--min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
+            + "at the end (analyzer and generator). Goal (issue 14): the largest within 2x of the smallest and "
+            + ">= 100k samples/s. A 49,152-port size needs -Xmx3g or more (FABRIC_TWIN_JAVA_OPTS). JSON keys: "
+            + "ports<N>.samplesPerSec, ports<N>.samplesPerCpuSec (the analyzing thread's CPU time: steadier on a shared "
+            + "machine), ports<N>.heapMB, largestVsSmallest (samples/s).",
+            "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 (takes ~10 min)"})
     static final class Streams implements Callable<Integer> {
 
         @ParentCommand
@@ -187,9 +198,49 @@ final class BenchCommand implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Option(names = "--ports", paramLabel = "N", split = ",",
+            description = "Fabric sizes in sampled ports, e.g. 768,6144,49152: ports = 3 x hosts, hosts a multiple of "
+                + "16 (of 32 above 256 hosts).")
+        java.util.List<Integer> ports = new java.util.ArrayList<>();
+
+        @Option(names = "--seconds", defaultValue = "40", paramLabel = "S",
+            description = "With --ports: seconds of telemetry analyzed at each size (default: ${DEFAULT-VALUE}).")
+        int seconds;
+
+        @Option(names = "--warm-up", defaultValue = "15", paramLabel = "S",
+            description = "With --ports: first seconds analyzed but not counted, or the first third of the run if "
+                + "longer (default: ${DEFAULT-VALUE}).")
+        int warmUp;
+
+        @Option(names = "--min-samples", defaultValue = "400000", paramLabel = "N",
+            description = "With --ports: a size runs longer than --seconds until it has generated N samples, so that "
+                + "small fabrics are timed warm (default: ${DEFAULT-VALUE}; 768 ports: 521 s of telemetry).")
+        long minSamples;
+
         @Override
         public Integer call() {
-            print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
+            if (ports.isEmpty()) {
+                print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
+                return FabricTwin.EXIT_OK;
+            }
+            for (final int p : ports) {
+                final String why = dev.fabrictwin.bench.ScaleBench.invalid(p);
+                if (why != null) {
+                    throw new UsageException(why);
+                }
+            }
+            if (warmUp < 0 || seconds < warmUp + 5 || minSamples < 0) {
+                throw new UsageException("--seconds must be >= --warm-up + 5, --warm-up and --min-samples >= 0");
+            }
+            final PrintWriter progress = spec.commandLine().getErr();
+            progress.println("bench streams --ports: at least " + seconds + " s of telemetry (and " + minSamples
+                + " samples) at each of " + ports + " ports through the analyzer without Kafka, the first third not "
+                + "counted ...");
+            progress.flush();
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.run(ports, seconds, warmUp, minSamples, line -> {
+                progress.println("  " + line);
+                progress.flush();
+            }), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

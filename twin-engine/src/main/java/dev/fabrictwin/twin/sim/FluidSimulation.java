@@ -16,7 +16,6 @@ import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CongestionModel;
-import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Route;
 import dev.fabrictwin.twin.routing.Router;
@@ -112,6 +111,12 @@ public final class FluidSimulation implements Serializable {
     /** From the latest offered-load pass: each route's rate at its NIC and the share each link passes on. */
     private double[] routeRate = new double[0];
     private double[] passOn = new double[0];
+    /**
+     * Per-link scratch of {@link #record} and {@link #updatePauses}, reused across solve events (each event used to
+     * allocate a dozen arrays over every link, garbage that grew with the fabric); cleared before each use.
+     */
+    private transient double[][] scratch;
+    private transient int[] scratchFlows;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -819,7 +824,7 @@ public final class FluidSimulation implements Serializable {
     private boolean updatePauses(final double[] offered) {
         final int n = nominalCapacity.length;
         // an egress's pause fraction depends on the egress alone: once per link, then spread to its feeders
-        final double[] egressPause = new double[n];
+        final double[] egressPause = scratch(6);
         boolean anyPause = false;
         for (int e = 0; e < n; e++) {
             if (offered[e] > 0) {
@@ -829,7 +834,7 @@ public final class FluidSimulation implements Serializable {
                 anyPause |= egressPause[e] > 0;
             }
         }
-        final double[] next = new double[n];
+        final double[] next = scratch(7);
         if (anyPause && noCongestionControl) {
             spreadPerIngress(egressPause, next);
         } else if (anyPause) {
@@ -1002,20 +1007,20 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         final int n = nominalCapacity.length;
-        final double[] offered = offeredPayload.clone();
+        final double[] offered = scratch(0);
         // What the wire carries (the states and counters): the payload with its headers.
-        final double[] rate = new double[n];
-        final double[] capacity = new double[n];
+        final double[] rate = scratch(1);
+        final double[] capacity = scratch(2);
         for (int d = 0; d < n; d++) {
             rate[d] = allocator.load(d) * wire;
             capacity[d] = allocator.capacity(d) * wire;
-            offered[d] *= wire;
+            offered[d] = offeredPayload[d] * wire;
         }
-        final int[] flowCount = new int[n];
-        final double[] cnp = new double[n];
+        final int[] flowCount = scratchFlows();
+        final double[] cnp = scratch(3);
         final int mtu = fabric.technology().mtuBytes();
-        final double[] mark = new double[n];
-        final double[] queue = new double[n];
+        final double[] mark = scratch(4);
+        final double[] queue = scratch(5);
         for (int d = 0; d < n; d++) {
             final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
             queue[d] = CongestionModel.queueBytes(params, rate[d], capacity[d], offered[d], mtu, ecn);
@@ -1041,12 +1046,36 @@ public final class FluidSimulation implements Serializable {
         }
         for (int d = 0; d < n; d++) {
             final boolean storm = conditions.stormPause[d] > 0;
-            final LinkState s = new LinkState(now, rate[d], capacity[d], offered[d], flowCount[d],
+            // a LinkState's values, without the object (LinkTimeline.append)
+            timeline.append(d, now, rate[d], capacity[d], offered[d], flowCount[d],
                 queue[d], mark[d], Math.max(pausedFraction[d], conditions.stormPause[d]), storm,
                 conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
                 conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
-            timeline.append(d, s);
         }
+    }
+
+    /** Per-link scratch array {@code i} (one per directed link), zeroed. */
+    private double[] scratch(final int i) {
+        final int n = nominalCapacity.length;
+        if (scratch == null) {
+            scratch = new double[8][];
+        }
+        if (scratch[i] == null || scratch[i].length != n) {
+            scratch[i] = new double[n];
+        } else {
+            Arrays.fill(scratch[i], 0);
+        }
+        return scratch[i];
+    }
+
+    private int[] scratchFlows() {
+        final int n = nominalCapacity.length;
+        if (scratchFlows == null || scratchFlows.length != n) {
+            scratchFlows = new int[n];
+        } else {
+            Arrays.fill(scratchFlows, 0);
+        }
+        return scratchFlows;
     }
 
     /** When the next flow completes at today's rates; notes each flow's rate for {@link #advanceTo}, which follows. */

@@ -45,23 +45,46 @@ public final class LinkTimeline implements Serializable {
         size = new int[directedLinks];
     }
 
-    void append(final int directedLink, final LinkState state) {
+    void append(final int directedLink, final LinkState s) {
+        append(directedLink, s.start(), s.rateBps(), s.capacityBps(), s.offeredBps(), s.flows(), s.queueBytes(),
+            s.markProbability(), s.pausedFraction(), s.pauseOrigin(), s.dropFraction(), s.fecPerBit(), s.crcPerPacket(),
+            s.addedLatencyUs(), s.cnpPerSec(), s.up());
+    }
+
+    /**
+     * As {@link #append(int, LinkState)}, from the values of a {@link LinkState}: the simulation records every link
+     * at every solve event, and most are unchanged, so no object is made for them (issue 14: the garbage per event
+     * grew with the fabric).
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    void append(final int directedLink, final double start, final double rate, final double capacity,
+                final double offered, final int flows, final double queue, final double mark, final double paused,
+                final boolean pauseOrigin, final double drop, final double fec, final double crc, final double latency,
+                final double cnp, final boolean up) {
         final int n = size[directedLink];
+        final double flags = (pauseOrigin ? 1 : 0) | (up ? 2 : 0);
+        double[] r = ring[directedLink];
         if (n > 0) {
             final int last = offset(directedLink, n - 1);
-            if (sameAs(ring[directedLink], last, state)) {
+            if (r[last + RATE] == rate && r[last + CAPACITY] == capacity && r[last + OFFERED] == offered
+                && r[last + FLOWS] == flows && r[last + QUEUE] == queue && r[last + MARK] == mark
+                && r[last + PAUSED] == paused && r[last + DROP] == drop && r[last + FEC] == fec && r[last + CRC] == crc
+                && r[last + LATENCY] == latency && r[last + CNP] == cnp && r[last + FLAGS] == flags) {
                 return;
             }
-            if (ring[directedLink][last + START] == state.start()) {
-                write(ring[directedLink], last, state);
+            if (r[last + START] == start) {
+                write(r, last, start, rate, capacity, offered, flows, queue, mark, paused, drop, fec, crc, latency, cnp,
+                    flags);
                 return;
             }
         }
-        if (n * STRIDE == ring[directedLink].length) {
+        if (n * STRIDE == r.length) {
             grow(directedLink);
+            r = ring[directedLink];
         }
         size[directedLink] = n + 1;
-        write(ring[directedLink], offset(directedLink, n), state);
+        write(r, offset(directedLink, n), start, rate, capacity, offered, flows, queue, mark, paused, drop, fec, crc,
+            latency, cnp, flags);
     }
 
     /** Doubles the ring, unrolled so the oldest state is first again. */
@@ -82,21 +105,25 @@ public final class LinkTimeline implements Serializable {
         return (slot < capacity ? slot : slot - capacity) * STRIDE;
     }
 
-    private static void write(final double[] r, final int o, final LinkState s) {
-        r[o + START] = s.start();
-        r[o + RATE] = s.rateBps();
-        r[o + CAPACITY] = s.capacityBps();
-        r[o + OFFERED] = s.offeredBps();
-        r[o + FLOWS] = s.flows();
-        r[o + QUEUE] = s.queueBytes();
-        r[o + MARK] = s.markProbability();
-        r[o + PAUSED] = s.pausedFraction();
-        r[o + DROP] = s.dropFraction();
-        r[o + FEC] = s.fecPerBit();
-        r[o + CRC] = s.crcPerPacket();
-        r[o + LATENCY] = s.addedLatencyUs();
-        r[o + CNP] = s.cnpPerSec();
-        r[o + FLAGS] = (s.pauseOrigin() ? 1 : 0) | (s.up() ? 2 : 0);
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static void write(final double[] r, final int o, final double start, final double rate,
+                              final double capacity, final double offered, final int flows, final double queue,
+                              final double mark, final double paused, final double drop, final double fec,
+                              final double crc, final double latency, final double cnp, final double flags) {
+        r[o + START] = start;
+        r[o + RATE] = rate;
+        r[o + CAPACITY] = capacity;
+        r[o + OFFERED] = offered;
+        r[o + FLOWS] = flows;
+        r[o + QUEUE] = queue;
+        r[o + MARK] = mark;
+        r[o + PAUSED] = paused;
+        r[o + DROP] = drop;
+        r[o + FEC] = fec;
+        r[o + CRC] = crc;
+        r[o + LATENCY] = latency;
+        r[o + CNP] = cnp;
+        r[o + FLAGS] = flags;
     }
 
     private static LinkState read(final double[] r, final int o) {
@@ -104,15 +131,6 @@ public final class LinkTimeline implements Serializable {
         return new LinkState(r[o + START], r[o + RATE], r[o + CAPACITY], r[o + OFFERED], (int) r[o + FLOWS],
             r[o + QUEUE], r[o + MARK], r[o + PAUSED], (flags & 1) != 0, r[o + DROP], r[o + FEC], r[o + CRC],
             r[o + LATENCY], r[o + CNP], (flags & 2) != 0);
-    }
-
-    /** As {@link LinkState#sameAs}: every value but the start equal. */
-    private static boolean sameAs(final double[] r, final int o, final LinkState s) {
-        return r[o + RATE] == s.rateBps() && r[o + CAPACITY] == s.capacityBps() && r[o + OFFERED] == s.offeredBps()
-            && r[o + FLOWS] == s.flows() && r[o + QUEUE] == s.queueBytes() && r[o + MARK] == s.markProbability()
-            && r[o + PAUSED] == s.pausedFraction() && r[o + DROP] == s.dropFraction() && r[o + FEC] == s.fecPerBit()
-            && r[o + CRC] == s.crcPerPacket() && r[o + LATENCY] == s.addedLatencyUs() && r[o + CNP] == s.cnpPerSec()
-            && r[o + FLAGS] == ((s.pauseOrigin() ? 1 : 0) | (s.up() ? 2 : 0));
     }
 
     /** States kept for a link. */

@@ -1,0 +1,198 @@
+package dev.fabrictwin.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.rates.PortRates;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+/**
+ * {@code bench streams --ports}: the analyzer's samples/s at each fabric size, on one thread, without Kafka. For each
+ * size a spine-leaf fabric of that many sampled ports is generated ({@link #scenario}: 2:1 oversubscribed above 256
+ * hosts, three jobs over 7/8 of the hosts, as the 768-port workload) and its telemetry fed, tick by tick, through
+ * {@link PortRates} and {@link FabricAnalyzer} (twin replica, ticks, detectors, correlator, lifecycle: what the topology's
+ * analysis stage runs per record). Generating is not timed: intervals are collected a fabric's worth (one per port, about a second of
+ * telemetry) at a time, then the analyzer is timed over them. The first {@code warmUp} such batches are analyzed
+ * but not counted (JIT, first ticks). Heap: used after forced GCs at the end, minus before the size started
+ * (analyzer and generator state together). Besides samples/s over wall time, samples per CPU second of the analyzing
+ * thread (GC threads excluded), steadier than wall time on a shared machine.
+ */
+public final class ScaleBench {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** History the generator keeps behind its newest sample (s): far more than any sample spans. */
+    private static final double GENERATOR_HISTORY_S = 60;
+    /** Largest size accepted (ports): a 49,152-port fabric takes ~1-2 GB of heap with its generator. */
+    public static final int MAX_PORTS = 196_608;
+
+    private ScaleBench() {
+    }
+
+    /**
+     * Why {@code ports} is not a size this bench generates, or null: ports = 3 × hosts (one host link, two ends, plus the
+     * hosts' half in uplinks at 2:1), hosts a multiple of 16, and of 32 above 256 hosts (32 hosts per leaf there).
+     */
+    public static String invalid(final int ports) {
+        if (ports < 96 || ports > MAX_PORTS) {
+            return "--ports " + ports + " out of range: 96.." + MAX_PORTS;
+        }
+        if (ports % 48 != 0 || (ports > 768 && ports % 96 != 0)) {
+            return "--ports " + ports + " is not a generated size: ports = 3 x hosts, hosts a multiple of 16 (of 32 above "
+                + "256 hosts), e.g. 768, 6144, 49152";
+        }
+        return null;
+    }
+
+    /** The generated spine-leaf fabric of {@code ports} sampled ports, with three proportionate jobs, for {@code seconds}. */
+    public static Scenario scenario(final int ports, final int seconds) {
+        final int hosts = ports / 3;
+        final int perLeaf = hosts <= 256 ? 16 : 32;
+        final int leaves = hosts / perLeaf;
+        final int spines = perLeaf / 2;
+        final int ring = hosts / 2;
+        final int hier = hosts * 3 / 8;
+        final int background = hosts / 8;
+        final String yaml = String.format(Locale.ROOT, """
+            name: scale-%d
+            seed: 3
+            duration: %ds
+            sampleInterval: 1s
+            fabric: {kind: spine-leaf, spines: %d, leaves: %d, hostsPerLeaf: %d, nicsPerHost: 1, linkSpeed: 400G}
+            jobs:
+              - {id: a, hosts: %d, pattern: ring-allreduce, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.35}
+              - {id: b, hosts: %d, pattern: hierarchical-allreduce, bytesPerIteration: 4GB, iterationPeriod: 3s, commFraction: 0.3}
+              - {id: c, hosts: %d, pattern: background, bytesPerIteration: 1GB, iterationPeriod: 2s}
+            """, ports, seconds, spines, leaves, perLeaf, ring, hier, background);
+        return ScenarioParser.parse(ScenarioParser.tree(yaml), Path.of("."));
+    }
+
+    /**
+     * Each size runs {@code seconds} of telemetry, or more so that at least {@code minSamples} are generated (a small
+     * fabric's few samples per second would otherwise be timed before the JIT compiler is done); the first
+     * {@code warmUp} seconds, or the first third if more, are not counted.
+     */
+    public static Map<String, Double> run(final List<Integer> sizes, final int seconds, final int warmUp,
+                                          final long minSamples, final Consumer<String> log) {
+        final Map<String, Double> figures = new LinkedHashMap<>();
+        for (final int ports : sizes) {
+            final int runSeconds = (int) Math.max(seconds, (minSamples + ports - 1) / ports);
+            final int skipped = Math.max(warmUp, runSeconds / 3);
+            try {
+                final double[] r = measure(ports, runSeconds, skipped, log);
+                figures.put("ports" + ports + ".samplesPerSec", r[0]);
+                figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
+                figures.put("ports" + ports + ".heapMB", r[1]);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        if (sizes.size() > 1) {
+            final double first = figures.get("ports" + sizes.get(0) + ".samplesPerSec");
+            final double lastRate = figures.get("ports" + sizes.get(sizes.size() - 1) + ".samplesPerSec");
+            figures.put("largestVsSmallest", lastRate / first);
+        }
+        return figures;
+    }
+
+    private static double[] measure(final int ports, final int seconds, final int warmUp, final Consumer<String> log)
+        throws JsonProcessingException {
+        final long baseline = usedAfterGc();
+        final Scenario scenario = scenario(ports, seconds);
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        final List<JsonNode> jobs = new ArrayList<>();
+        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
+        final AnalyzerConfig config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
+        final FabricAnalyzer analyzer = new FabricAnalyzer(TwinReplica.from(JSON.readTree(
+            SimulationFiles.topologyJson(cluster)), jobs, scenario.epoch().toEpochMilli()), config);
+        final long epochMs = scenario.epoch().toEpochMilli();
+        final Map<String, Sample> last = new HashMap<>(ports * 2);
+        final List<PortInterval> batch = new ArrayList<>(ports);
+        // [0] batches (a batch: as many intervals as ports, about a second of telemetry), [1] counted samples,
+        // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records, [6] counted CPU nanos of this thread
+        final long[] state = {0, 0, 0, 0, 0, 0, 0};
+        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final long wall = System.nanoTime();
+        final Runnable analyzeBatch = () -> {
+            final long t0 = System.nanoTime();
+            final long cpu0 = threads.getCurrentThreadCpuTime();
+            for (final PortInterval i : batch) {
+                state[5] += analyzer.accept(i).alerts().size();
+            }
+            final long dt = System.nanoTime() - t0;
+            final long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+            state[3] += batch.size();
+            state[4] += dt;
+            if (state[0] >= warmUp) {
+                state[1] += batch.size();
+                state[2] += dt;
+                state[6] += cpu;
+            }
+            state[0]++;
+            if (state[0] % 10 == 0) {
+                log.accept(String.format(Locale.ROOT, "%,d ports: ~%d/%d s of telemetry (%.0f s wall): %,.0f samples/s "
+                        + "over the last second%s", ports, state[0], seconds, (System.nanoTime() - wall) / 1e9,
+                    batch.size() / (dt / 1e9), state[0] <= warmUp ? " (warm-up, not counted)" : ""));
+            }
+            batch.clear();
+        };
+        final long[] generated = {0};
+        cluster.run(s -> {
+            final String key = s.device() + "/" + s.port();
+            final PortRates.Step step = PortRates.next(last.get(key), s, config.tickMs());
+            if (!step.late()) {
+                last.put(key, s);
+                step.interval().ifPresent(batch::add);
+            }
+            if (batch.size() == ports) {
+                analyzeBatch.run();
+            }
+            if (++generated[0] % (30L * ports) == 0) {
+                cluster.twin().simulation().forgetBefore((s.ts() - epochMs) / 1000.0 - GENERATOR_HISTORY_S);
+            }
+        }, n -> { });
+        if (!batch.isEmpty()) {
+            analyzeBatch.run();
+        }
+        final FabricAnalyzer.Output rest = analyzer.flush();
+        state[5] += rest.alerts().size();
+        final long heap = usedAfterGc() - baseline;
+        final double rate = state[2] == 0 ? 0 : state[1] / (state[2] / 1e9);
+        final double perCpu = state[6] == 0 ? 0 : state[1] / (state[6] / 1e9);
+        log.accept(String.format(Locale.ROOT, "%,d ports (%,d devices), %d s of telemetry: %,.0f samples/s over %,d "
+                + "samples after %d s of warm-up (%,.0f per CPU second of the analyzing thread; all: %,.0f samples/s), "
+                + "%d alert records; heap %,.0f MB after GC; %.0f s wall", ports, cluster.fabric().nodes().size(),
+            seconds, rate, state[1], warmUp, perCpu, state[3] / (state[4] / 1e9), state[5], heap / 1e6,
+            (System.nanoTime() - wall) / 1e9));
+        // keeps both reachable until the heap is read
+        if (analyzer.intervals() < 0 || cluster.fabric() == null) {
+            throw new IllegalStateException();
+        }
+        return new double[] {rate, heap / 1e6, perCpu};
+    }
+
+    private static long usedAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}
