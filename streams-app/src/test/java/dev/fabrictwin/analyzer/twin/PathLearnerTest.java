@@ -28,17 +28,18 @@ import dev.fabrictwin.twin.workload.Transfer;
  */
 class PathLearnerTest {
 
-    private static Scenario scenario(final long seed, final String faults) {
+    /** 32 hosts (2 NICs each) under a ring and an all-to-all, for {@code duration}, with {@code faults} (YAML). */
+    static Scenario scenario(final long seed, final String duration, final String faults) {
         return ScenarioParser.parse(ScenarioParser.tree("""
             name: paths
             seed: %d
-            duration: 60s
+            duration: %s
             fabric: {kind: spine-leaf, spines: 4, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 2, linkSpeed: 400G}
             jobs:
               - {id: ring, hosts: 8, pattern: ring-allreduce, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.35}
               - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.4}
             %s
-            """.formatted(seed, faults)), Path.of("."));
+            """.formatted(seed, duration, faults)), Path.of("."));
     }
 
     /** Bytes per iteration each switch-to-switch directed link carries when every flow takes its current first hop. */
@@ -97,7 +98,7 @@ class PathLearnerTest {
     void theReplicaLearnsTheFabricsPathsFromCountersAndRaisesNothingNew() throws Exception {
         double hashedError = 0;
         for (final long seed : new long[] {1, 7, 42}) {
-            final Scenario healthy = scenario(seed, "");
+            final Scenario healthy = scenario(seed, "60s", "");
             final SimulatedRun hashed = SimulatedRun.of(healthy, AnalyzerConfig.defaults(1_000).withoutLearnedPaths());
             final SimulatedRun learned = SimulatedRun.of(healthy, AnalyzerConfig.defaults(1_000));
 
@@ -117,7 +118,7 @@ class PathLearnerTest {
     /** A fault's traffic is a departure from the healthy fabric, not a path to learn: no flow moves while a root is open. */
     @Test
     void nothingIsLearnedWhileARootCauseAlertIsOpen() throws Exception {
-        final SimulatedRun run = SimulatedRun.of(scenario(7, """
+        final SimulatedRun run = SimulatedRun.of(scenario(7, "60s", """
             faults:
               - {type: LINK_DEGRADED, target: {device: leaf-1, peer: spine-2}, start: 0s, end: 60s, capacity: 0.5}
             """), AnalyzerConfig.defaults(1_000));

@@ -29,16 +29,9 @@ class SilentDropRealityTest {
             .map(Alert::id).distinct().toList();
     }
 
+    /** PathLearnerTest's healthy fabric for 90 s: a minute of judged windows after the first's half-window of past. */
     private static Scenario healthy(final long seed) {
-        return ScenarioParser.parse(ScenarioParser.tree("""
-            name: healthy
-            seed: %d
-            duration: 90s
-            fabric: {kind: spine-leaf, spines: 4, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 2, linkSpeed: 400G}
-            jobs:
-              - {id: ring, hosts: 8, pattern: ring-allreduce, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.35}
-              - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.4}
-            """.formatted(seed)), Path.of("."));
+        return PathLearnerTest.scenario(seed, "90s", "");
     }
 
     private static Scenario library(final String name, final int draw) {
