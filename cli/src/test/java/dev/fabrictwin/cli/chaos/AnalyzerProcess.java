@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,16 +20,22 @@ final class AnalyzerProcess implements AutoCloseable {
 
     private static final Pattern PROCESSING = Pattern.compile("RUNNING \\(processing\\) after ([0-9.]+) s");
 
+    private static final String START_MARK = "chaos: start ";
+    /**
+     * A run that lived this long must have reached processing: long enough for a JVM start, a state restore and a
+     * rebalance on a loaded CI machine (runs there took up to 3.5 s; a schedule can kill the same instance twice
+     * within seconds, and a run cut that short says nothing about recovery).
+     */
+    private static final long MUST_PROCESS_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private final String name;
     private final List<String> command;
     private final Path log;
-    /** A start killed sooner than this may not have reached processing yet: the schedule can kill twice in a row. */
-    private static final long STARTUP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private Process process;
-    private int starts;
     private long startedAt;
-    private int killedStarting;
+    /** How long each killed run lived, in start order. */
+    private final List<Long> killedAfterNanos = new java.util.ArrayList<>();
 
     AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
                     final Path dir) {
@@ -43,11 +51,13 @@ final class AnalyzerProcess implements AutoCloseable {
         this.log = dir.resolve(name + ".log");
     }
 
+    /** Starts a run; the log gets a mark first, so a run killed before it printed anything still has its section. */
     void start() {
         try {
+            Files.writeString(log, START_MARK + (killedAfterNanos.size() + 1) + "\n", StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
             process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            starts++;
             startedAt = System.nanoTime();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the analyzer", e);
@@ -56,9 +66,7 @@ final class AnalyzerProcess implements AutoCloseable {
 
     /** SIGKILL, as {@code kill -9}: nothing in the process runs again. */
     void kill() throws InterruptedException {
-        if (System.nanoTime() - startedAt < STARTUP_NANOS) {
-            killedStarting++;
-        }
+        killedAfterNanos.add(System.nanoTime() - startedAt);
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -68,16 +76,32 @@ final class AnalyzerProcess implements AutoCloseable {
     }
 
     /**
-     * Seconds from each start until that run was first processing, one per start that got there (a run that
-     * rebalances later, after a broker restart, prints RUNNING again: only its first counts).
+     * Seconds from each run's start until it was first processing, in start order; empty where a run never got
+     * there (a run that rebalances later, after a broker restart, prints RUNNING again: only its first counts).
      */
-    List<Double> processingAfter() throws IOException {
+    List<Optional<Double>> processingAfter() throws IOException {
         final String text = Files.exists(log) ? Files.readString(log) : "";
-        final java.util.ArrayList<Double> out = new java.util.ArrayList<>();
-        for (final String run : text.split("(?m)^analyze: \\S+ at ")) {
-            final Matcher m = PROCESSING.matcher(run);
-            if (m.find()) {
-                out.add(Double.parseDouble(m.group(1)));
+        final java.util.ArrayList<Optional<Double>> out = new java.util.ArrayList<>();
+        final String[] runs = text.split("(?m)^" + START_MARK + "\\d+$");
+        for (int i = 1; i < runs.length; i++) {
+            final Matcher m = PROCESSING.matcher(runs[i]);
+            out.add(m.find() ? Optional.of(Double.parseDouble(m.group(1))) : Optional.empty());
+        }
+        return out;
+    }
+
+    /**
+     * The runs that had every chance to reach processing and did not, by start number: killed after living
+     * {@link #MUST_PROCESS_WITHIN_NANOS} or more, or the last run, which lived to the end of the test.
+     */
+    List<Integer> runsThatNeverProcessed() throws IOException {
+        final List<Optional<Double>> processing = processingAfter();
+        final java.util.ArrayList<Integer> out = new java.util.ArrayList<>();
+        for (int i = 0; i < processing.size(); i++) {
+            final boolean lastRun = i == killedAfterNanos.size();
+            final boolean livedLongEnough = lastRun || killedAfterNanos.get(i) >= MUST_PROCESS_WITHIN_NANOS;
+            if (livedLongEnough && processing.get(i).isEmpty()) {
+                out.add(i + 1);
             }
         }
         return out;
@@ -88,12 +112,7 @@ final class AnalyzerProcess implements AutoCloseable {
     }
 
     int starts() {
-        return starts;
-    }
-
-    /** Starts killed within {@link #STARTUP_NANOS} of their launch (they may not have been processing yet). */
-    int killedStarting() {
-        return killedStarting;
+        return killedAfterNanos.size() + (process == null ? 0 : 1);
     }
 
     String logTail() throws IOException {
