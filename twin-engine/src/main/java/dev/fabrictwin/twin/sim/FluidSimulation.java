@@ -117,6 +117,19 @@ public final class FluidSimulation implements Serializable {
      */
     private transient double[][] scratch;
     private transient int[] scratchFlows;
+    /**
+     * Coarse completions ({@link #setCompletionGrid}): 0 re-solves at every flow completion (exact); else a flow that
+     * completes between solves leaves its links at once and the others take up what it freed at the next multiple of
+     * this many seconds.
+     */
+    private double completionGrid;
+    /** Coarse completions: when the rates in force were solved (every flow's bytes are counted up to then). */
+    private double solvedAt;
+    /** Coarse completions: the flows that finish at the rates in force, by finish time, and the next one due. */
+    private SimFlow[] dueOrder = new SimFlow[0];
+    private int dueNext;
+    /** Coarse completions: when the first flow completed since the last solve (infinite: none has). */
+    private double completedSince = Double.POSITIVE_INFINITY;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -287,6 +300,20 @@ public final class FluidSimulation implements Serializable {
     }
 
     /**
+     * Coarse completions for a twin that must keep up with a large fabric: with {@code seconds} > 0 a flow completing
+     * between two solves leaves its links at once (its bytes are exact) and the bandwidth it frees goes to the
+     * other flows at the next multiple of {@code seconds} instead of at once, so a fabric whose thousands of flows
+     * end at scattered instants costs at most one solve per grid step, not one per completion. Events (comm phases,
+     * faults, jobs) still solve at their instant. 0 (the default) is exact.
+     */
+    public void setCompletionGrid(final double seconds) {
+        if (!(seconds >= 0)) {
+            throw new IllegalArgumentException("completion grid must be >= 0 seconds: " + seconds);
+        }
+        completionGrid = seconds;
+    }
+
+    /**
      * Telemetry reports a physical link down (or back up) at time {@code at} (not before now): the twin follows,
      * re-routing flows as the fabric does, so a known-down link is expected to carry nothing.
      */
@@ -413,6 +440,10 @@ public final class FluidSimulation implements Serializable {
         if (!started) {
             start();
         }
+        if (completionGrid > 0) {
+            runCoarsely(until);
+            return;
+        }
         while (true) {
             final double nextFlowEnd = nextFlowCompletion();
             final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
@@ -430,6 +461,103 @@ public final class FluidSimulation implements Serializable {
                 solveAndRecord();
             }
         }
+    }
+
+    /** {@link #runUntil} with coarse completions: flows complete on their own, the fabric re-solves on the grid. */
+    private void runCoarsely(final double until) {
+        while (true) {
+            final double nextCompletion = dueNext < dueOrder.length ? dueOrder[dueNext].finishAt : Double.POSITIVE_INFINITY;
+            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
+            final double nextSolve = completedSince < Double.POSITIVE_INFINITY
+                ? (Math.floor(completedSince / completionGrid + EPS_SECONDS) + 1) * completionGrid : Double.POSITIVE_INFINITY;
+            final double next = Math.min(Math.min(nextCompletion, nextEvent), Math.min(nextSolve, until));
+            now = Math.max(now, next);
+            if (next >= until && Math.min(Math.min(nextCompletion, nextEvent), nextSolve) > until + EPS_SECONDS) {
+                return;
+            }
+            while (dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS) {
+                complete(dueOrder[dueNext++]);
+            }
+            boolean solve = nextSolve <= now + EPS_SECONDS;
+            while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
+                handle(events.poll());
+                solve = true;
+            }
+            if (solve) {
+                solveAndRecord();
+            }
+        }
+    }
+
+    /**
+     * Coarse completions: the flow's bytes are delivered now, between solves. It leaves the allocator and its links'
+     * states at once (less its rate, its flow and its CNPs; queues and marks wait for the next solve), and its job's
+     * comm phase ends if it was the last flow.
+     */
+    private void complete(final SimFlow f) {
+        if (f.ids.length == 0) {
+            return; // released since the solve (its job ended, it was re-routed)
+        }
+        if (recording) {
+            final int mtu = fabric.technology().mtuBytes();
+            final double cnpCap = 1e6 / params.cnpIntervalUs();
+            for (int i = 0; i < f.routes.length; i++) {
+                final int[] links = f.routes[i].links();
+                final double rate = allocator.rate(f.ids[i]);
+                double unmarked = 1;
+                for (final int l : links) {
+                    unmarked *= 1 - timeline.latestMark(l);
+                }
+                final double cnps = unmarked < 1 ? Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap) : 0;
+                for (int h = 0; h < links.length; h++) {
+                    final boolean end = h == 0 || h == links.length - 1;
+                    timeline.lessOneFlow(links[h], now, rate * wire, end ? cnps : 0);
+                }
+            }
+        }
+        f.remainingBytes = 0;
+        f.rateNow = 0;
+        f.release(allocator);
+        completedSince = Math.min(completedSince, now);
+        if (f.explicit >= 0) {
+            final ExplicitFlow x = explicitFlows.get(f.explicit);
+            final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
+            flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
+        }
+        if (f.job != null && --f.job.active == 0 && f.job.inComm) {
+            endComm(f.job);
+        }
+    }
+
+    /** Coarse completions, before a solve: every flow's bytes counted up to now, completed flows dropped. */
+    private void countBytesSinceSolve() {
+        final double dt = now - solvedAt;
+        flows.removeIf(f -> f.ids.length == 0 && f.remainingBytes == 0);
+        if (dt > 0) {
+            for (final SimFlow f : flows) {
+                if (Double.isFinite(f.remainingBytes)) {
+                    f.remainingBytes = Math.max(0, f.remainingBytes - f.rateNow * dt / 8);
+                }
+            }
+        }
+        solvedAt = now;
+        completedSince = Double.POSITIVE_INFINITY;
+    }
+
+    /** Coarse completions, after a solve: each flow's rate and finish time, the finishing ones in order. */
+    private void orderCompletions() {
+        final List<SimFlow> finishing = new ArrayList<>();
+        for (final SimFlow f : flows) {
+            f.rateNow = f.rate(allocator);
+            f.finishAt = f.rateNow > 0 && Double.isFinite(f.remainingBytes) ? now + f.remainingBytes * 8 / f.rateNow
+                : Double.POSITIVE_INFINITY;
+            if (f.finishAt < Double.POSITIVE_INFINITY) {
+                finishing.add(f);
+            }
+        }
+        finishing.sort(java.util.Comparator.comparingDouble(f -> f.finishAt));
+        dueOrder = finishing.toArray(new SimFlow[0]);
+        dueNext = 0;
     }
 
     private void start() {
@@ -657,6 +785,9 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void solveAndRecord() {
+        if (completionGrid > 0) {
+            countBytesSinceSolve();
+        }
         flattenRoutes();
         pushNicShares();
         solveCoupled();
@@ -672,6 +803,9 @@ public final class FluidSimulation implements Serializable {
             solveCoupled();
         }
         record(offered);
+        if (completionGrid > 0) {
+            orderCompletions();
+        }
     }
 
     /**
@@ -1199,6 +1333,8 @@ public final class FluidSimulation implements Serializable {
         boolean capped;
         /** Its rate since the last solve, noted once per step of {@link #runUntil}. */
         double rateNow;
+        /** Coarse completions: when it finishes at the rates in force. */
+        double finishAt = Double.POSITIVE_INFINITY;
         /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
         int explicit = -1;
         double startedAt;

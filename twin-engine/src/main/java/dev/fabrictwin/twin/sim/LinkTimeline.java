@@ -87,6 +87,30 @@ public final class LinkTimeline implements Serializable {
             latency, cnp, flags);
     }
 
+    /** The mark probability of the link's latest state (0 before any). */
+    double latestMark(final int directedLink) {
+        final int n = size[directedLink];
+        return n == 0 ? 0 : ring[directedLink][offset(directedLink, n - 1) + MARK];
+    }
+
+    /**
+     * From {@code start} on, the link's latest state less one flow that completed between two solves: its rate off
+     * the rate and the offered load, one flow and its CNPs fewer; the rest (queue, marks, pauses) stands until the
+     * next solve records the link again.
+     */
+    void lessOneFlow(final int directedLink, final double start, final double rate, final double cnp) {
+        final int n = size[directedLink];
+        if (n == 0) {
+            return;
+        }
+        final double[] r = ring[directedLink];
+        final int o = offset(directedLink, n - 1);
+        final int flags = (int) r[o + FLAGS];
+        append(directedLink, start, Math.max(0, r[o + RATE] - rate), r[o + CAPACITY], Math.max(0, r[o + OFFERED] - rate),
+            Math.max(0, (int) r[o + FLOWS] - 1), r[o + QUEUE], r[o + MARK], r[o + PAUSED], (flags & 1) != 0, r[o + DROP],
+            r[o + FEC], r[o + CRC], r[o + LATENCY], Math.max(0, r[o + CNP] - cnp), (flags & 2) != 0);
+    }
+
     /** Doubles the ring, unrolled so the oldest state is first again. */
     private void grow(final int d) {
         final double[] old = ring[d];
