@@ -452,12 +452,8 @@ public final class FluidSimulation implements Serializable {
             if (next >= until && nextEvent > until + EPS_SECONDS && nextFlowEnd > until + EPS_SECONDS) {
                 return;
             }
-            boolean changed = finishFlows();
-            while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
-                handle(events.poll());
-                changed = true;
-            }
-            if (changed) {
+            final boolean finished = finishFlows();
+            if (handleDueEvents() || finished) {
                 solveAndRecord();
             }
         }
@@ -478,15 +474,21 @@ public final class FluidSimulation implements Serializable {
             while (dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS) {
                 complete(dueOrder[dueNext++]);
             }
-            boolean solve = nextSolve <= now + EPS_SECONDS;
-            while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
-                handle(events.poll());
-                solve = true;
-            }
-            if (solve) {
+            final boolean onGrid = nextSolve <= now + EPS_SECONDS;
+            if (handleDueEvents() || onGrid) {
                 solveAndRecord();
             }
         }
+    }
+
+    /** Handles the events due now; whether there were any. */
+    private boolean handleDueEvents() {
+        boolean any = false;
+        while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
+            handle(events.poll());
+            any = true;
+        }
+        return any;
     }
 
     /**
@@ -519,14 +521,7 @@ public final class FluidSimulation implements Serializable {
         f.rateNow = 0;
         f.release(allocator);
         completedSince = Math.min(completedSince, now);
-        if (f.explicit >= 0) {
-            final ExplicitFlow x = explicitFlows.get(f.explicit);
-            final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
-            flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
-        }
-        if (f.job != null && --f.job.active == 0 && f.job.inComm) {
-            endComm(f.job);
-        }
+        delivered(f);
     }
 
     /** Coarse completions, before a solve: every flow's bytes counted up to now, completed flows dropped. */
@@ -1254,17 +1249,21 @@ public final class FluidSimulation implements Serializable {
             return false;
         });
         for (int i = done.size() - 1; i >= 0; i--) {
-            final SimFlow f = done.get(i);
-            if (f.explicit >= 0) {
-                final ExplicitFlow x = explicitFlows.get(f.explicit);
-                final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
-                flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
-            }
-            if (f.job != null && --f.job.active == 0 && f.job.inComm) {
-                endComm(f.job);
-            }
+            delivered(done.get(i));
         }
         return !done.isEmpty();
+    }
+
+    /** A flow's bytes are all delivered now: an explicit flow's run is recorded, a job's last flow ends its comm phase. */
+    private void delivered(final SimFlow f) {
+        if (f.explicit >= 0) {
+            final ExplicitFlow x = explicitFlows.get(f.explicit);
+            final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
+            flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
+        }
+        if (f.job != null && --f.job.active == 0 && f.job.inComm) {
+            endComm(f.job);
+        }
     }
 
     /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
