@@ -18,24 +18,17 @@ import java.util.regex.Pattern;
  */
 final class AnalyzerProcess implements AutoCloseable {
 
+    private static final Pattern METRICS = Pattern.compile("metrics at (http://\\S+/metrics)");
+    private static final Pattern LATE = Pattern.compile("(?m)^fabric_intervals_late_total(?:\\{[^}]*})? ([0-9.eE+]+)$");
     private static final Pattern PROCESSING = Pattern.compile("RUNNING \\(processing\\) after ([0-9.]+) s");
 
     private static final String START_MARK = "chaos: start ";
-    /**
-     * A run that lived this long must have reached processing: long enough for a JVM start, a state restore and a
-     * rebalance on a loaded CI machine (runs there took up to 3.5 s; a schedule can kill the same instance twice
-     * within seconds, and a run cut that short says nothing about recovery).
-     */
-    private static final long MUST_PROCESS_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(30);
-
     private final String name;
     private final List<String> command;
     private final Path log;
 
     private Process process;
-    private long startedAt;
-    /** How long each killed run lived, in start order. */
-    private final List<Long> killedAfterNanos = new java.util.ArrayList<>();
+    private int starts;
 
     AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
                     final Path dir) {
@@ -54,11 +47,11 @@ final class AnalyzerProcess implements AutoCloseable {
     /** Starts a run; the log gets a mark first, so a run killed before it printed anything still has its section. */
     void start() {
         try {
-            Files.writeString(log, START_MARK + (killedAfterNanos.size() + 1) + "\n", StandardOpenOption.CREATE,
+            Files.writeString(log, START_MARK + (starts + 1) + "\n", StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
             process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            startedAt = System.nanoTime();
+            starts++;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the analyzer", e);
         }
@@ -66,7 +59,6 @@ final class AnalyzerProcess implements AutoCloseable {
 
     /** SIGKILL, as {@code kill -9}: nothing in the process runs again. */
     void kill() throws InterruptedException {
-        killedAfterNanos.add(System.nanoTime() - startedAt);
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -90,29 +82,37 @@ final class AnalyzerProcess implements AutoCloseable {
         return out;
     }
 
-    /**
-     * The runs that had every chance to reach processing and did not, by start number: killed after living
-     * {@link #MUST_PROCESS_WITHIN_NANOS} or more, or the last run, which lived to the end of the test.
-     */
-    List<Integer> runsThatNeverProcessed() throws IOException {
-        final List<Optional<Double>> processing = processingAfter();
-        final java.util.ArrayList<Integer> out = new java.util.ArrayList<>();
-        for (int i = 0; i < processing.size(); i++) {
-            final boolean lastRun = i == killedAfterNanos.size();
-            final boolean livedLongEnough = lastRun || killedAfterNanos.get(i) >= MUST_PROCESS_WITHIN_NANOS;
-            if (livedLongEnough && processing.get(i).isEmpty()) {
-                out.add(i + 1);
-            }
-        }
-        return out;
-    }
-
     String name() {
         return name;
     }
 
     int starts() {
-        return killedAfterNanos.size() + (process == null ? 0 : 1);
+        return starts;
+    }
+
+    /**
+     * Intervals the running analysis saw after their tick had closed ({@code fabric_intervals_late_total} of its
+     * latest start), or -1 when that cannot be read: lateness is what can make a restarted analysis differ.
+     */
+    double lateIntervals() throws IOException {
+        final Matcher url = METRICS.matcher(Files.exists(log) ? Files.readString(log) : "");
+        String last = null;
+        while (url.find()) {
+            last = url.group(1);
+        }
+        if (last == null || !alive()) {
+            return -1;
+        }
+        try {
+            final String body = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(last)).timeout(java.time.Duration.ofSeconds(5)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            final Matcher late = LATE.matcher(body);
+            return late.find() ? Double.parseDouble(late.group(1)) : -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     String logTail() throws IOException {

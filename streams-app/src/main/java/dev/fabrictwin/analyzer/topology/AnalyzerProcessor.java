@@ -60,6 +60,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     @Override
     public void init(final ProcessorContext<String, AnalyzerOutput> context) {
         this.context = context;
+        // init runs again on this same instance when Kafka Streams revives a task it closed dirty: the analysis in
+        // memory has taken batches the committed state never saw, so it resumes from the checkpoint and journal as
+        // after a restart (else those batches would be analyzed twice)
+        progress = new AnalysisProgress();
+        resumed = false;
+        rebuilt = false;
         this.openAlerts = context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
         this.jobs = context.getStateStore(AnalyzerTopology.JOBS_STORE);

@@ -1,0 +1,86 @@
+package dev.fabrictwin.analyzer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.contract.sample.SampleSerde;
+import dev.fabrictwin.twin.telemetry.Sample;
+
+/**
+ * A task Kafka Streams closes dirty and revives (a corrupted task, a fenced producer) keeps its processor objects and
+ * calls init again, then resumes from the last commit: the rates processor must start from the committed store, not
+ * from what it held in memory. Before, a revived task skipped the samples it had seen before the crash as stale
+ * (their interval was lost) or sent a batch the aborted transaction had already taken.
+ */
+class RatesReviveTest {
+
+    private static final long FLUSH_MS = 20;
+
+    private final RatesStage.PortRatesProcessor processor = new RatesStage.PortRatesProcessor(1_000, 1, FLUSH_MS);
+    private final MockProcessorContext<String, RatesStage.LaneBatch> context = new MockProcessorContext<>();
+    private final KeyValueStore<String, Sample> store = Stores.keyValueStoreBuilder(
+        Stores.inMemoryKeyValueStore(RatesStage.LAST_SAMPLE_STORE), Serdes.String(), SampleSerde.INSTANCE)
+        .withLoggingDisabled().build();
+
+    @Test
+    void aRevivedTaskSendsEachIntervalOnceFromTheCommittedState() {
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        processor.init(context);
+        sample(1_000);
+        flush();
+        final List<KeyValue<String, Sample>> committed = snapshot(); // the last commit: the 1000 sample's offset
+        sample(2_000);
+        sample(3_000); // sends [1000, 2000]; [2000, 3000] waits: then the transaction aborts
+        context.resetForwards();
+
+        // closed dirty: the store is restored from the changelog, the offsets rewind to the commit, init runs again
+        snapshot().forEach(kv -> store.delete(kv.key));
+        committed.forEach(kv -> store.put(kv.key, kv.value));
+        processor.init(context);
+        sample(2_000);
+        sample(3_000);
+        flush();
+
+        assertThat(intervals()).containsExactly("1000-2000", "2000-3000");
+    }
+
+    private void sample(final long ts) {
+        processor.process(new Record<>("leaf-1", new Sample(ts, "leaf-1", "eth0", "t", Map.of("tx_bytes", ts),
+            Map.of("speed_bps", 400e9)), ts));
+    }
+
+    private void flush() {
+        context.scheduledPunctuators().get(0).getPunctuator().punctuate(0);
+    }
+
+    private List<KeyValue<String, Sample>> snapshot() {
+        final List<KeyValue<String, Sample>> out = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private List<String> intervals() {
+        final List<String> out = new ArrayList<>();
+        for (final var forwarded : context.forwarded()) {
+            for (final PortInterval i : forwarded.record().value().intervals()) {
+                out.add(i.t0() + "-" + i.t1());
+            }
+        }
+        return out;
+    }
+}
