@@ -36,9 +36,9 @@ public final class EcnMisconfigDetector implements Detector {
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final Map<String, double[]> perDevice = new HashMap<>();
-        for (final PortTick t : context.ports().values()) {
+        for (final PortTick t : context.ports()) {
             final String device = t.port().device();
-            if (context.isHost(device)) {
+            if (context.isHost(t)) {
                 continue;
             }
             final double[] acc = perDevice.computeIfAbsent(device, d -> new double[3]);

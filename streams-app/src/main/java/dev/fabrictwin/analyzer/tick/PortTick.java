@@ -17,6 +17,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
 public final class PortTick implements Serializable {
 
     private final PortRef port;
+    private final int index;
     private final double[] observed = new double[CounterIndex.size()];
     private final boolean[] reported = new boolean[CounterIndex.size()];
     private final double[] expected = new double[CounterIndex.size()];
@@ -29,8 +30,9 @@ public final class PortTick implements Serializable {
     private boolean reset;
     private boolean gap;
 
-    PortTick(final PortRef port) {
+    PortTick(final PortRef port, final int index) {
         this.port = port;
+        this.index = index;
     }
 
     void add(final PortInterval interval, final double[] twinCounters, final double[] twinGauges) {
@@ -63,6 +65,11 @@ public final class PortTick implements Serializable {
 
     public PortRef port() {
         return port;
+    }
+
+    /** The port's {@code Fabric.portIndex}: its peer's is {@code index ^ 1}, its link's {@code index / 2}. */
+    public int index() {
+        return index;
     }
 
     /** Observed increase of a counter (0 when not reported). */

@@ -63,14 +63,11 @@ public final class PathLearner implements Serializable {
      */
     public int onTick(final Tick tick, final TwinReplica twin, final boolean calm, final int epochTicks) {
         disturbed |= !calm;
-        for (final PortTick t : tick.ports().values()) {
+        for (final PortTick t : tick.ports()) {
             if (t.gauge(CounterNames.OPER_UP) == 0) {
                 disturbed = true;
             }
-            final int d = fabric.linkAt(t.port()).isPresent() ? fabric.txLink(t.port()) : -1;
-            if (d >= 0) {
-                sent[d] += t.observed(CounterNames.TX_BYTES);
-            }
+            sent[t.index()] += t.observed(CounterNames.TX_BYTES); // a port's index is the directed link it sends on
         }
         if (++ticks < epochTicks) {
             return 0;

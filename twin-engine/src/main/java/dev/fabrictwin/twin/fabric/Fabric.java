@@ -163,6 +163,15 @@ public final class Fabric implements Serializable {
         return l.lower().equals(port) ? l.up() : l.down();
     }
 
+    /**
+     * A cabled port's dense index in {@code [0, directedLinkCount())}: the directed link it transmits on, so its peer's
+     * is {@code index ^ 1} and its link's {@code index / 2}. -1 for a port no link has.
+     */
+    public int portIndex(final PortRef port) {
+        final Link l = linksByPort.get(port);
+        return l == null ? -1 : l.lower().equals(port) ? l.up() : l.down();
+    }
+
     /** Directed link a port receives from. */
     public int rxLink(final PortRef port) {
         final Link l = requireLinkAt(port);
