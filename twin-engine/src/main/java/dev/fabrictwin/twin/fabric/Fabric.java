@@ -23,6 +23,8 @@ public final class Fabric implements Serializable {
     private final Map<String, Node> nodesByName;
     private final Map<PortRef, Link> linksByPort;
     private final int[][] linksOfNode;
+    /** Each directed link's sending node (its reverse's is the receiving one): the simulation reads them at every step. */
+    private final int[] txNodes;
 
     Fabric(final String id, final Technology technology, final List<Node> nodes, final List<Link> links) {
         this.id = Objects.requireNonNull(id, "id");
@@ -54,9 +56,12 @@ public final class Fabric implements Serializable {
             linksOfNode[i] = new int[degree[i]];
         }
         final int[] fill = new int[this.nodes.size()];
+        this.txNodes = new int[2 * this.links.size()];
         for (final Link l : this.links) {
             linksOfNode[l.lowerNode()][fill[l.lowerNode()]++] = l.index();
             linksOfNode[l.upperNode()][fill[l.upperNode()]++] = l.index();
+            txNodes[l.up()] = l.lowerNode();
+            txNodes[l.down()] = l.upperNode();
         }
     }
 
@@ -192,14 +197,12 @@ public final class Fabric implements Serializable {
 
     /** Node that transmits on a directed link. */
     public int txNode(final int directedLink) {
-        final Link l = links.get(directedLink / 2);
-        return directedLink % 2 == 0 ? l.lowerNode() : l.upperNode();
+        return txNodes[directedLink];
     }
 
     /** Node that receives from a directed link. */
     public int rxNode(final int directedLink) {
-        final Link l = links.get(directedLink / 2);
-        return directedLink % 2 == 0 ? l.upperNode() : l.lowerNode();
+        return txNodes[directedLink ^ 1];
     }
 
     /** Every cabled port, in natural order. */
