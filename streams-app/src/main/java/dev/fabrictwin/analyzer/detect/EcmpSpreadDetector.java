@@ -12,7 +12,7 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.LinkState;
 
 /**
@@ -64,7 +64,7 @@ public final class EcmpSpreadDetector implements Detector {
             });
             double total = 0;
             for (int i = 0; i < group.size(); i++) {
-                final double bytes = context.port(group.get(i).from(node.index())).observed(CounterNames.TX_BYTES);
+                final double bytes = context.port(group.get(i).from(node.index())).observed(CounterIndex.TX_BYTES);
                 w.get(i).add(bytes);
                 total += bytes;
             }

@@ -6,6 +6,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -23,7 +24,7 @@ public final class LatencySloDetector implements Detector {
         final double slo = context.config().latencySloUs();
         for (final PortTick t : context.ports()) {
             final double p99 = t.gauge(CounterNames.LATENCY_P99_US);
-            final double expected = t.expectedGauge(CounterNames.LATENCY_P99_US);
+            final double expected = t.expectedGauge(CounterIndex.LATENCY_P99_US);
             if (Double.isNaN(p99) || p99 <= slo || p99 <= expected * (1 + MARGIN_SHARE) + MARGIN_US) {
                 continue;
             }

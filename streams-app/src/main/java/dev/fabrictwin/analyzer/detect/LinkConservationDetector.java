@@ -11,6 +11,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -120,7 +121,7 @@ public final class LinkConservationDetector implements Detector {
                 running[t.index()] = new Running();
             }
             final Running r = running[t.index()];
-            if (t.unreliable() || !t.reports(CounterNames.TX_PACKETS) || !t.reports(CounterNames.RX_PACKETS)) {
+            if (t.unreliable() || !t.reports(CounterIndex.TX_PACKETS) || !t.reports(CounterIndex.RX_PACKETS)) {
                 r.tx = 0;
                 r.rx = 0;
                 r.txPause = 0;
@@ -129,11 +130,11 @@ public final class LinkConservationDetector implements Detector {
                 r.epoch++;
                 continue;
             }
-            r.tx += t.observed(CounterNames.TX_PACKETS);
-            r.rx += t.observed(CounterNames.RX_PACKETS);
+            r.tx += t.observed(CounterIndex.TX_PACKETS);
+            r.rx += t.observed(CounterIndex.RX_PACKETS);
             r.txPause += TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true);
             r.rxPause += TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true);
-            r.cnpIn += t.reports(CounterNames.CNP_HANDLED) ? t.observed(CounterNames.CNP_HANDLED) : 0;
+            r.cnpIn += t.reports(CounterIndex.CNP_HANDLED) ? t.observed(CounterIndex.CNP_HANDLED) : 0;
         }
         final List<Candidate> candidates = new ArrayList<>();
         int judged = 0;
@@ -159,7 +160,7 @@ public final class LinkConservationDetector implements Detector {
             // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives
             final double control = Math.max(a.txPause, b.rxPause) + b.cnpIn;
             final double difference = a.tx - b.rx - control;
-            final double rate = sender.observedRate(CounterNames.TX_PACKETS);
+            final double rate = sender.observedRate(CounterIndex.TX_PACKETS);
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
             for (final Window w : direction.windows) {

@@ -9,7 +9,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code LINK_DEGRADED}: a link's receive-side error counters (corrected and uncorrectable FEC codewords, FCS
@@ -41,10 +41,10 @@ public final class LinkErrorDetector implements Detector {
             if (bits < MIN_BITS || t.unreliable() || TickContext.down(t)) {
                 continue;
             }
-            final double errors = t.observed(CounterNames.FEC_CORRECTED) + t.observed(CounterNames.FEC_UNCORRECTABLE)
-                + t.observed(CounterNames.FCS_ERRORS);
-            final double expected = t.expected(CounterNames.FEC_CORRECTED) + t.expected(CounterNames.FEC_UNCORRECTABLE)
-                + t.expected(CounterNames.FCS_ERRORS);
+            final double errors = t.observed(CounterIndex.FEC_CORRECTED) + t.observed(CounterIndex.FEC_UNCORRECTABLE)
+                + t.observed(CounterIndex.FCS_ERRORS);
+            final double expected = t.expected(CounterIndex.FEC_CORRECTED) + t.expected(CounterIndex.FEC_UNCORRECTABLE)
+                + t.expected(CounterIndex.FCS_ERRORS);
             final double perBit = errors / bits;
             final double learned = healthyPerBit[t.index()];
             final double limit = Math.max(learned * FACTOR, expected / bits + FLOOR_PER_BIT);

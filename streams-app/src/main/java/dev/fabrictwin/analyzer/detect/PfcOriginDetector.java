@@ -13,6 +13,7 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -138,11 +139,11 @@ public final class PfcOriginDetector implements Detector {
 
     /** An egress marking ECN or queueing beyond the twin: it cannot drain what it is offered. */
     static boolean congested(final TickContext context, final PortTick t) {
-        final double marks = t.observed(CounterNames.ECN_MARKED) - t.expected(CounterNames.ECN_MARKED) * 2;
-        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double marks = t.observed(CounterIndex.ECN_MARKED) - t.expected(CounterIndex.ECN_MARKED) * 2;
+        final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         return packets > 0 && marks > 0.001 * packets
-            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
+            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
     }
 
     /**
@@ -157,7 +158,7 @@ public final class PfcOriginDetector implements Detector {
     static boolean backedUp(final TickContext context, final PortTick t) {
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
         return congested(context, t) || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES
-            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterNames.BUFFER_WATERMARK_BYTES);
+            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterIndex.BUFFER_WATERMARK_BYTES);
     }
 
     /**
@@ -169,10 +170,10 @@ public final class PfcOriginDetector implements Detector {
      * standing queue above the marking threshold is overload while the port sends, however short its bursts.
      */
     static boolean overloaded(final TickContext context, final PortTick t) {
-        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
-        return congested(context, t) || packets > 0 && t.observed(CounterNames.ECN_MARKED) >= HEAVY_MARKING * packets
+        return congested(context, t) || packets > 0 && t.observed(CounterIndex.ECN_MARKED) >= HEAVY_MARKING * packets
             || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES;
     }
 }

@@ -10,7 +10,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
@@ -59,7 +59,7 @@ public final class StragglerDetector implements Detector {
                     windows[t.index()] = new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window)};
                 }
                 final Rolling[] w = windows[t.index()];
-                w[0].add(t.observed(CounterNames.RX_BYTES));
+                w[0].add(t.observed(CounterIndex.RX_BYTES));
                 w[1].add(context.capacityBps(t) / 8 * t.seconds());
                 w[2].add(PfcOriginDetector.backedUp(context, sw) ? 1 : 0);
                 if (jobSlow && w[0].full() && w[2].sum() > window / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {

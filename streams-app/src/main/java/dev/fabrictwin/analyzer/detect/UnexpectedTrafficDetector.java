@@ -9,7 +9,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
@@ -51,10 +51,10 @@ public final class UnexpectedTrafficDetector implements Detector {
                 }
                 continue;
             }
-            w[0].add(t.observed(CounterNames.RX_BYTES));
-            w[1].add(t.expected(CounterNames.RX_BYTES));
-            w[2].add(t.observed(CounterNames.TX_BYTES));
-            w[3].add(t.expected(CounterNames.TX_BYTES));
+            w[0].add(t.observed(CounterIndex.RX_BYTES));
+            w[1].add(t.expected(CounterIndex.RX_BYTES));
+            w[2].add(t.observed(CounterIndex.TX_BYTES));
+            w[3].add(t.expected(CounterIndex.TX_BYTES));
             w[4].add(t.seconds());
             if (!w[0].full()) {
                 continue;

@@ -21,6 +21,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
@@ -148,8 +149,8 @@ public final class JobHealthTracker implements Serializable {
             for (final int rank : ranks.get(j.id())) {
                 final PortTick t = tick.port(rank);
                 if (t != null) {
-                    expected += t.expected(CounterNames.TX_BYTES);
-                    observed += t.observed(CounterNames.TX_BYTES);
+                    expected += t.expected(CounterIndex.TX_BYTES);
+                    observed += t.observed(CounterIndex.TX_BYTES);
                     seconds = Math.max(seconds, t.seconds());
                 }
             }

@@ -92,6 +92,11 @@ public final class PortTick implements Serializable {
         return slot >= 0 ? reported[slot] : otherCounters != null && otherCounters.containsKey(counter);
     }
 
+    /** Whether the port reports the counter of this {@link CounterIndex} slot. */
+    public boolean reports(final int slot) {
+        return reported[slot];
+    }
+
     public double expected(final String counter) {
         final int slot = CounterIndex.of(counter);
         return slot >= 0 ? expected[slot] : 0;
@@ -106,6 +111,10 @@ public final class PortTick implements Serializable {
         return seconds > 0 ? observed(counter) / seconds : 0;
     }
 
+    public double observedRate(final int slot) {
+        return seconds > 0 ? observed[slot] / seconds : 0;
+    }
+
     public double expectedRate(final String counter) {
         return seconds > 0 ? expected(counter) / seconds : 0;
     }
@@ -117,7 +126,12 @@ public final class PortTick implements Serializable {
 
     public double expectedGauge(final String name) {
         final int slot = CounterIndex.of(name);
-        return seconds > 0 && slot >= 0 ? expectedGaugeArea[slot] / seconds : 0;
+        return slot >= 0 ? expectedGauge(slot) : 0;
+    }
+
+    /** The twin's time-weighted mean of the gauge of this {@link CounterIndex} slot. */
+    public double expectedGauge(final int slot) {
+        return seconds > 0 ? expectedGaugeArea[slot] / seconds : 0;
     }
 
     public double seconds() {

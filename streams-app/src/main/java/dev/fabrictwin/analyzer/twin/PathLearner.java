@@ -11,6 +11,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.sim.FluidSimulation;
@@ -67,7 +68,7 @@ public final class PathLearner implements Serializable {
             if (t.gauge(CounterNames.OPER_UP) == 0) {
                 disturbed = true;
             }
-            sent[t.index()] += t.observed(CounterNames.TX_BYTES); // a port's index is the directed link it sends on
+            sent[t.index()] += t.observed(CounterIndex.TX_BYTES); // a port's index is the directed link it sends on
         }
         if (++ticks < epochTicks) {
             return 0;
