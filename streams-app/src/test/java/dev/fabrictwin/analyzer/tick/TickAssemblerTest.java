@@ -44,6 +44,34 @@ class TickAssemblerTest {
     }
 
     @Test
+    void shouldListATicksPortsInIndexOrderWhateverOrderTheyCameIn() {
+        for (final PortRef p : List.of(D, B, C, A)) {
+            add(noGrace, p, 9_000, 10_000, 1);
+        }
+
+        assertThat(noGrace.flush().get(0).ports()).extracting(PortTick::port).containsExactly(A, B, C, D);
+    }
+
+    @Test
+    void shouldKeepEveryPortsSumOnceATickHoldsManyPorts() {
+        final int ports = 100; // a tick of more than a few ports keeps them by index
+        final TickAssembler assembler = new TickAssembler(TICK_MS, 0, ports);
+        for (int round = 1; round <= 2; round++) {
+            for (int i = ports - 1; i >= 0; i--) {
+                assembler.add(tx("leaf-0", "eth" + i, 9_000 + round, 9_500 + round, i), i, NOTHING, NOTHING);
+            }
+        }
+
+        final Tick tick = assembler.flush().get(0);
+
+        assertThat(tick.ports()).hasSize(ports).extracting(PortTick::index).isSorted();
+        for (int i = 0; i < ports; i++) {
+            assertThat(tick.port(i).port()).isEqualTo(new PortRef("leaf-0", "eth" + i));
+            assertThat(tick.port(i).observed(CounterNames.TX_BYTES)).isEqualTo(2 * i);
+        }
+    }
+
+    @Test
     void shouldPutAnIntervalInTheTickOfItsNearestSamplingRound() {
         add(noGrace, A, 9_000, 9_950, 1);    // a device 50 ms fast
         add(noGrace, B, 9_050, 10_050, 2);   // one 50 ms slow: the same round
