@@ -100,18 +100,9 @@ public final class TickContext {
         return config;
     }
 
-    public boolean isHost(final String device) {
-        return fabric().node(device).map(Node::isHost).orElse(false);
-    }
-
     /** Whether the port is a host's NIC. */
     public boolean isHost(final PortTick t) {
         return fabric().node(fabric().txNode(t.index())).isHost();
-    }
-
-    /** The port at the other end of this port's link, if the topology knows it. */
-    public PortRef peer(final PortRef port) {
-        return fabric().linkAt(port).map(l -> l.lower().equals(port) ? l.upper() : l.lower()).orElse(null);
     }
 
     /** Links from a switch to the tier above: its ECMP group. */

@@ -36,6 +36,7 @@ public final class TickAssembler implements Serializable {
     private final java.util.Map<String, Long> latestByDevice = new java.util.HashMap<>();
     private final TreeMap<Long, Integer> latestCounts = new TreeMap<>();
     static final int STALE_TICKS = 60;
+    /** An open tick indexes its ports over the whole fabric once it holds 1/this of them ({@link Open}). */
     static final int DENSE_SHARE = 64;
     /** How far ahead of every other device one device may run before its clock is taken for wrong, in ticks. */
     static final int SUPPORT_TICKS = 5;
@@ -154,21 +155,19 @@ public final class TickAssembler implements Serializable {
         private PortTick[] byIndex;
 
         PortTick portTick(final PortInterval interval, final int port) {
-            if (byIndex != null) {
-                if (byIndex[port] == null) {
-                    byIndex[port] = new PortTick(new PortRef(interval.device(), interval.port()), port);
-                }
-                return byIndex[port];
-            }
-            for (final PortTick t : few) {
-                if (t.index() == port) {
-                    return t;
-                }
+            final PortTick known = byIndex != null ? byIndex[port] : few.stream().filter(t -> t.index() == port)
+                .findFirst().orElse(null);
+            if (known != null) {
+                return known;
             }
             final PortTick t = new PortTick(new PortRef(interval.device(), interval.port()), port);
-            few.add(t);
-            if (few.size() >= Math.max(8, ports / DENSE_SHARE)) {
-                byIndex();
+            if (byIndex != null) {
+                byIndex[port] = t;
+            } else {
+                few.add(t);
+                if (few.size() >= Math.max(8, ports / DENSE_SHARE)) {
+                    byIndex();
+                }
             }
             return t;
         }
