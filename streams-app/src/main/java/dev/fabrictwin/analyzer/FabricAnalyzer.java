@@ -95,14 +95,14 @@ public final class FabricAnalyzer implements Serializable {
             return Output.unmatched(resolution.reason());
         }
         final PortInterval interval = named.renamed(resolution.port().device(), resolution.port().port());
+        final int port = twin.fabric().portIndex(resolution.port());
         intervals++;
-        twin.observe(interval);
+        twin.observe(interval, port);
         jobs.observe(interval);
         final long start = System.nanoTime();
         twin.expectedInto(interval, expectedCounters, expectedGauges, present);
         lastSolveMs = (System.nanoTime() - start) / 1e6;
-        final List<Tick> closed = ticks.add(interval, twin.fabric().portIndex(resolution.port()), expectedCounters,
-            expectedGauges);
+        final List<Tick> closed = ticks.add(interval, port, expectedCounters, expectedGauges);
         return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
 

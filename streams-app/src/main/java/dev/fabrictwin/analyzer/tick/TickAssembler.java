@@ -155,8 +155,7 @@ public final class TickAssembler implements Serializable {
         private PortTick[] byIndex;
 
         PortTick portTick(final PortInterval interval, final int port) {
-            final PortTick known = byIndex != null ? byIndex[port] : few.stream().filter(t -> t.index() == port)
-                .findFirst().orElse(null);
+            final PortTick known = byIndex != null ? byIndex[port] : inFew(port);
             if (known != null) {
                 return known;
             }
@@ -170,6 +169,15 @@ public final class TickAssembler implements Serializable {
                 }
             }
             return t;
+        }
+
+        private PortTick inFew(final int port) {
+            for (final PortTick t : few) { // no stream: every sample comes here
+                if (t.index() == port) {
+                    return t;
+                }
+            }
+            return null;
         }
 
         PortTick[] byIndex() {

@@ -315,7 +315,7 @@ public final class HandTicks {
                 final double[] counters = new double[CounterIndex.size()];
                 final double[] twinGauges = new double[CounterIndex.size()];
                 if (fromTwin) {
-                    twin.observe(interval);
+                    twin.observe(interval, twin.fabric().portIndex(ref));
                     twin.expectedInto(interval, counters, twinGauges, new boolean[CounterIndex.size()]);
                 }
                 expected.forEach((slot, v) -> counters[slot] = v);
