@@ -73,7 +73,7 @@ public final class FabricAnalyzer implements Serializable {
     public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
         this.twin = twin;
         this.config = config;
-        this.ticks = new TickAssembler(config.tickMs(), config.graceMs());
+        this.ticks = new TickAssembler(config.tickMs(), config.graceMs(), twin.fabric().directedLinkCount());
         this.detectors = List.of(new LinkDownDetector(), new LinkErrorDetector(), new PfcOriginDetector(),
             new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
             new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
@@ -95,13 +95,14 @@ public final class FabricAnalyzer implements Serializable {
             return Output.unmatched(resolution.reason());
         }
         final PortInterval interval = named.renamed(resolution.port().device(), resolution.port().port());
+        final int port = twin.fabric().portIndex(resolution.port());
         intervals++;
-        twin.observe(interval);
+        twin.observe(interval, port);
         jobs.observe(interval);
         final long start = System.nanoTime();
         twin.expectedInto(interval, expectedCounters, expectedGauges, present);
         lastSolveMs = (System.nanoTime() - start) / 1e6;
-        final List<Tick> closed = ticks.add(interval, expectedCounters, expectedGauges);
+        final List<Tick> closed = ticks.add(interval, port, expectedCounters, expectedGauges);
         return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
 

@@ -12,7 +12,7 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.LinkState;
 
 /**
@@ -45,7 +45,7 @@ public final class EcmpSpreadDetector implements Detector {
             boolean memberDown = false;
             boolean allReported = true;
             for (final Link l : group) {
-                final PortTick t = context.port(l.portOf(node.index()));
+                final PortTick t = context.port(l.from(node.index()));
                 memberDown |= t != null && TickContext.down(t);
                 allReported &= t != null && !t.unreliable();
             }
@@ -64,7 +64,7 @@ public final class EcmpSpreadDetector implements Detector {
             });
             double total = 0;
             for (int i = 0; i < group.size(); i++) {
-                final double bytes = context.port(group.get(i).portOf(node.index())).observed(CounterNames.TX_BYTES);
+                final double bytes = context.port(group.get(i).from(node.index())).observed(CounterIndex.TX_BYTES);
                 w.get(i).add(bytes);
                 total += bytes;
             }
@@ -109,7 +109,7 @@ public final class EcmpSpreadDetector implements Detector {
     private static double[] flowWeights(final TickContext context, final Node node, final List<Link> group) {
         final List<Double> weights = new ArrayList<>();
         for (final Link l : group) {
-            final LinkState s = context.twin().busiestState(context.fabric().txLink(l.portOf(node.index())),
+            final LinkState s = context.twin().busiestState(l.from(node.index()),
                 context.tick().startMs(), context.tick().endMs());
             for (int f = 0; f < s.flows(); f++) {
                 weights.add(s.rateBps() / s.flows());

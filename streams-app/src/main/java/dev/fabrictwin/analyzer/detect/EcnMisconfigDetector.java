@@ -8,6 +8,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -36,22 +37,22 @@ public final class EcnMisconfigDetector implements Detector {
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final Map<String, double[]> perDevice = new HashMap<>();
-        for (final PortTick t : context.ports().values()) {
+        for (final PortTick t : context.ports()) {
             final String device = t.port().device();
-            if (context.isHost(device)) {
+            if (context.isHost(t)) {
                 continue;
             }
             final double[] acc = perDevice.computeIfAbsent(device, d -> new double[3]);
             final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
             // congested = queueing beyond the twin AND past where any switch starts marking (a queue below Kmin is
             // never marked, however far it is above the twin's)
-            final boolean queued = queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES
+            final boolean queued = queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES
                 && queue > MARKING_QUEUE_BYTES;
             if (queued) {
-                acc[0] += t.observed(CounterNames.TX_PACKETS);
+                acc[0] += t.observed(CounterIndex.TX_PACKETS);
             }
-            acc[1] += t.observed(CounterNames.ECN_MARKED);
-            acc[2] += t.expected(CounterNames.ECN_MARKED);
+            acc[1] += t.observed(CounterIndex.ECN_MARKED);
+            acc[2] += t.expected(CounterIndex.ECN_MARKED);
         }
         for (final var e : perDevice.entrySet()) {
             final String device = e.getKey();

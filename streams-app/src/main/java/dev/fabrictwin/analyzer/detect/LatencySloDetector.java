@@ -6,6 +6,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -21,9 +22,9 @@ public final class LatencySloDetector implements Detector {
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final double slo = context.config().latencySloUs();
-        for (final PortTick t : context.ports().values()) {
+        for (final PortTick t : context.ports()) {
             final double p99 = t.gauge(CounterNames.LATENCY_P99_US);
-            final double expected = t.expectedGauge(CounterNames.LATENCY_P99_US);
+            final double expected = t.expectedGauge(CounterIndex.LATENCY_P99_US);
             if (Double.isNaN(p99) || p99 <= slo || p99 <= expected * (1 + MARGIN_SHARE) + MARGIN_US) {
                 continue;
             }
@@ -31,7 +32,7 @@ public final class LatencySloDetector implements Detector {
                 + "twin's %.1f µs", t.port().device(), t.port().port(), p99, slo, expected);
             if (PfcOriginDetector.congested(context, t)) {
                 out.add(Finding.symptom(FaultType.LATENCY_SLO, Entity.port(t.port()),
-                    context.fabric().linkAt(t.port()).map(Entity::link).orElse(null), "latency_p99_us", p99, expected,
+                    Entity.link(context.fabric().link(t.index() / 2)), "latency_p99_us", p99, expected,
                     summary + " (queueing)"));
             } else {
                 out.add(Finding.root(FaultType.LATENCY_SLO, Entity.port(t.port()), "latency_p99_us", p99, expected,

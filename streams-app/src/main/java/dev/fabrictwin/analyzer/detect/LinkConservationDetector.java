@@ -10,8 +10,8 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
-import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -101,19 +101,27 @@ public final class LinkConservationDetector implements Detector {
         }
     }
 
-    private final Map<PortRef, Running> running = new HashMap<>();
-    private final Map<Integer, Direction> directions = new HashMap<>();
+    /** By port index, and by directed link (a sender's port index): sized to the fabric at the first tick. */
+    private Running[] running;
+    private Direction[] directions;
 
     /** A window to report if it is (still) losing; {@code fresh}: it took a point this tick and is tested anew. */
-    private record Candidate(PortTick sender, PortRef peer, int directed, Window window, Loss loss, boolean fresh) {
+    private record Candidate(PortTick sender, PortTick receiver, Window window, Loss loss, boolean fresh) {
     }
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        if (running == null) {
+            running = new Running[context.fabric().directedLinkCount()];
+            directions = new Direction[context.fabric().directedLinkCount()];
+        }
         // each port's own running sums first: a port that missed a tick catches up in its next interval
-        for (final PortTick t : context.ports().values()) {
-            final Running r = running.computeIfAbsent(t.port(), p -> new Running());
-            if (t.unreliable() || !t.reports(CounterNames.TX_PACKETS) || !t.reports(CounterNames.RX_PACKETS)) {
+        for (final PortTick t : context.ports()) {
+            if (running[t.index()] == null) {
+                running[t.index()] = new Running();
+            }
+            final Running r = running[t.index()];
+            if (t.unreliable() || !t.reports(CounterIndex.TX_PACKETS) || !t.reports(CounterIndex.RX_PACKETS)) {
                 r.tx = 0;
                 r.rx = 0;
                 r.txPause = 0;
@@ -122,24 +130,26 @@ public final class LinkConservationDetector implements Detector {
                 r.epoch++;
                 continue;
             }
-            r.tx += t.observed(CounterNames.TX_PACKETS);
-            r.rx += t.observed(CounterNames.RX_PACKETS);
+            r.tx += t.observed(CounterIndex.TX_PACKETS);
+            r.rx += t.observed(CounterIndex.RX_PACKETS);
             r.txPause += TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true);
             r.rxPause += TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true);
-            r.cnpIn += t.reports(CounterNames.CNP_HANDLED) ? t.observed(CounterNames.CNP_HANDLED) : 0;
+            r.cnpIn += t.reports(CounterIndex.CNP_HANDLED) ? t.observed(CounterIndex.CNP_HANDLED) : 0;
         }
         final List<Candidate> candidates = new ArrayList<>();
         int judged = 0;
-        for (final PortTick sender : context.ports().values()) {
-            final PortRef peer = context.peer(sender.port());
-            final PortTick receiver = peer == null ? null : context.port(peer);
+        for (final PortTick sender : context.ports()) {
+            final PortTick receiver = context.peerOf(sender);
             if (receiver == null) {
                 continue;
             }
-            final Running a = running.get(sender.port());
-            final Running b = running.get(peer);
-            final int directed = context.fabric().txLink(sender.port());
-            final Direction direction = directions.computeIfAbsent(directed, d -> new Direction());
+            final Running a = running[sender.index()];
+            final Running b = running[receiver.index()];
+            final int directed = sender.index();
+            if (directions[directed] == null) {
+                directions[directed] = new Direction();
+            }
+            final Direction direction = directions[directed];
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 direction.restart(a.epoch, b.epoch);
             }
@@ -150,13 +160,13 @@ public final class LinkConservationDetector implements Detector {
             // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives
             final double control = Math.max(a.txPause, b.rxPause) + b.cnpIn;
             final double difference = a.tx - b.rx - control;
-            final double rate = sender.observedRate(CounterNames.TX_PACKETS);
+            final double rate = sender.observedRate(CounterIndex.TX_PACKETS);
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
                     if (w.losing) { // between its points a window stands by its last judgement
-                        candidates.add(new Candidate(sender, peer, directed, w, w.lastLoss, false));
+                        candidates.add(new Candidate(sender, receiver, w, w.lastLoss, false));
                     }
                     continue;
                 }
@@ -172,7 +182,7 @@ public final class LinkConservationDetector implements Detector {
                     && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
                     && (w.losing || w.beyondItsPast(loss));
                 if (candidate) {
-                    candidates.add(new Candidate(sender, peer, directed, w, loss, true));
+                    candidates.add(new Candidate(sender, receiver, w, loss, true));
                 } else {
                     w.losing = false;
                 }
@@ -189,7 +199,7 @@ public final class LinkConservationDetector implements Detector {
                 w.lastLoss = c.loss;
             }
             if (w.losing) {
-                final Link link = context.fabric().link(c.directed / 2);
+                final Link link = context.fabric().link(c.sender.index() / 2);
                 perLink.merge(link.index(), finding(link, c), (x, y) -> x.observed() >= y.observed() ? x : y);
             }
         }
@@ -201,7 +211,7 @@ public final class LinkConservationDetector implements Detector {
         return Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share", share, 0, Severity.CRITICAL,
             String.format("link %s—%s silently loses %.2f%% of packets from %s to %s (%.3g of %.3g over %d ticks) "
                 + "with no error counter rising", link.lower().device(), link.upper().device(), 100 * share,
-                c.sender.port().device(), c.peer.device(), share * c.loss.sent, c.loss.sent, SPAN * c.window.every));
+                c.sender.port().device(), c.receiver.port().device(), share * c.loss.sent, c.loss.sent, SPAN * c.window.every));
     }
 
     /**

@@ -21,7 +21,7 @@ public final class LinkDownDetector implements Detector {
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final Set<Integer> seen = new HashSet<>();
-        for (final PortTick t : context.ports().values()) {
+        for (final PortTick t : context.ports()) {
             if (!TickContext.down(t)) {
                 continue;
             }

@@ -8,9 +8,8 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.Link;
-import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code LINK_DEGRADED}: a link's receive-side error counters (corrected and uncorrectable FEC codewords, FCS
@@ -27,34 +26,33 @@ public final class LinkErrorDetector implements Detector {
     /** Ticks shorter than this many line bits say little about the error rate. */
     private static final double MIN_BITS = 1e9;
 
-    /** Each port's learned healthy error rate per line bit (a one-slot array: updated in place every tick). */
-    private final Map<PortRef, double[]> healthyPerBit = new HashMap<>();
+    /** Each port's learned healthy error rate per line bit, by port index (sized to the fabric at the first tick). */
+    private double[] healthyPerBit;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        if (healthyPerBit == null) {
+            healthyPerBit = new double[context.fabric().directedLinkCount()];
+        }
         final Map<Integer, Finding> perLink = new HashMap<>();
-        for (final PortTick t : context.ports().values()) {
+        for (final PortTick t : context.ports()) {
             // FEC runs at the line rate (idle symbols included), so errors are judged per line-rate bit
-            final double bits = context.capacityBps(t.port()) * t.seconds();
+            final double bits = context.capacityBps(t) * t.seconds();
             if (bits < MIN_BITS || t.unreliable() || TickContext.down(t)) {
                 continue;
             }
-            final double errors = t.observed(CounterNames.FEC_CORRECTED) + t.observed(CounterNames.FEC_UNCORRECTABLE)
-                + t.observed(CounterNames.FCS_ERRORS);
-            final double expected = t.expected(CounterNames.FEC_CORRECTED) + t.expected(CounterNames.FEC_UNCORRECTABLE)
-                + t.expected(CounterNames.FCS_ERRORS);
+            final double errors = t.observed(CounterIndex.FEC_CORRECTED) + t.observed(CounterIndex.FEC_UNCORRECTABLE)
+                + t.observed(CounterIndex.FCS_ERRORS);
+            final double expected = t.expected(CounterIndex.FEC_CORRECTED) + t.expected(CounterIndex.FEC_UNCORRECTABLE)
+                + t.expected(CounterIndex.FCS_ERRORS);
             final double perBit = errors / bits;
-            final double[] healthy = healthyPerBit.computeIfAbsent(t.port(), p -> new double[1]);
-            final double learned = healthy[0];
+            final double learned = healthyPerBit[t.index()];
             final double limit = Math.max(learned * FACTOR, expected / bits + FLOOR_PER_BIT);
             if (perBit <= limit) {
-                healthy[0] = learned + LEARN * (perBit - learned);
+                healthyPerBit[t.index()] = learned + LEARN * (perBit - learned);
                 continue;
             }
-            final Link link = context.fabric().linkAt(t.port()).orElse(null);
-            if (link == null) {
-                continue;
-            }
+            final Link link = context.fabric().link(t.index() / 2);
             final double rate = errors / t.seconds();
             perLink.merge(link.index(), Finding.root(FaultType.LINK_DEGRADED, Entity.link(link), "link_errors/s",
                 rate, expected / t.seconds(), Severity.CRITICAL,

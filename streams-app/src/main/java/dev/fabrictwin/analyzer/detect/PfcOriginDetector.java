@@ -1,7 +1,7 @@
 package dev.fabrictwin.analyzer.detect;
 
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,8 +9,11 @@ import java.util.Set;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
@@ -45,18 +48,19 @@ public final class PfcOriginDetector implements Detector {
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
-        final Map<PortRef, Double> senders = new HashMap<>();
-        for (final PortTick t : context.ports().values()) {
+        // in port order: the findings' order does not depend on hashing
+        final Map<PortTick, Double> senders = new LinkedHashMap<>();
+        for (final PortTick t : context.ports()) {
             final double excess = pausingShare(context, t, true);
             if (excess > PAUSED_SHARE) {
-                senders.put(t.port(), excess);
+                senders.put(t, excess);
             }
         }
         for (final var e : senders.entrySet()) {
-            final Cause cause = walk(context, e.getKey(), new HashSet<>());
-            final PortRef sender = e.getKey();
+            final Cause cause = walk(context, e.getKey().index(), new HashSet<>(), null);
+            final PortRef sender = e.getKey().port();
             final String share = String.format("%.0f%%", 100 * e.getValue());
-            final boolean hostOrigin = context.isHost(sender.device());
+            final boolean hostOrigin = context.isHost(e.getKey());
             if (cause.origin != null && cause.origin.equals(sender) && !hostOrigin && e.getValue() < SWITCH_ORIGIN_SHARE) {
                 continue;
             }
@@ -87,44 +91,44 @@ public final class PfcOriginDetector implements Detector {
      * does this), a symptom of that egress; with none, a cyclic buffer dependency holding itself paused (a PFC
      * deadlock), whose every sender is reported.
      */
-    private Cause walk(final TickContext context, final PortRef sender, final Set<String> visited) {
-        return walk(context, sender, visited, null);
-    }
-
-    private Cause walk(final TickContext context, final PortRef sender, final Set<String> visited,
+    private Cause walk(final TickContext context, final int sender, final Set<Integer> visited,
                        final Entity congestedOnTheWay) {
-        if (context.isHost(sender.device())) {
-            return new Cause(sender, null);
+        final Fabric fabric = context.fabric();
+        final int node = fabric.txNode(sender);
+        if (fabric.node(node).isHost()) {
+            return new Cause(fabric.txPort(sender), null);
         }
-        if (!visited.add(sender.device())) {
-            return congestedOnTheWay != null ? new Cause(null, congestedOnTheWay) : new Cause(sender, null);
+        if (!visited.add(node)) {
+            return congestedOnTheWay != null ? new Cause(null, congestedOnTheWay) : new Cause(fabric.txPort(sender), null);
         }
-        PortRef pausedBy = null;
+        int pausedBy = -1;
         double most = PAUSED_SHARE;
         Entity congested = null;
-        for (final PortRef own : context.portsOf(sender.device())) {
+        for (int i = 0; i < fabric.degree(node); i++) {
+            final Link link = fabric.link(fabric.linkOf(node, i));
+            final int own = link.from(node);
             final PortTick t = context.port(own);
-            if (t == null || own.equals(sender)) {
+            if (t == null || own == sender) {
                 continue;
             }
             final double paused = pausingShare(context, t, false);
             if (paused > most) {
                 most = paused;
-                pausedBy = context.peer(own);
+                pausedBy = own ^ 1;
             }
             if (congested == null && overloaded(context, t)) {
-                congested = context.fabric().linkAt(own).map(Entity::link).orElse(null);
+                congested = Entity.link(link);
             }
         }
-        if (pausedBy != null) {
+        if (pausedBy >= 0) {
             return walk(context, pausedBy, visited, congestedOnTheWay != null ? congestedOnTheWay : congested);
         }
-        return congested != null ? new Cause(null, congested) : new Cause(sender, null);
+        return congested != null ? new Cause(null, congested) : new Cause(fabric.txPort(sender), null);
     }
 
     /** Share of the tick this port held its peer paused (tx) or was held paused (rx), beyond the twin's. */
     static double pausingShare(final TickContext context, final PortTick t, final boolean sent) {
-        final double perSecond = context.pauseFramesPerSecond(t.port());
+        final double perSecond = context.pauseFramesPerSecond(t);
         if (perSecond <= 0 || t.seconds() <= 0) {
             return 0;
         }
@@ -135,11 +139,11 @@ public final class PfcOriginDetector implements Detector {
 
     /** An egress marking ECN or queueing beyond the twin: it cannot drain what it is offered. */
     static boolean congested(final TickContext context, final PortTick t) {
-        final double marks = t.observed(CounterNames.ECN_MARKED) - t.expected(CounterNames.ECN_MARKED) * 2;
-        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double marks = t.observed(CounterIndex.ECN_MARKED) - t.expected(CounterIndex.ECN_MARKED) * 2;
+        final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         return packets > 0 && marks > 0.001 * packets
-            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterNames.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
+            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
     }
 
     /**
@@ -154,7 +158,7 @@ public final class PfcOriginDetector implements Detector {
     static boolean backedUp(final TickContext context, final PortTick t) {
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
         return congested(context, t) || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES
-            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterNames.BUFFER_WATERMARK_BYTES);
+            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterIndex.BUFFER_WATERMARK_BYTES);
     }
 
     /**
@@ -166,10 +170,10 @@ public final class PfcOriginDetector implements Detector {
      * standing queue above the marking threshold is overload while the port sends, however short its bursts.
      */
     static boolean overloaded(final TickContext context, final PortTick t) {
-        final double packets = t.observed(CounterNames.TX_PACKETS);
+        final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
-        return congested(context, t) || packets > 0 && t.observed(CounterNames.ECN_MARKED) >= HEAVY_MARKING * packets
+        return congested(context, t) || packets > 0 && t.observed(CounterIndex.ECN_MARKED) >= HEAVY_MARKING * packets
             || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES;
     }
 }

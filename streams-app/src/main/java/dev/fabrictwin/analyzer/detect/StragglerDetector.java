@@ -10,7 +10,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
@@ -34,11 +34,15 @@ public final class StragglerDetector implements Detector {
     /** More slow NICs than this share of the job (and more than one) are not individual stragglers. */
     static final double STRAGGLER_SHARE = 0.1;
 
-    private final Map<PortRef, Rolling[]> windows = new HashMap<>();
+    /** By port index (sized to the fabric at the first tick). */
+    private Rolling[][] windows;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
-        final Map<String, List<PortRef>> slowByJob = new HashMap<>();
+        if (windows == null) {
+            windows = new Rolling[context.fabric().directedLinkCount()][];
+        }
+        final Map<String, List<PortTick>> slowByJob = new HashMap<>();
         for (final PlacedJob job : context.twin().jobs()) {
             if (job.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
@@ -46,19 +50,20 @@ public final class StragglerDetector implements Detector {
             final boolean jobSlow = context.slowdown(job.id()) > TickContext.SLOW_JOB;
             for (final PortRef nic : job.ranks()) {
                 final PortTick t = context.port(nic);
-                final PortRef facing = context.peer(nic);
-                final PortTick sw = facing == null ? null : context.port(facing);
-                final int window = context.ticks(WINDOW);
-                final Rolling[] w = windows.computeIfAbsent(nic,
-                    p -> new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window)});
+                final PortTick sw = t == null ? null : context.peerOf(t);
                 if (t == null || sw == null || t.unreliable() || TickContext.down(t)) {
                     continue;
                 }
-                w[0].add(t.observed(CounterNames.RX_BYTES));
-                w[1].add(context.capacityBps(nic) / 8 * t.seconds());
+                final int window = context.ticks(WINDOW);
+                if (windows[t.index()] == null) {
+                    windows[t.index()] = new Rolling[] {new Rolling(window), new Rolling(window), new Rolling(window)};
+                }
+                final Rolling[] w = windows[t.index()];
+                w[0].add(t.observed(CounterIndex.RX_BYTES));
+                w[1].add(context.capacityBps(t) / 8 * t.seconds());
                 w[2].add(PfcOriginDetector.backedUp(context, sw) ? 1 : 0);
                 if (jobSlow && w[0].full() && w[2].sum() > window / 2.0 && w[0].sum() < LINE_SHARE * w[1].sum()) {
-                    slowByJob.computeIfAbsent(job.id(), j -> new ArrayList<>()).add(nic);
+                    slowByJob.computeIfAbsent(job.id(), j -> new ArrayList<>()).add(t);
                 }
             }
         }
@@ -76,8 +81,9 @@ public final class StragglerDetector implements Detector {
             if (e.getValue().size() > Math.max(1, STRAGGLER_SHARE * job.ranks().size())) {
                 continue;
             }
-            for (final PortRef p : e.getValue()) {
-                final Rolling[] w = windows.get(p);
+            for (final PortTick nic : e.getValue()) {
+                final PortRef p = nic.port();
+                final Rolling[] w = windows[nic.index()];
                 out.add(Finding.root(FaultType.STRAGGLER, Entity.port(p), "rx_line_share", w[0].sum() / w[1].sum(),
                     LINE_SHARE, Severity.WARNING, String.format("%s %s is a straggler: job %s's comm runs "
                         + "%.1f× slower than the twin's while the switch port facing it queues and it takes in %.0f%% "

@@ -2,7 +2,6 @@ package dev.fabrictwin.analyzer.detect;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -69,12 +68,24 @@ public final class TickContext {
         return tick;
     }
 
-    public Map<PortRef, PortTick> ports() {
+    /** The ports that reported in this tick, in port-index order. */
+    public List<PortTick> ports() {
         return tick.ports();
     }
 
+    /** A port's values in this tick, or null if it did not report (or the topology has no such port). */
     public PortTick port(final PortRef ref) {
-        return tick.port(ref);
+        return tick.port(fabric().portIndex(ref));
+    }
+
+    /** The port of this {@code Fabric.portIndex} in this tick, or null if it did not report. */
+    public PortTick port(final int index) {
+        return tick.port(index);
+    }
+
+    /** The port at the other end of this port's link in this tick, or null if it did not report. */
+    public PortTick peerOf(final PortTick t) {
+        return tick.port(t.index() ^ 1);
     }
 
     public Fabric fabric() {
@@ -89,23 +100,9 @@ public final class TickContext {
         return config;
     }
 
-    public boolean isHost(final String device) {
-        return fabric().node(device).map(Node::isHost).orElse(false);
-    }
-
-    /** The port at the other end of this port's link, if the topology knows it. */
-    public PortRef peer(final PortRef port) {
-        return fabric().linkAt(port).map(l -> l.lower().equals(port) ? l.upper() : l.lower()).orElse(null);
-    }
-
-    /** Every port of a device. */
-    public List<PortRef> portsOf(final String device) {
-        final Node node = fabric().requireNode(device);
-        final List<PortRef> out = new ArrayList<>();
-        for (final int li : fabric().linksOf(node.index())) {
-            out.add(fabric().link(li).portOf(node.index()));
-        }
-        return out;
+    /** Whether the port is a host's NIC. */
+    public boolean isHost(final PortTick t) {
+        return fabric().node(fabric().txNode(t.index())).isHost();
     }
 
     /** Links from a switch to the tier above: its ECMP group. */
@@ -131,12 +128,12 @@ public final class TickContext {
     }
 
     /** Pause frames per second a port receiving/sending continuous pause would count: the unit for PFC rates. */
-    public double pauseFramesPerSecond(final PortRef port) {
-        return fabric().linkAt(port).map(l -> CongestionModel.pauseFramesPerSecond(l.capacityBps())).orElse(0.0);
+    public double pauseFramesPerSecond(final PortTick t) {
+        return CongestionModel.pauseFramesPerSecond(capacityBps(t));
     }
 
-    public double capacityBps(final PortRef port) {
-        return fabric().linkAt(port).map(Link::capacityBps).orElse(0.0);
+    public double capacityBps(final PortTick t) {
+        return fabric().link(t.index() / 2).capacityBps();
     }
 
     /** Whether a port reported itself down in this tick. */

@@ -1,6 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +9,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
@@ -24,34 +24,42 @@ public final class UnexpectedTrafficDetector implements Detector {
     /** Observed must also exceed the twin by this factor (a busy job's own noise is not unexpected). */
     static final double EXCESS_FACTOR = 1.5;
 
-    private final Map<PortRef, Rolling[]> windows = new HashMap<>();
+    /** By port index (sized to the fabric at the first tick). */
+    private Rolling[][] windows;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
-        final Map<PortRef, Double> rxExcess = new HashMap<>();
-        final Map<PortRef, Double> txExcess = new HashMap<>();
-        for (final PortTick t : context.ports().values()) {
-            if (!context.isHost(t.port().device())) {
+        if (windows == null) {
+            windows = new Rolling[context.fabric().directedLinkCount()][];
+        }
+        // in port order: the findings' order does not depend on hashing
+        final Map<PortRef, Double> rxExcess = new LinkedHashMap<>();
+        final Map<PortRef, Double> txExcess = new LinkedHashMap<>();
+        for (final PortTick t : context.ports()) {
+            if (!context.isHost(t)) {
                 continue;
             }
             final int window = context.ticks(WINDOW);
-            final Rolling[] w = windows.computeIfAbsent(t.port(), p -> new Rolling[] {
-                new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window)});
+            if (windows[t.index()] == null) {
+                windows[t.index()] = new Rolling[] {
+                    new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window)};
+            }
+            final Rolling[] w = windows[t.index()];
             if (t.unreliable()) {
                 for (final Rolling r : w) {
                     r.clear();
                 }
                 continue;
             }
-            w[0].add(t.observed(CounterNames.RX_BYTES));
-            w[1].add(t.expected(CounterNames.RX_BYTES));
-            w[2].add(t.observed(CounterNames.TX_BYTES));
-            w[3].add(t.expected(CounterNames.TX_BYTES));
+            w[0].add(t.observed(CounterIndex.RX_BYTES));
+            w[1].add(t.expected(CounterIndex.RX_BYTES));
+            w[2].add(t.observed(CounterIndex.TX_BYTES));
+            w[3].add(t.expected(CounterIndex.TX_BYTES));
             w[4].add(t.seconds());
             if (!w[0].full()) {
                 continue;
             }
-            final double lineBytes = context.capacityBps(t.port()) / 8 * w[4].sum();
+            final double lineBytes = context.capacityBps(t) / 8 * w[4].sum();
             excess(w[0].sum(), w[1].sum(), lineBytes).ifPresent(x -> rxExcess.put(t.port(), x));
             excess(w[2].sum(), w[3].sum(), lineBytes).ifPresent(x -> txExcess.put(t.port(), x));
         }

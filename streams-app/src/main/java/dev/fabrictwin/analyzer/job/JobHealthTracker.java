@@ -21,6 +21,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
@@ -80,7 +81,8 @@ public final class JobHealthTracker implements Serializable {
     private final Map<String, Double> baselines = new HashMap<>();
     private final Map<String, Integer> fitsSeen = new HashMap<>();
     private final Map<PortRef, String> lockedNics = new HashMap<>();
-    private final Map<String, Set<PortRef>> ranks = new HashMap<>();
+    /** Each job's NICs by port index, in rank order (a sum over them does not depend on hashing). */
+    private final Map<String, int[]> ranks = new HashMap<>();
     private final Map<String, Long> lastTrafficMs = new HashMap<>();
     private static final double IDLE_SHARE = 0.01;
     private static final int IDLE_PERIODS = 2;
@@ -102,7 +104,7 @@ public final class JobHealthTracker implements Serializable {
             if (ranks.containsKey(j.id())) {
                 continue;
             }
-            ranks.put(j.id(), new HashSet<>(j.ranks()));
+            ranks.put(j.id(), j.ranks().stream().distinct().mapToInt(twin.fabric()::portIndex).toArray());
             if (j.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
             }
@@ -144,11 +146,11 @@ public final class JobHealthTracker implements Serializable {
             double expected = 0;
             double observed = 0;
             double seconds = 0;
-            for (final PortRef rank : ranks.get(j.id())) {
+            for (final int rank : ranks.get(j.id())) {
                 final PortTick t = tick.port(rank);
                 if (t != null) {
-                    expected += t.expected(CounterNames.TX_BYTES);
-                    observed += t.observed(CounterNames.TX_BYTES);
+                    expected += t.expected(CounterIndex.TX_BYTES);
+                    observed += t.observed(CounterIndex.TX_BYTES);
                     seconds = Math.max(seconds, t.seconds());
                 }
             }

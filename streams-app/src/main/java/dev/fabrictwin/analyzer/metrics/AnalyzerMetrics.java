@@ -284,7 +284,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         final Map<String, Load> byPod = new HashMap<>();
         final Map<String, Double> deviceScores = new HashMap<>();
         final Map<PortRef, Double> portScores = new HashMap<>();
-        for (final PortTick t : tick.ports().values()) {
+        for (final PortTick t : tick.ports()) {
             final Node node = fabric.node(t.port().device()).orElse(null);
             final double capacity = fabric.linkAt(t.port()).map(Link::capacityBps).orElse(0.0);
             if (node == null || capacity <= 0 || t.seconds() <= 0) {
@@ -308,7 +308,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
         final Set<PortRef> ports = listedPorts.update(alerted, portScores, alerted.size() + limits.ports());
         for (final PortRef p : ports) {
             if (portScores.containsKey(p)) {
-                final PortTick t = tick.port(p);
+                final PortTick t = tick.port(fabric.portIndex(p));
                 final double line = fabric.requireLinkAt(p).capacityBps() / 8 * t.seconds();
                 utilization.put(p, new double[] {t.observed(CounterNames.TX_BYTES) / line, t.expected(CounterNames.TX_BYTES) / line});
             }

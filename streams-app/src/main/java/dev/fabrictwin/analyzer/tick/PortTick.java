@@ -17,6 +17,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
 public final class PortTick implements Serializable {
 
     private final PortRef port;
+    private final int index;
     private final double[] observed = new double[CounterIndex.size()];
     private final boolean[] reported = new boolean[CounterIndex.size()];
     private final double[] expected = new double[CounterIndex.size()];
@@ -29,8 +30,9 @@ public final class PortTick implements Serializable {
     private boolean reset;
     private boolean gap;
 
-    PortTick(final PortRef port) {
+    PortTick(final PortRef port, final int index) {
         this.port = port;
+        this.index = index;
     }
 
     void add(final PortInterval interval, final double[] twinCounters, final double[] twinGauges) {
@@ -65,6 +67,11 @@ public final class PortTick implements Serializable {
         return port;
     }
 
+    /** The port's {@code Fabric.portIndex}: its peer's is {@code index ^ 1}, its link's {@code index / 2}. */
+    public int index() {
+        return index;
+    }
+
     /** Observed increase of a counter (0 when not reported). */
     public double observed(final String counter) {
         final int slot = CounterIndex.of(counter);
@@ -85,6 +92,11 @@ public final class PortTick implements Serializable {
         return slot >= 0 ? reported[slot] : otherCounters != null && otherCounters.containsKey(counter);
     }
 
+    /** Whether the port reports the counter of this {@link CounterIndex} slot. */
+    public boolean reports(final int slot) {
+        return reported[slot];
+    }
+
     public double expected(final String counter) {
         final int slot = CounterIndex.of(counter);
         return slot >= 0 ? expected[slot] : 0;
@@ -99,6 +111,10 @@ public final class PortTick implements Serializable {
         return seconds > 0 ? observed(counter) / seconds : 0;
     }
 
+    public double observedRate(final int slot) {
+        return seconds > 0 ? observed[slot] / seconds : 0;
+    }
+
     public double expectedRate(final String counter) {
         return seconds > 0 ? expected(counter) / seconds : 0;
     }
@@ -110,7 +126,12 @@ public final class PortTick implements Serializable {
 
     public double expectedGauge(final String name) {
         final int slot = CounterIndex.of(name);
-        return seconds > 0 && slot >= 0 ? expectedGaugeArea[slot] / seconds : 0;
+        return slot >= 0 ? expectedGauge(slot) : 0;
+    }
+
+    /** The twin's time-weighted mean of the gauge of this {@link CounterIndex} slot. */
+    public double expectedGauge(final int slot) {
+        return seconds > 0 ? expectedGaugeArea[slot] / seconds : 0;
     }
 
     public double seconds() {

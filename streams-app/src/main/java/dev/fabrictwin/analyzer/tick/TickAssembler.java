@@ -2,7 +2,6 @@ package dev.fabrictwin.analyzer.tick;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +26,9 @@ public final class TickAssembler implements Serializable {
 
     private final long tickMs;
     private final long graceMs;
-    private final TreeMap<Long, Map<PortRef, PortTick>> open = new TreeMap<>();
+    /** Ports in the fabric: each open tick holds its ports by {@code Fabric.portIndex}. */
+    private final int ports;
+    private final TreeMap<Long, Open> open = new TreeMap<>();
     private long lastClosed = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long lateIntervals;
@@ -35,31 +36,34 @@ public final class TickAssembler implements Serializable {
     private final java.util.Map<String, Long> latestByDevice = new java.util.HashMap<>();
     private final TreeMap<Long, Integer> latestCounts = new TreeMap<>();
     static final int STALE_TICKS = 60;
+    /** An open tick indexes its ports over the whole fabric once it holds 1/this of them ({@link Open}). */
+    static final int DENSE_SHARE = 64;
     /** How far ahead of every other device one device may run before its clock is taken for wrong, in ticks. */
     static final int SUPPORT_TICKS = 5;
     private final long supportMs;
 
-    public TickAssembler(final long tickMs, final long graceMs) {
+    public TickAssembler(final long tickMs, final long graceMs, final int ports) {
         if (tickMs <= 0 || graceMs < 0) {
             throw new IllegalArgumentException("tick must be > 0 and grace >= 0 ms");
         }
         this.tickMs = tickMs;
         this.graceMs = graceMs;
+        this.ports = ports;
         this.supportMs = Math.max(graceMs, SUPPORT_TICKS * tickMs);
     }
 
     /**
-     * Adds an interval with the twin's expectation for it (counters and gauges by {@code CounterIndex} slot);
-     * returns the ticks this closes, oldest first.
+     * Adds an interval of the port with this {@code Fabric.portIndex}, with the twin's expectation for it (counters
+     * and gauges by {@code CounterIndex} slot); returns the ticks this closes, oldest first.
      */
-    public List<Tick> add(final PortInterval interval, final double[] expectedCounters, final double[] expectedGauges) {
+    public List<Tick> add(final PortInterval interval, final int port, final double[] expectedCounters,
+                          final double[] expectedGauges) {
         long index = Math.floorDiv(interval.t1() + tickMs / 2, tickMs);
         if (lastClosed != Long.MIN_VALUE && index <= lastClosed) {
             lateIntervals++;
             index = lastClosed + 1;
         }
-        final PortRef ref = new PortRef(interval.device(), interval.port());
-        open.computeIfAbsent(index, i -> new HashMap<>()).computeIfAbsent(ref, PortTick::new)
+        open.computeIfAbsent(index, i -> new Open()).portTick(interval, port)
             .add(interval, expectedCounters, expectedGauges);
         advance(interval.device(), interval.t1());
         watermark = supportedNewest();
@@ -135,9 +139,54 @@ public final class TickAssembler implements Serializable {
             if (eventTime != Long.MAX_VALUE && upperEdge > eventTime) {
                 break;
             }
-            closed.add(new Tick(index, (index - 1) * tickMs, index * tickMs, java.util.Collections.unmodifiableMap(open.pollFirstEntry().getValue())));
+            closed.add(Tick.of(index, (index - 1) * tickMs, index * tickMs, open.pollFirstEntry().getValue().byIndex()));
             lastClosed = index;
         }
         return closed;
+    }
+
+    /**
+     * An open tick's ports: a short list while few have reported, by port index once many have. A device whose clock
+     * runs far ahead fills ticks of its own, so an index over the whole fabric waits until the tick holds
+     * 1/{@value #DENSE_SHARE} of its ports (the index then costs less than the ports it finds).
+     */
+    private final class Open implements Serializable {
+        private final List<PortTick> few = new ArrayList<>();
+        private PortTick[] byIndex;
+
+        PortTick portTick(final PortInterval interval, final int port) {
+            final PortTick known = byIndex != null ? byIndex[port] : inFew(port);
+            if (known != null) {
+                return known;
+            }
+            final PortTick t = new PortTick(new PortRef(interval.device(), interval.port()), port);
+            if (byIndex != null) {
+                byIndex[port] = t;
+            } else {
+                few.add(t);
+                if (few.size() >= Math.max(8, ports / DENSE_SHARE)) {
+                    byIndex();
+                }
+            }
+            return t;
+        }
+
+        private PortTick inFew(final int port) {
+            for (final PortTick t : few) { // no stream: every sample comes here
+                if (t.index() == port) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        PortTick[] byIndex() {
+            if (byIndex == null) {
+                byIndex = new PortTick[ports];
+                few.forEach(t -> byIndex[t.index()] = t);
+                few.clear();
+            }
+            return byIndex;
+        }
     }
 }

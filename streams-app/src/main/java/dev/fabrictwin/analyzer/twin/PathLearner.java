@@ -11,6 +11,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.sim.FluidSimulation;
@@ -63,14 +64,11 @@ public final class PathLearner implements Serializable {
      */
     public int onTick(final Tick tick, final TwinReplica twin, final boolean calm, final int epochTicks) {
         disturbed |= !calm;
-        for (final PortTick t : tick.ports().values()) {
+        for (final PortTick t : tick.ports()) {
             if (t.gauge(CounterNames.OPER_UP) == 0) {
                 disturbed = true;
             }
-            final int d = fabric.linkAt(t.port()).isPresent() ? fabric.txLink(t.port()) : -1;
-            if (d >= 0) {
-                sent[d] += t.observed(CounterNames.TX_BYTES);
-            }
+            sent[t.index()] += t.observed(CounterIndex.TX_BYTES); // a port's index is the directed link it sends on
         }
         if (++ticks < epochTicks) {
             return 0;

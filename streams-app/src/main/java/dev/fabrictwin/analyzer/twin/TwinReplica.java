@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
-import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
@@ -204,14 +203,15 @@ public final class TwinReplica implements Serializable {
         }
     }
 
-    /** Follows an {@code oper_up} report: a port seen down takes its link down in the replica, and up again. */
-    public void observe(final PortInterval interval) {
+    /**
+     * Follows an {@code oper_up} report of the port with this {@code Fabric.portIndex}: a port seen down takes its link
+     * down in the replica, and up again.
+     */
+    public void observe(final PortInterval interval, final int port) {
         final Double operUp = interval.gauges().get(CounterNames.OPER_UP);
-        if (operUp == null) {
-            return;
+        if (operUp != null) {
+            simulation.setLinkUp(port / 2, operUp != 0, Math.max(seconds(interval.t1()), simulation.now()));
         }
-        fabric.linkAt(new PortRef(interval.device(), interval.port())).map(Link::index)
-            .ifPresent(link -> simulation.setLinkUp(link, operUp != 0, Math.max(seconds(interval.t1()), simulation.now())));
     }
 
     /** The twin's state of a directed link with the most flows during [t0, t1] (epoch ms). */

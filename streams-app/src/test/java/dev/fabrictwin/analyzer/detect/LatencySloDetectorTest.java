@@ -104,17 +104,6 @@ class LatencySloDetectorTest {
     }
 
     @Test
-    void shouldJudgeAPortTheTopologyDoesNotKnowButNameNoLinkAsTheCauseOfItsQueueing() {
-        final List<Finding> out = hand.tick(1)
-            .port("leaf-0", "eth9").gauge(CounterNames.LATENCY_P99_US, 200)
-            .port("leaf-0", "eth8").gauge(CounterNames.LATENCY_P99_US, 200).gauge(CounterNames.QUEUE_DEPTH_BYTES, 1e6)
-            .detect(detector);
-
-        assertThat(out).hasSize(2).allSatisfy(f -> assertThat(f.cause()).isNull());
-        assertThat(out).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().port()).containsExactly("eth9");
-    }
-
-    @Test
     void shouldReportEveryPortOverTheSlo() {
         final List<Finding> out = hand.tick(1).everyPort()
             .port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 50)

@@ -214,15 +214,6 @@ class LinkConservationDetectorTest {
         assertThat(perTick.all()).isEmpty();
     }
 
-    @Test
-    void shouldIgnoreAPortTheTopologyDoesNotKnow() {
-        final HandTicks.Run perTick = hand.drive(detector, 2 * SPAN, i -> hand.tick(i)
-            .port("leaf-0", "eth9").observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0)
-            .port("spine-0", "eth9").observed(CounterNames.TX_PACKETS, 0).observed(CounterNames.RX_PACKETS, 0));
-
-        assertThat(perTick.all()).isEmpty();
-    }
-
     /**
      * The in-flight amount between two skewed sampling instants changes once (a fault elsewhere ends, pauses start)
      * and creeps back over the first half of the window: d grows there as if packets were lost, then stays flat

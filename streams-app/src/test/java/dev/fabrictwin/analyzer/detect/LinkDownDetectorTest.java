@@ -71,16 +71,6 @@ class LinkDownDetectorTest {
     }
 
     @Test
-    void shouldIgnoreADownPortTheTopologyDoesNotKnow() {
-        final List<Finding> out = hand.tick(1).everyPort()
-            .port("leaf-0", "eth9").down()
-            .port("switch-x", "eth0").down()
-            .detect(detector);
-
-        assertThat(out).isEmpty();
-    }
-
-    @Test
     void shouldReportADownLinkEvenWhenItsPortsCountersAreUnreliable() {
         final List<Finding> out = hand.tick(1).port("leaf-0", "eth3").down().reset().gap().detect(detector);
 

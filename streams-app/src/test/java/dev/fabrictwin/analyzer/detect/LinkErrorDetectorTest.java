@@ -148,10 +148,4 @@ class LinkErrorDetectorTest {
         assertThat(hand.tick(2).port("leaf-0", "eth2").observed(CounterNames.FEC_CORRECTED, 1e6).gap()
             .detect(detector)).isEmpty();
     }
-
-    @Test
-    void shouldIgnoreAPortTheTopologyDoesNotKnow() {
-        assertThat(hand.tick(1).port("leaf-0", "eth9").observed(CounterNames.FEC_CORRECTED, 1e9)
-            .detect(detector)).isEmpty();
-    }
 }

@@ -132,15 +132,6 @@ class UnexpectedTrafficDetectorTest {
     }
 
     @Test
-    void shouldIgnorePortsTheTopologyDoesNotKnow() {
-        final HandTicks.Run perTick = hand.drive(detector, 2 * WINDOW, i -> hand.tick(i)
-            .port("host-0", "nic7").observed(CounterNames.RX_BYTES, 5e9)
-            .port("host-99", "nic0").observed(CounterNames.RX_BYTES, 5e9));
-
-        assertThat(perTick.all()).isEmpty();
-    }
-
-    @Test
     void shouldSpanFiveSecondsOfTicksWhenTicksAreFaster() {
         final HandTicks fast = hand.withTickMs(100);
         final HandTicks.Run perTick = fast.drive(detector, 50, i -> fast.tick(i)

@@ -112,7 +112,7 @@ class JobHealthTrackerTest {
 
         Run(final long tickMs) {
             this.tickMs = tickMs;
-            this.ticks = new TickAssembler(tickMs, tickMs / 2);
+            this.ticks = new TickAssembler(tickMs, tickMs / 2, twin.fabric().directedLinkCount());
         }
 
         /** From now on half the NICs report counter resets and half lost samples. */
@@ -133,7 +133,7 @@ class JobHealthTrackerTest {
                         Math.round(bytes.of(nic, t0, t1, counters[TX])), unreliable && n % 2 == 0,
                         unreliable && n % 2 == 1);
                     tracker.observe(interval);
-                    for (final Tick tick : ticks.add(interval, counters, gauges)) {
+                    for (final Tick tick : ticks.add(interval, twin.fabric().portIndex(nic), counters, gauges)) {
                         final List<Finding> findings = new ArrayList<>();
                         final List<JobHealth> health = tracker.onTick(tick, findings);
                         assertThat(health).hasSize(1);

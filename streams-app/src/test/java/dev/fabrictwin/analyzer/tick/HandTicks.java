@@ -193,6 +193,9 @@ public final class HandTicks {
         }
 
         public TickBuilder port(final PortRef ref) {
+            if (fabric().portIndex(ref) < 0) { // the analyzer answers other names as unmatched, before any tick
+                throw new IllegalArgumentException("a tick holds the topology's ports only, not " + ref);
+            }
             current = ports.computeIfAbsent(ref, r -> new HandPort(r, config.tickMs() / 1000.0));
             return this;
         }
@@ -270,11 +273,11 @@ public final class HandTicks {
 
         public Tick build() {
             final long endMs = EPOCH_MS + index * config.tickMs();
-            final Map<PortRef, PortTick> built = new HashMap<>();
+            final PortTick[] built = new PortTick[twin.fabric().directedLinkCount()];
             for (final HandPort p : ports.values()) {
-                built.put(p.ref, p.build(endMs));
+                built[twin.fabric().portIndex(p.ref)] = p.build(endMs);
             }
-            return new Tick(index, endMs - config.tickMs(), endMs, built);
+            return Tick.of(index, endMs - config.tickMs(), endMs, built);
         }
 
         /** Builds the tick and runs the detector on it. */
@@ -312,12 +315,12 @@ public final class HandTicks {
                 final double[] counters = new double[CounterIndex.size()];
                 final double[] twinGauges = new double[CounterIndex.size()];
                 if (fromTwin) {
-                    twin.observe(interval);
+                    twin.observe(interval, twin.fabric().portIndex(ref));
                     twin.expectedInto(interval, counters, twinGauges, new boolean[CounterIndex.size()]);
                 }
                 expected.forEach((slot, v) -> counters[slot] = v);
                 expectedGauges.forEach((slot, v) -> twinGauges[slot] = v);
-                final PortTick tick = new PortTick(ref);
+                final PortTick tick = new PortTick(ref, twin.fabric().portIndex(ref));
                 tick.add(interval, counters, twinGauges);
                 return tick;
             }

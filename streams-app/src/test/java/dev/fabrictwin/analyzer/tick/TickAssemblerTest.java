@@ -23,9 +23,11 @@ class TickAssemblerTest {
     private static final PortRef B = new PortRef("leaf-1", "eth0");
     private static final PortRef C = new PortRef("spine-0", "eth0");
     private static final PortRef D = new PortRef("spine-1", "eth0");
+    /** The ports' indices (as {@code Fabric.portIndex} gives them): A is 0, B 1, C 2, D 3. */
+    private static final List<PortRef> PORTS = List.of(A, B, C, D);
     private static final double[] NOTHING = slots();
 
-    private final TickAssembler noGrace = new TickAssembler(TICK_MS, 0);
+    private final TickAssembler noGrace = new TickAssembler(TICK_MS, 0, PORTS.size());
 
     private static PortInterval txOf(final PortRef ref, final long t0, final long t1, final long bytes) {
         return tx(ref.device(), ref.port(), t0, t1, bytes);
@@ -34,11 +36,39 @@ class TickAssemblerTest {
     /** Adds an interval the twin expects nothing of; the ticks it closed. */
     private static List<Tick> add(final TickAssembler assembler, final PortRef ref, final long t0, final long t1,
                                   final long bytes) {
-        return assembler.add(txOf(ref, t0, t1, bytes), NOTHING, NOTHING);
+        return assembler.add(txOf(ref, t0, t1, bytes), PORTS.indexOf(ref), NOTHING, NOTHING);
     }
 
     private static List<Long> indices(final List<Tick> ticks) {
         return ticks.stream().map(Tick::index).toList();
+    }
+
+    @Test
+    void shouldListATicksPortsInIndexOrderWhateverOrderTheyCameIn() {
+        for (final PortRef p : List.of(D, B, C, A)) {
+            add(noGrace, p, 9_000, 10_000, 1);
+        }
+
+        assertThat(noGrace.flush().get(0).ports()).extracting(PortTick::port).containsExactly(A, B, C, D);
+    }
+
+    @Test
+    void shouldKeepEveryPortsSumOnceATickHoldsManyPorts() {
+        final int ports = 100; // a tick of more than a few ports keeps them by index
+        final TickAssembler assembler = new TickAssembler(TICK_MS, 0, ports);
+        for (int round = 1; round <= 2; round++) {
+            for (int i = ports - 1; i >= 0; i--) {
+                assembler.add(tx("leaf-0", "eth" + i, 9_000 + round, 9_500 + round, i), i, NOTHING, NOTHING);
+            }
+        }
+
+        final Tick tick = assembler.flush().get(0);
+
+        assertThat(tick.ports()).hasSize(ports).extracting(PortTick::index).isSorted();
+        for (int i = 0; i < ports; i++) {
+            assertThat(tick.port(i).port()).isEqualTo(new PortRef("leaf-0", "eth" + i));
+            assertThat(tick.port(i).observed(CounterNames.TX_BYTES)).isEqualTo(2 * i);
+        }
     }
 
     @Test
@@ -54,18 +84,18 @@ class TickAssemblerTest {
         final Tick ten = ticks.get(0);
         assertThat(ten.startMs()).isEqualTo(9_000);
         assertThat(ten.endMs()).isEqualTo(10_000);
-        assertThat(ten.ports()).containsOnlyKeys(A, B, C);
-        assertThat(ten.port(A).observed(CounterNames.TX_BYTES)).isEqualTo(1);
-        assertThat(ten.port(B).observed(CounterNames.TX_BYTES)).isEqualTo(2);
-        assertThat(ten.port(D)).isNull();
-        assertThat(ticks.get(1).ports()).containsOnlyKeys(D);
+        assertThat(ten.ports()).extracting(PortTick::port).containsExactly(A, B, C);
+        assertThat(ten.port(PORTS.indexOf(A)).observed(CounterNames.TX_BYTES)).isEqualTo(1);
+        assertThat(ten.port(PORTS.indexOf(B)).observed(CounterNames.TX_BYTES)).isEqualTo(2);
+        assertThat(ten.port(PORTS.indexOf(D))).isNull();
+        assertThat(ticks.get(1).ports()).extracting(PortTick::port).containsExactly(D);
         assertThat(ticks.get(1).startMs()).isEqualTo(10_000);
         assertThat(noGrace.lateIntervals()).isZero();
     }
 
     @Test
     void shouldCloseATickOnlyOnceEventTimeIsTheGracePastItsUpperEdge() {
-        final TickAssembler assembler = new TickAssembler(TICK_MS, 300);
+        final TickAssembler assembler = new TickAssembler(TICK_MS, 300, PORTS.size());
         // tick 10's upper edge is 10 500: it closes once event time reaches 10 800
 
         final List<Tick> first = add(assembler, A, 9_000, 10_000, 5);
@@ -75,7 +105,7 @@ class TickAssemblerTest {
         assertThat(first).isEmpty();
         assertThat(oneMsShort).isEmpty();
         assertThat(indices(atGrace)).containsExactly(10L);
-        assertThat(atGrace.get(0).port(A).observed(CounterNames.TX_BYTES)).isEqualTo(5);
+        assertThat(atGrace.get(0).port(PORTS.indexOf(A)).observed(CounterNames.TX_BYTES)).isEqualTo(5);
         assertThat(indices(assembler.flush())).containsExactly(11L);
     }
 
@@ -87,12 +117,12 @@ class TickAssemblerTest {
             Map.of(CounterNames.TX_BYTES, 100L), Map.of(CounterNames.QUEUE_DEPTH_BYTES, 1.0), false, 0, false);
 
         // out of order: the port's latest gauges still win
-        noGrace.add(later, slots(CounterNames.TX_BYTES, 310), slots(CounterNames.QUEUE_DEPTH_BYTES, 30));
-        noGrace.add(earlier, slots(CounterNames.TX_BYTES, 90), slots(CounterNames.QUEUE_DEPTH_BYTES, 10));
+        noGrace.add(later, 0, slots(CounterNames.TX_BYTES, 310), slots(CounterNames.QUEUE_DEPTH_BYTES, 30));
+        noGrace.add(earlier, 0, slots(CounterNames.TX_BYTES, 90), slots(CounterNames.QUEUE_DEPTH_BYTES, 10));
         final List<Tick> ticks = noGrace.flush();
 
         assertThat(indices(ticks)).containsExactly(10L);
-        final PortTick a = ticks.get(0).port(A);
+        final PortTick a = ticks.get(0).port(PORTS.indexOf(A));
         assertThat(a.observed(CounterNames.TX_BYTES)).isEqualTo(400);
         assertThat(a.expected(CounterNames.TX_BYTES)).isEqualTo(400);
         assertThat(a.seconds()).isCloseTo(1.0, within(1e-9));
@@ -108,11 +138,11 @@ class TickAssemblerTest {
     @Test
     void shouldTellAMissingCounterFromAZeroAndKeepNonCanonicalOnes() {
         noGrace.add(new PortInterval(A.device(), A.port(), 9_000, 10_000,
-            Map.of(CounterNames.TX_BYTES, 0L, "vendor_drops", 7L), Map.of(), false, 0, false), NOTHING, NOTHING);
+            Map.of(CounterNames.TX_BYTES, 0L, "vendor_drops", 7L), Map.of(), false, 0, false), 0, NOTHING, NOTHING);
         noGrace.add(new PortInterval(A.device(), A.port(), 10_000, 10_400,
-            Map.of("vendor_drops", 5L), Map.of(), false, 0, false), NOTHING, NOTHING);
+            Map.of("vendor_drops", 5L), Map.of(), false, 0, false), 0, NOTHING, NOTHING);
 
-        final PortTick a = noGrace.flush().get(0).port(A);
+        final PortTick a = noGrace.flush().get(0).port(PORTS.indexOf(A));
 
         assertThat(a.reports(CounterNames.TX_BYTES)).isTrue();
         assertThat(a.observed(CounterNames.TX_BYTES)).isZero();
@@ -135,7 +165,7 @@ class TickAssemblerTest {
         assertThat(aAhead).isEmpty();
         assertThat(aFurtherAhead).isEmpty();
         assertThat(indices(bCatchesUp)).containsExactly(10L);
-        assertThat(bCatchesUp.get(0).ports()).containsOnlyKeys(A, B);
+        assertThat(bCatchesUp.get(0).ports()).extracting(PortTick::port).containsExactly(A, B);
     }
 
     @Test
@@ -154,7 +184,7 @@ class TickAssemblerTest {
         assertThat(held).isEmpty();
         assertThat(released).hasSize(TickAssembler.STALE_TICKS + 1);
         assertThat(released.get(0).index()).isEqualTo(10);
-        assertThat(released.get(0).ports()).containsOnlyKeys(A, B);
+        assertThat(released.get(0).ports()).extracting(PortTick::port).containsExactly(A, B);
         assertThat(released.get(TickAssembler.STALE_TICKS).index()).isEqualTo(70);
         assertThat(noGrace.lateIntervals()).isZero();
     }
@@ -172,7 +202,7 @@ class TickAssemblerTest {
 
         assertThat(noGrace.lateIntervals()).isZero();
         assertThat(indices(closed)).startsWith(10L, 11L, 12L).contains(29L).doesNotContain(31L);
-        assertThat(closed.get(0).ports()).containsOnlyKeys(A, B, C);
+        assertThat(closed.get(0).ports()).extracting(PortTick::port).containsExactly(A, B, C);
         assertThat(noGrace.devicesAhead()).containsOnlyKeys("spine-1");
         assertThat(noGrace.devicesAhead().get("spine-1")).isBetween(89_000L, 91_000L);
     }
@@ -191,7 +221,7 @@ class TickAssemblerTest {
         }
 
         assertThat(indices(closed)).containsExactly(10L, 610L);
-        assertThat(closed.get(1).ports()).containsOnlyKeys(A, B, C, D);
+        assertThat(closed.get(1).ports()).extracting(PortTick::port).containsExactly(A, B, C, D);
         assertThat(noGrace.devicesAhead()).isEmpty();
         assertThat(noGrace.lateIntervals()).isZero();
     }
@@ -206,17 +236,17 @@ class TickAssemblerTest {
         final List<Tick> rest = noGrace.flush();
 
         assertThat(indices(closed)).containsExactly(10L);
-        assertThat(closed.get(0).ports()).containsOnlyKeys(A);
+        assertThat(closed.get(0).ports()).extracting(PortTick::port).containsExactly(A);
         assertThat(noGrace.lateIntervals()).isEqualTo(2);
         assertThat(indices(rest)).containsExactly(11L);
-        assertThat(rest.get(0).port(A).observed(CounterNames.TX_BYTES)).isEqualTo(10);
-        assertThat(rest.get(0).port(B).observed(CounterNames.TX_BYTES)).isEqualTo(1_100);
-        assertThat(rest.get(0).port(B).t0()).isEqualTo(9_000);
+        assertThat(rest.get(0).port(PORTS.indexOf(A)).observed(CounterNames.TX_BYTES)).isEqualTo(10);
+        assertThat(rest.get(0).port(PORTS.indexOf(B)).observed(CounterNames.TX_BYTES)).isEqualTo(1_100);
+        assertThat(rest.get(0).port(PORTS.indexOf(B)).t0()).isEqualTo(9_000);
     }
 
     @Test
     void shouldCountAnIntervalForATickClosedByFlushAsLate() {
-        final TickAssembler assembler = new TickAssembler(TICK_MS, 5_000);
+        final TickAssembler assembler = new TickAssembler(TICK_MS, 5_000, PORTS.size());
         add(assembler, A, 9_000, 10_000, 1);
         add(assembler, A, 11_000, 12_000, 1);
         final List<Tick> flushed = assembler.flush();
@@ -228,21 +258,21 @@ class TickAssemblerTest {
         assertThat(assembler.lateIntervals()).isEqualTo(1);
         final List<Tick> last = assembler.flush();
         assertThat(indices(last)).containsExactly(13L);
-        assertThat(last.get(0).port(B).observed(CounterNames.TX_BYTES)).isEqualTo(7);
+        assertThat(last.get(0).port(PORTS.indexOf(B)).observed(CounterNames.TX_BYTES)).isEqualTo(7);
     }
 
     @Test
     void shouldMarkAPortTickUnreliableWhenAnyOfItsIntervalsHasAResetOrAGap() {
-        noGrace.add(tx(A.device(), A.port(), 9_000, 9_600, 1, false, false), NOTHING, NOTHING);
-        noGrace.add(tx(A.device(), A.port(), 9_600, 10_000, 1, true, false), NOTHING, NOTHING);
-        noGrace.add(tx(B.device(), B.port(), 9_000, 10_000, 1, false, true), NOTHING, NOTHING);
-        noGrace.add(tx(C.device(), C.port(), 9_000, 10_000, 1, false, false), NOTHING, NOTHING);
+        noGrace.add(tx(A.device(), A.port(), 9_000, 9_600, 1, false, false), PORTS.indexOf(A), NOTHING, NOTHING);
+        noGrace.add(tx(A.device(), A.port(), 9_600, 10_000, 1, true, false), PORTS.indexOf(A), NOTHING, NOTHING);
+        noGrace.add(tx(B.device(), B.port(), 9_000, 10_000, 1, false, true), PORTS.indexOf(B), NOTHING, NOTHING);
+        noGrace.add(tx(C.device(), C.port(), 9_000, 10_000, 1, false, false), PORTS.indexOf(C), NOTHING, NOTHING);
 
         final Tick tick = noGrace.flush().get(0);
 
-        assertThat(tick.port(A).unreliable()).as("reset").isTrue();
-        assertThat(tick.port(B).unreliable()).as("gap").isTrue();
-        assertThat(tick.port(C).unreliable()).as("clean").isFalse();
+        assertThat(tick.port(PORTS.indexOf(A)).unreliable()).as("reset").isTrue();
+        assertThat(tick.port(PORTS.indexOf(B)).unreliable()).as("gap").isTrue();
+        assertThat(tick.port(PORTS.indexOf(C)).unreliable()).as("clean").isFalse();
     }
 
     @Test
@@ -256,8 +286,8 @@ class TickAssemblerTest {
 
     @Test
     void shouldRejectANonPositiveTickOrANegativeGrace() {
-        assertThatThrownBy(() -> new TickAssembler(0, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TickAssembler(TICK_MS, -1)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new TickAssembler(TICK_MS, 0).tickMs()).isEqualTo(TICK_MS);
+        assertThatThrownBy(() -> new TickAssembler(0, 0, PORTS.size())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TickAssembler(TICK_MS, -1, PORTS.size())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new TickAssembler(TICK_MS, 0, PORTS.size()).tickMs()).isEqualTo(TICK_MS);
     }
 }

@@ -17,6 +17,7 @@ import dev.fabrictwin.analyzer.SampleIntervals;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
@@ -57,7 +58,7 @@ class TwinReplicaTest {
                 continue;
             }
             final PortInterval i = interval.get();
-            replica.observe(i);
+            replica.observe(i, replica.fabric().portIndex(new PortRef(i.device(), i.port())));
             if (x.device().equals(device) && x.port().equals(port)) {
                 final PortCounters expected = replica.expected(i);
                 out.add(new double[] {i.increases().get(counter), expected.counter(counter)});

@@ -23,6 +23,8 @@ public final class Fabric implements Serializable {
     private final Map<String, Node> nodesByName;
     private final Map<PortRef, Link> linksByPort;
     private final int[][] linksOfNode;
+    /** Each directed link's sending node (its reverse's is the receiving one): the simulation reads them at every step. */
+    private final int[] txNodes;
 
     Fabric(final String id, final Technology technology, final List<Node> nodes, final List<Link> links) {
         this.id = Objects.requireNonNull(id, "id");
@@ -54,9 +56,12 @@ public final class Fabric implements Serializable {
             linksOfNode[i] = new int[degree[i]];
         }
         final int[] fill = new int[this.nodes.size()];
+        this.txNodes = new int[2 * this.links.size()];
         for (final Link l : this.links) {
             linksOfNode[l.lowerNode()][fill[l.lowerNode()]++] = l.index();
             linksOfNode[l.upperNode()][fill[l.upperNode()]++] = l.index();
+            txNodes[l.up()] = l.lowerNode();
+            txNodes[l.down()] = l.upperNode();
         }
     }
 
@@ -163,6 +168,15 @@ public final class Fabric implements Serializable {
         return l.lower().equals(port) ? l.up() : l.down();
     }
 
+    /**
+     * A cabled port's dense index in {@code [0, directedLinkCount())}: the directed link it transmits on, so its peer's
+     * is {@code index ^ 1} and its link's {@code index / 2}. -1 for a port no link has.
+     */
+    public int portIndex(final PortRef port) {
+        final Link l = linksByPort.get(port);
+        return l == null ? -1 : l.lower().equals(port) ? l.up() : l.down();
+    }
+
     /** Directed link a port receives from. */
     public int rxLink(final PortRef port) {
         final Link l = requireLinkAt(port);
@@ -183,14 +197,12 @@ public final class Fabric implements Serializable {
 
     /** Node that transmits on a directed link. */
     public int txNode(final int directedLink) {
-        final Link l = links.get(directedLink / 2);
-        return directedLink % 2 == 0 ? l.lowerNode() : l.upperNode();
+        return txNodes[directedLink];
     }
 
     /** Node that receives from a directed link. */
     public int rxNode(final int directedLink) {
-        final Link l = links.get(directedLink / 2);
-        return directedLink % 2 == 0 ? l.upperNode() : l.lowerNode();
+        return txNodes[directedLink ^ 1];
     }
 
     /** Every cabled port, in natural order. */

@@ -3,7 +3,6 @@ package dev.fabrictwin.twin.fabric;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -158,7 +157,9 @@ public final class PortNames implements Serializable {
         private final PortNames names;
         private final Fabric fabric;
         private final Map<String, Map<String, String>> portsByLowerCase = new HashMap<>();
-        private final Map<String, Resolution> cache = new LinkedHashMap<>();
+        /** By device, then port: every sample is resolved, so no key string is built for it. */
+        private final Map<String, Map<String, Resolution>> cache = new HashMap<>();
+        private int cached;
 
         Resolver(final PortNames names, final Fabric fabric) {
             this.names = names;
@@ -170,14 +171,15 @@ public final class PortNames implements Serializable {
         }
 
         public Resolution resolve(final String device, final String port) {
-            final String key = device + "/" + port;
-            final Resolution cached = cache.get(key);
-            if (cached != null) {
-                return cached;
+            final Map<String, Resolution> ofDevice = cache.get(device);
+            final Resolution hit = ofDevice == null ? null : ofDevice.get(port);
+            if (hit != null) {
+                return hit;
             }
-            final Resolution r = compute(device, port, key);
-            if (cache.size() < CACHE_LIMIT) {
-                cache.put(key, r);
+            final Resolution r = compute(device, port, device + "/" + port);
+            if (cached < CACHE_LIMIT) {
+                cache.computeIfAbsent(device, d -> new HashMap<>()).put(port, r);
+                cached++;
             }
             return r;
         }
@@ -224,7 +226,7 @@ public final class PortNames implements Serializable {
         }
 
         int cached() {
-            return cache.size();
+            return cached;
         }
     }
 

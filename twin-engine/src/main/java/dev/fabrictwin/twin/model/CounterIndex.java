@@ -35,6 +35,19 @@ public final class CounterIndex {
     /** Slots of {@code tx_pfc_pause.0..7}, {@code rx_pfc_pause.0..7}. */
     public static final int[] TX_PFC = slots(CounterNames.TX_PFC_PAUSE);
     public static final int[] RX_PFC = slots(CounterNames.RX_PFC_PAUSE);
+    /** Slots of the names detectors read for every port in every tick: no name is looked up there. */
+    public static final int TX_BYTES = SLOTS.get(CounterNames.TX_BYTES);
+    public static final int RX_BYTES = SLOTS.get(CounterNames.RX_BYTES);
+    public static final int TX_PACKETS = SLOTS.get(CounterNames.TX_PACKETS);
+    public static final int RX_PACKETS = SLOTS.get(CounterNames.RX_PACKETS);
+    public static final int ECN_MARKED = SLOTS.get(CounterNames.ECN_MARKED);
+    public static final int CNP_HANDLED = SLOTS.get(CounterNames.CNP_HANDLED);
+    public static final int FCS_ERRORS = SLOTS.get(CounterNames.FCS_ERRORS);
+    public static final int FEC_CORRECTED = SLOTS.get(CounterNames.FEC_CORRECTED);
+    public static final int FEC_UNCORRECTABLE = SLOTS.get(CounterNames.FEC_UNCORRECTABLE);
+    public static final int QUEUE_DEPTH_BYTES = SLOTS.get(CounterNames.QUEUE_DEPTH_BYTES);
+    public static final int BUFFER_WATERMARK_BYTES = SLOTS.get(CounterNames.BUFFER_WATERMARK_BYTES);
+    public static final int LATENCY_P99_US = SLOTS.get(CounterNames.LATENCY_P99_US);
 
     private CounterIndex() {
     }

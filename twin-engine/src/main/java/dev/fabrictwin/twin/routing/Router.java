@@ -250,7 +250,7 @@ public final class Router implements Serializable {
 
     /** A stable 64-bit key for a flow between two NICs (what a switch's 5-tuple hash would see). */
     public static long flowKey(final PortRef source, final PortRef destination, final int salt) {
-        return mix(mix(source.hashCode() * 0x9E3779B97F4A7C15L + destination.hashCode()) + salt);
+        return mix(mix(source.nameHash() * 0x9E3779B97F4A7C15L + destination.nameHash()) + salt);
     }
 
     /** SplitMix64 finalizer: a well-mixed hash of 64 bits. */
