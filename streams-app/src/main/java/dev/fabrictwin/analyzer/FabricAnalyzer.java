@@ -67,6 +67,9 @@ public final class FabricAnalyzer implements Serializable {
     private final double[] expectedGauges = new double[CounterIndex.size()];
     private final boolean[] present = new boolean[CounterIndex.size()];
     private long intervals;
+    /** Per port index: the end of the latest interval taken (a port's intervals follow one another). */
+    private final long[] lastEnd;
+    private long duplicateIntervals;
     private double lastSolveMs;
     private List<String> footprintJobs;
 
@@ -82,6 +85,8 @@ public final class FabricAnalyzer implements Serializable {
         this.correlator = new Correlator(twin.fabric(), new JobFootprint(twin.fabric(), twin.jobs()));
         this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
         this.paths = new PathLearner(twin.fabric());
+        this.lastEnd = new long[twin.fabric().directedLinkCount()];
+        java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
     }
 
     /**
@@ -96,6 +101,13 @@ public final class FabricAnalyzer implements Serializable {
         }
         final PortInterval interval = named.renamed(resolution.port().device(), resolution.port().port());
         final int port = twin.fabric().portIndex(resolution.port());
+        if (interval.t1() <= lastEnd[port]) {
+            // a port's intervals follow one another: one ending no later than the last is a replay of it (an
+            // upstream retry or restart delivering it again), and counting it twice would read as traffic, or loss
+            duplicateIntervals++;
+            return Output.EMPTY;
+        }
+        lastEnd[port] = interval.t1();
         intervals++;
         twin.observe(interval, port);
         jobs.observe(interval);
@@ -171,6 +183,11 @@ public final class FabricAnalyzer implements Serializable {
 
     public long intervals() {
         return intervals;
+    }
+
+    /** Intervals dropped because their port had already delivered them (see {@link #accept}). */
+    public long duplicateIntervals() {
+        return duplicateIntervals;
     }
 
     public long lateIntervals() {

@@ -122,8 +122,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                     continue;
                 }
             }
+            final long duplicates = progress.analyzer.duplicateIntervals();
             final FabricAnalyzer.Output out = progress.analyzer.accept(interval);
             if (alerts != null) {
+                if (progress.analyzer.duplicateIntervals() > duplicates) {
+                    listener.rejected("duplicate_interval");
+                }
                 publish(out, alerts, health);
             }
         }
