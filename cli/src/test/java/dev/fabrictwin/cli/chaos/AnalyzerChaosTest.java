@@ -179,8 +179,9 @@ class AnalyzerChaosTest {
             live.readUntil(lastTs - 10_000, Duration.ofSeconds(45), Duration.ofSeconds(240));
             live.pollFor(Duration.ofSeconds(5));
             for (final AnalyzerProcess a : analyzers) {
-                System.out.printf(Locale.ROOT, "  %s: %.0f intervals late in its latest run (-1: not running)%n", a.name(),
-                    a.lateIntervals());
+                System.out.printf(Locale.ROOT, "  %s, latest run (-1: not running): %.0f intervals late, %.0f delivered twice "
+                    + "and dropped%n", a.name(), a.counter("fabric_intervals_late_total", ""),
+                    a.counter("fabric_records_rejected_total", "duplicate_interval"));
             }
             assertThat(live.latestJobHealthTs()).as("the analyzers got through the whole run; logs:%n%s", tails(analyzers))
                 .isGreaterThanOrEqualTo(lastTs - 10_000);

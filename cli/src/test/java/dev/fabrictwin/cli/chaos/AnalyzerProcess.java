@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
 final class AnalyzerProcess implements AutoCloseable {
 
     private static final Pattern METRICS = Pattern.compile("metrics at (http://\\S+/metrics)");
-    private static final Pattern LATE = Pattern.compile("(?m)^fabric_intervals_late_total(?:\\{[^}]*})? ([0-9.eE+]+)$");
     private static final Pattern PROCESSING = Pattern.compile("RUNNING \\(processing\\) after ([0-9.]+) s");
 
     private static final String START_MARK = "chaos: start ";
@@ -91,10 +90,10 @@ final class AnalyzerProcess implements AutoCloseable {
     }
 
     /**
-     * Intervals the running analysis saw after their tick had closed ({@code fabric_intervals_late_total} of its
-     * latest start), or -1 when that cannot be read: lateness is what can make a restarted analysis differ.
+     * A counter of the running analyzer's {@code /metrics} (its latest start), summed over the series whose line
+     * contains {@code label}, or -1 when that cannot be read: what the analysis saw late, or dropped as delivered twice.
      */
-    double lateIntervals() throws IOException {
+    double counter(final String name, final String label) throws IOException {
         final Matcher url = METRICS.matcher(Files.exists(log) ? Files.readString(log) : "");
         String last = null;
         while (url.find()) {
@@ -107,8 +106,8 @@ final class AnalyzerProcess implements AutoCloseable {
             final String body = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(last)).timeout(java.time.Duration.ofSeconds(5)).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            final Matcher late = LATE.matcher(body);
-            return late.find() ? Double.parseDouble(late.group(1)) : -1;
+            return body.lines().filter(l -> l.startsWith(name) && l.contains(label))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
