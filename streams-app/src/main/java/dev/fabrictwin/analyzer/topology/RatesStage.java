@@ -149,7 +149,7 @@ public final class RatesStage {
             this.last = context.getStateStore(LAST_SAMPLE_STORE);
             // Kafka Streams calls init again on this same instance when it revives a task it closed dirty (a corrupted
             // task, a fenced producer): what is in memory ran ahead of the committed state the task now resumes from,
-            // and a batch left pending would go out twice (AnalyzerChaosTest saw intervals counted twice)
+            // and its replayed samples would be skipped as stale, their intervals lost (RatesReviveTest)
             latest.clear();
             pending.clear();
             pendingWrites.clear();
