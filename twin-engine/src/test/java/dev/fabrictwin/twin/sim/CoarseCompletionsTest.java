@@ -77,13 +77,18 @@ class CoarseCompletionsTest {
         }
     }
 
+    /** {@link #MIXED} run for {@link #SECONDS} with this completion grid (0: exact). */
+    private static Twin mixed(final double grid) {
+        final Twin twin = Twin.healthy(scenario(MIXED), ModelParams.defaults());
+        twin.simulation().setCompletionGrid(grid);
+        twin.simulation().runUntil(SECONDS);
+        return twin;
+    }
+
     @Test
     void everyPortCountsPerTickWhatTheExactTwinCounts() {
-        final Twin exact = Twin.healthy(scenario(MIXED), ModelParams.defaults());
-        final Twin coarse = Twin.healthy(scenario(MIXED), ModelParams.defaults());
-        coarse.simulation().setCompletionGrid(GRID);
-        exact.simulation().runUntil(SECONDS);
-        coarse.simulation().runUntil(SECONDS);
+        final Twin exact = mixed(0);
+        final Twin coarse = mixed(GRID);
 
         double worst = 0;
         double busiestTick = 0;
@@ -105,11 +110,8 @@ class CoarseCompletionsTest {
 
     @Test
     void jobsIterateInStepWithTheExactTwin() {
-        final Twin exact = Twin.healthy(scenario(MIXED), ModelParams.defaults());
-        final Twin coarse = Twin.healthy(scenario(MIXED), ModelParams.defaults());
-        coarse.simulation().setCompletionGrid(GRID);
-        exact.simulation().runUntil(SECONDS);
-        coarse.simulation().runUntil(SECONDS);
+        final Twin exact = mixed(0);
+        final Twin coarse = mixed(GRID);
 
         for (final String job : List.of("ring", "a2a")) {
             final List<IterationRecord> e = exact.simulation().iterations().stream().filter(r -> r.job().equals(job)).toList();
