@@ -16,6 +16,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.shard.ShardMap;
+import dev.fabrictwin.analyzer.shard.ShardTick;
+import dev.fabrictwin.analyzer.shard.ShardedCorrelation;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
@@ -62,11 +65,17 @@ public final class ScaleBench {
         return null;
     }
 
+    /** Leaves of the generated fabric of {@code ports} ports: the most shards it can be cut into. */
+    public static int leaves(final int ports) {
+        final int hosts = ports / 3;
+        return hosts / (hosts <= 256 ? 16 : 32);
+    }
+
     /** The generated spine-leaf fabric of {@code ports} sampled ports, with three proportionate jobs, for {@code seconds}. */
     public static Scenario scenario(final int ports, final int seconds) {
         final int hosts = ports / 3;
         final int perLeaf = hosts <= 256 ? 16 : 32;
-        final int leaves = hosts / perLeaf;
+        final int leaves = leaves(ports);
         final int spines = perLeaf / 2;
         final int ring = hosts / 2;
         final int hier = hosts * 3 / 8;
@@ -92,15 +101,32 @@ public final class ScaleBench {
      */
     public static Map<String, Double> run(final List<Integer> sizes, final int seconds, final int warmUp,
                                           final long minSamples, final Consumer<String> log) {
+        return run(sizes, seconds, warmUp, minSamples, 1, log);
+    }
+
+    /**
+     * As above, the analysis cut into {@code shards} shards ({@code ShardMap}) run one after another in this thread,
+     * each timed on its own, with the correlation stage: adds each size's samples per CPU second of the slowest and of
+     * the mean shard, the correlation stage's share of the CPU, and the 2-core instances real time needs
+     * ({@link #instancesForRealTime}).
+     */
+    public static Map<String, Double> run(final List<Integer> sizes, final int seconds, final int warmUp,
+                                          final long minSamples, final int shards, final Consumer<String> log) {
         final Map<String, Double> figures = new LinkedHashMap<>();
         for (final int ports : sizes) {
             final int runSeconds = (int) Math.max(seconds, (minSamples + ports - 1) / ports);
             final int skipped = Math.max(warmUp, runSeconds / 3);
             try {
-                final double[] r = measure(ports, runSeconds, skipped, log);
+                final double[] r = measure(ports, runSeconds, skipped, shards, log);
                 figures.put("ports" + ports + ".samplesPerSec", r[0]);
                 figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
                 figures.put("ports" + ports + ".heapMB", r[1]);
+                if (shards > 1) {
+                    figures.put("ports" + ports + ".slowestShardSamplesPerCpuSec", r[3]);
+                    figures.put("ports" + ports + ".meanShardSamplesPerCpuSec", r[4]);
+                    figures.put("ports" + ports + ".correlationCpuShare", r[5]);
+                    figures.put("ports" + ports + ".instancesForRealTime", instancesForRealTime(ports, shards, r[3], r[5]));
+                }
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
@@ -113,36 +139,53 @@ public final class ScaleBench {
         return figures;
     }
 
-    private static double[] measure(final int ports, final int seconds, final int warmUp, final Consumer<String> log)
-        throws JsonProcessingException {
+    /**
+     * The 2-core instances that keep up with {@code ports} sampled once a second, from measured figures: each shard
+     * needs {@code ports / shards / slowestShardRate} of a core (its share of the samples at the slowest shard's cost:
+     * the twin replica each shard runs whole is in that cost), the correlation stage {@code correlationShare} of all
+     * the analysis's CPU on top; an instance gives its 2 cores at {@value #CORE_BUDGET} (the rest: the rates stage,
+     * Kafka clients, GC). instances = ceil(cores needed / (2 × {@value #CORE_BUDGET})), and at least one per shard
+     * that needs a core or more of its own.
+     */
+    public static double instancesForRealTime(final int ports, final int shards, final double slowestShardRate,
+                                              final double correlationShare) {
+        final double perShard = ports / (double) shards / slowestShardRate;
+        final double cores = perShard * shards / (1 - correlationShare);
+        return Math.max(Math.ceil(cores / (2 * CORE_BUDGET)), perShard >= 1 ? shards : 1);
+    }
+
+    /** Share of an instance's cores the analysis may take (docs/analyzer.md, "Sizing a deployment"). */
+    static final double CORE_BUDGET = 0.6;
+
+    private static double[] measure(final int ports, final int seconds, final int warmUp, final int shards,
+                                    final Consumer<String> log) throws JsonProcessingException {
         final long baseline = usedAfterGc();
         final Scenario scenario = scenario(ports, seconds);
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         final List<JsonNode> jobs = new ArrayList<>();
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
         final AnalyzerConfig config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
-        final FabricAnalyzer analyzer = new FabricAnalyzer(TwinReplica.from(JSON.readTree(
-            SimulationFiles.topologyJson(cluster)), jobs, scenario.epoch().toEpochMilli()), config);
+        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
+        final Sharded analyzer = new Sharded(topology, jobs, scenario.epoch().toEpochMilli(), config, shards);
         final long epochMs = scenario.epoch().toEpochMilli();
         final Map<String, Sample> last = new HashMap<>(ports * 2);
         final List<PortInterval> batch = new ArrayList<>(ports);
         // [0] batches (a batch: as many intervals as ports, about a second of telemetry), [1] counted samples,
         // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records, [6] counted CPU nanos of this thread
         final long[] state = {0, 0, 0, 0, 0, 0, 0};
+        final long[][] shardCounted = new long[2][shards + 1]; // counted samples, CPU nanos per shard (+ correlation)
         final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long wall = System.nanoTime();
         final Runnable analyzeBatch = () -> {
             final long t0 = System.nanoTime();
             final long cpu0 = threads.getCurrentThreadCpuTime();
-            for (final PortInterval i : batch) {
-                final List<dev.fabrictwin.contract.alert.Alert> alerts = analyzer.accept(i).alerts();
-                state[5] += alerts.size();
-                // the generated fabric has no fault: every alert that opens is a false one, worth naming
-                alerts.stream().filter(a -> a.state() == dev.fabrictwin.contract.alert.Alert.State.OPEN)
-                    .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: false alert at %d s of telemetry: %s %s "
-                        + "(%s)", ports, (a.firstSeen() - epochMs) / 1000, a.id(), a.rootCause() ? "root" : "victim",
-                        a.summary())));
-            }
+            final long[][] perShard = analyzer.accept(batch, threads);
+            state[5] += analyzer.published().size();
+            // the generated fabric has no fault: every alert that opens is a false one, worth naming
+            analyzer.published().stream().filter(a -> a.state() == dev.fabrictwin.contract.alert.Alert.State.OPEN)
+                .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: false alert at %d s of telemetry: %s %s "
+                    + "(%s)", ports, (a.firstSeen() - epochMs) / 1000, a.id(), a.rootCause() ? "root" : "victim",
+                    a.summary())));
             final long dt = System.nanoTime() - t0;
             final long cpu = threads.getCurrentThreadCpuTime() - cpu0;
             state[3] += batch.size();
@@ -151,6 +194,10 @@ public final class ScaleBench {
                 state[1] += batch.size();
                 state[2] += dt;
                 state[6] += cpu;
+                for (int k = 0; k <= shards; k++) {
+                    shardCounted[0][k] += perShard[0][k];
+                    shardCounted[1][k] += perShard[1][k];
+                }
             }
             state[0]++;
             if (state[0] % 10 == 0) {
@@ -178,8 +225,7 @@ public final class ScaleBench {
         if (!batch.isEmpty()) {
             analyzeBatch.run();
         }
-        final FabricAnalyzer.Output rest = analyzer.flush();
-        state[5] += rest.alerts().size();
+        state[5] += analyzer.flush();
         final long heap = usedAfterGc() - baseline;
         final double rate = state[2] == 0 ? 0 : state[1] / (state[2] / 1e9);
         final double perCpu = state[6] == 0 ? 0 : state[1] / (state[6] / 1e9);
@@ -192,7 +238,114 @@ public final class ScaleBench {
         if (analyzer.intervals() < 0 || cluster.fabric() == null) {
             throw new IllegalStateException();
         }
-        return new double[] {rate, heap / 1e6, perCpu};
+        double slowest = Double.MAX_VALUE;
+        double shardCpu = 0;
+        for (int k = 0; k < shards; k++) {
+            slowest = Math.min(slowest, shardCounted[1][k] == 0 ? 0 : shardCounted[0][k] / (shardCounted[1][k] / 1e9));
+            shardCpu += shardCounted[1][k];
+        }
+        final double mean = shardCpu == 0 ? 0 : state[1] / (shardCpu / shards / 1e9) / shards;
+        final double correlationShare = shardCounted[1][shards] / Math.max(1.0, shardCpu + shardCounted[1][shards]);
+        if (shards > 1) {
+            log.accept(String.format(Locale.ROOT, "%,d ports in %d shards (links per shard %s): %,.0f samples per CPU second "
+                    + "of the slowest shard, %,.0f of the mean one; correlation stage %.2f%% of the CPU; 2-core instances "
+                    + "for real time: %.0f", ports, shards, analyzer.linksPerShard(), slowest, mean, 100 * correlationShare,
+                instancesForRealTime(ports, shards, slowest, correlationShare)));
+        }
+        return new double[] {rate, heap / 1e6, perCpu, slowest, mean, correlationShare};
+    }
+
+    /**
+     * The analysis as the topology runs it: one {@link FabricAnalyzer} (1 shard), or one per shard, each given its
+     * shard's intervals and its own replica, and the correlation stage over their ticks. Times each shard's CPU.
+     */
+    private static final class Sharded {
+        private final FabricAnalyzer[] analyzers;
+        private final ShardMap map;
+        private final ShardedCorrelation correlation;
+        private final List<dev.fabrictwin.contract.alert.Alert> published = new ArrayList<>();
+
+        Sharded(final JsonNode topology, final List<JsonNode> jobs, final long epochMs, final AnalyzerConfig config,
+                final int shards) {
+            final TwinReplica first = TwinReplica.from(topology, jobs, epochMs);
+            this.map = ShardMap.of(first.fabric(), shards);
+            this.analyzers = new FabricAnalyzer[shards];
+            for (int k = 0; k < shards; k++) {
+                final TwinReplica twin = k == 0 ? first : TwinReplica.from(topology, jobs, epochMs);
+                analyzers[k] = shards == 1 ? new FabricAnalyzer(twin, config) : new FabricAnalyzer(twin, config, map, k);
+            }
+            this.correlation = shards == 1 ? null
+                : new ShardedCorrelation(TwinReplica.from(topology, jobs, epochMs), map, config);
+        }
+
+        /** Analyzes a batch; returns per shard (and, last, the correlation) the samples taken and CPU nanos spent. */
+        long[][] accept(final List<PortInterval> batch, final java.lang.management.ThreadMXBean threads) {
+            published.clear();
+            final int shards = analyzers.length;
+            final long[][] out = new long[2][shards + 1];
+            final List<List<PortInterval>> parts = new ArrayList<>();
+            if (shards == 1) {
+                parts.add(batch);
+            } else {
+                for (int k = 0; k < shards; k++) {
+                    parts.add(new ArrayList<>());
+                }
+                final dev.fabrictwin.twin.fabric.Fabric fabric = analyzers[0].twin().fabric();
+                for (final PortInterval i : batch) {
+                    final int port = fabric.portIndex(new dev.fabrictwin.twin.fabric.PortRef(i.device(), i.port()));
+                    parts.get(port < 0 ? 0 : map.ofPort(port)).add(i);
+                }
+            }
+            final List<ShardTick> ticks = new ArrayList<>();
+            for (int k = 0; k < shards; k++) {
+                final long cpu0 = threads.getCurrentThreadCpuTime();
+                for (final PortInterval i : parts.get(k)) {
+                    final FabricAnalyzer.Output o = analyzers[k].accept(i);
+                    if (shards == 1) {
+                        published.addAll(o.alerts());
+                    }
+                    ticks.addAll(o.shardTicks());
+                }
+                out[0][k] = parts.get(k).size();
+                out[1][k] = threads.getCurrentThreadCpuTime() - cpu0;
+            }
+            if (correlation != null) {
+                final long cpu0 = threads.getCurrentThreadCpuTime();
+                ticks.forEach(t -> published.addAll(correlation.accept(t).alerts()));
+                out[1][shards] = threads.getCurrentThreadCpuTime() - cpu0;
+            }
+            return out;
+        }
+
+        /** The alert records the last batch published. */
+        List<dev.fabrictwin.contract.alert.Alert> published() {
+            return published;
+        }
+
+        /** End of input; returns the alert records it published. */
+        int flush() {
+            int n = 0;
+            for (final FabricAnalyzer a : analyzers) {
+                final FabricAnalyzer.Output o = a.flush();
+                n += analyzers.length == 1 ? o.alerts().size() : 0;
+                for (final ShardTick t : o.shardTicks()) {
+                    n += correlation.accept(t).alerts().size();
+                }
+            }
+            return correlation == null ? n : n + correlation.flush().alerts().size();
+        }
+
+        long intervals() {
+            long n = 0;
+            for (final FabricAnalyzer a : analyzers) {
+                n += a.intervals();
+            }
+            return n;
+        }
+
+        List<Integer> linksPerShard() {
+            return map.linksPerShard();
+        }
     }
 
     private static long usedAfterGc() {

@@ -102,6 +102,13 @@ final class AnalyzeCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     private int topDevices;
 
+    @Option(names = "--shards", defaultValue = "1", paramLabel = "N", description = {"Cut the analysis into N shards by "
+        + "fabric domain (pods, else leaves; docs/analyzer.md \"Sharding\"): each a task any instance may run, with a "
+        + "small correlation stage over their findings. Use it when one thread cannot keep up with the fabric; every "
+        + "instance of an --application-id must use the same N, and N may not exceed the fabric's domains "
+        + "(default: ${DEFAULT-VALUE}, the whole fabric in one task)."})
+    private int shards;
+
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
         description = "Stop after this long instead of waiting for Ctrl-C.")
     private Duration duration;
@@ -121,6 +128,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (metricsPort < 0 || metricsPort > 65_535 || standbyReplicas < 0 || topPorts < 0 || topDevices < 0) {
             throw new UsageException("--metrics-port must be 0..65535, --standby-replicas, --top-ports and --top-devices >= 0");
         }
+        if (shards < 1) {
+            throw new UsageException("--shards must be >= 1, was " + shards);
+        }
         final KafkaOptions kafka = new KafkaOptions();
         kafka.bootstrap = bootstrap;
         kafka.config = config;
@@ -129,7 +139,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         final AnalyzerConfig defaults = AnalyzerConfig.defaults(sampleInterval.toMillis());
         final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(), new AnalyzerConfig(defaults.tickMs(),
             defaults.graceMs(), defaults.openAfterTicks(), defaults.updateEveryTicks(), defaults.resolveAfterTicks(),
-            latencySloUs, defaults.maxClockSkewMs(), defaults.learnPaths()));
+            latencySloUs, defaults.maxClockSkewMs(), defaults.learnPaths())).withShards(shards);
         final Properties streams = new Properties();
         streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);

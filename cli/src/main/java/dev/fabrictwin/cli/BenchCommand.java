@@ -218,6 +218,14 @@ final class BenchCommand implements Callable<Integer> {
                 + "small fabrics are timed warm (default: ${DEFAULT-VALUE}; 768 ports: 521 s of telemetry).")
         long minSamples;
 
+        @Option(names = "--shards", defaultValue = "1", paramLabel = "N",
+            description = "With --ports: cut the analysis into N shards ('analyze --shards', docs/analyzer.md \"Sharding\") "
+                + "run one after another in the thread, each timed alone, with the correlation stage; adds "
+                + "ports<N>.slowestShardSamplesPerCpuSec, .meanShardSamplesPerCpuSec, .correlationCpuShare and "
+                + ".instancesForRealTime (2-core instances for sampling once a second; formula in the docs) "
+                + "(default: ${DEFAULT-VALUE}).")
+        int shards;
+
         @Override
         public Integer call() {
             if (ports.isEmpty()) {
@@ -233,12 +241,17 @@ final class BenchCommand implements Callable<Integer> {
             if (warmUp < 0 || seconds < warmUp + 5 || minSamples < 0) {
                 throw new UsageException("--seconds must be >= --warm-up + 5, --warm-up and --min-samples >= 0");
             }
+            final int most = ports.stream().mapToInt(dev.fabrictwin.bench.ScaleBench::leaves).min().orElse(1);
+            if (shards < 1 || shards > most) {
+                throw new UsageException("--shards must be 1.." + most + " for these sizes (at most one shard per leaf of "
+                    + "the smallest fabric), was " + shards);
+            }
             final PrintWriter progress = spec.commandLine().getErr();
             progress.println("bench streams --ports: at least " + seconds + " s of telemetry (and " + minSamples
                 + " samples) at each of " + ports + " ports through the analyzer without Kafka, the first third not "
                 + "counted ...");
             progress.flush();
-            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.run(ports, seconds, warmUp, minSamples, line -> {
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.run(ports, seconds, warmUp, minSamples, shards, line -> {
                 progress.println("  " + line);
                 progress.flush();
             }), parent.json);

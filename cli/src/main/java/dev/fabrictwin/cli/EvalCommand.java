@@ -74,6 +74,11 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also print the figures as one JSON object on the last line.")
     private boolean json;
 
+    @Option(names = "--shards", defaultValue = "1", paramLabel = "N", description = "Cut the analysis into N shards by "
+        + "fabric domain (pods, else leaves; docs/analyzer.md \"Sharding\") with a correlation stage over them, as "
+        + "'analyze --shards N' runs it; the scores should not change (default: ${DEFAULT-VALUE}).")
+    private int shards;
+
     @Option(names = "--draws", paramLabel = "N", description = {"Robustness suite: run each scenario under draws 1..N of a "
         + "randomized reality (hidden parameters drawn from realistic ranges, docs/robustness.md) and report per fault "
         + "type the mean over draws and the worst draw, false root alerts per 10k ports per day on the faultless "
@@ -101,6 +106,9 @@ public final class EvalCommand implements Callable<Integer> {
             scenarios.add(ScenarioParser.parse(f)); // every file parses before any runs: a typo fails fast
         }
         final Reality reality = reality();
+        for (final Scenario s : scenarios) {
+            Shards.check(s, shards);
+        }
         if (draws != null) {
             if (draws < 1 || draw != null || kafka || baseline != null) {
                 throw new UsageException("--draws needs N >= 1 and takes neither --draw, --kafka nor --baseline");
@@ -129,7 +137,8 @@ public final class EvalCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "eval: %s (%d s at %d ms, %d fault(s)) ...%n", s.name(), s.duration().toSeconds(),
                 s.sampleInterval().toMillis(), s.faults().size());
             err.flush();
-            final Evaluation e = Evaluation.run(s, kafka ? Evaluation.Mode.KAFKA : Evaluation.Mode.REPLAY, baseline != null, reality);
+            final Evaluation e = Evaluation.run(s, kafka ? Evaluation.Mode.KAFKA : Evaluation.Mode.REPLAY, baseline != null, reality,
+                shards);
             runs.add(e);
             err.printf(Locale.ROOT, "eval: %s: %,d samples in %.1f s%n", s.name(), e.samples(), (System.nanoTime() - t0) / 1e9);
             err.flush();

@@ -55,6 +55,11 @@ final class ReplayCommand implements Callable<Integer> {
         description = "Also write each job's health per tick (fabric.job-health records) here as JSON lines.")
     private Path jobHealth;
 
+    @Option(names = "--shards", defaultValue = "1", paramLabel = "N", description = "Cut the analysis into N shards by "
+        + "fabric domain (pods, else leaves; docs/analyzer.md \"Sharding\"), as 'analyze --shards N' runs it "
+        + "(default: ${DEFAULT-VALUE}).")
+    private int shards;
+
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(scenario)) {
@@ -64,6 +69,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new UsageException("samples file not found: " + samples);
         }
         final Scenario s = ScenarioParser.parse(scenario);
+        Shards.check(s, shards);
         final PrintWriter err = spec.commandLine().getErr();
         final long t0 = System.nanoTime();
         final TreeMap<String, Integer> opened = new TreeMap<>();
@@ -86,7 +92,7 @@ final class ReplayCommand implements Callable<Integer> {
                     err.printf(Locale.ROOT, "replay: %d samples%n", n);
                     err.flush();
                 }
-            });
+            }, shards);
             if (health != null) {
                 health.close();
             }

@@ -47,6 +47,12 @@ public record Evaluation(String scenario, Scorecard analyzer, Scorecard baseline
     /** As above; {@code reality} gives the hidden parameters' ranges when the scenario asks for a randomized draw. */
     public static Evaluation run(final Scenario scenario, final Mode mode, final boolean withBaseline, final Reality reality)
         throws Exception {
+        return run(scenario, mode, withBaseline, reality, 1);
+    }
+
+    /** As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"). */
+    public static Evaluation run(final Scenario scenario, final Mode mode, final boolean withBaseline, final Reality reality,
+                                 final int shards) throws Exception {
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry(), reality);
         final long interval = scenario.sampleInterval().toMillis();
         final long start = scenario.epoch().toEpochMilli();
@@ -57,9 +63,9 @@ public record Evaluation(String scenario, Scorecard analyzer, Scorecard baseline
             final Path capture = dir.resolve(SimulationFiles.SAMPLES);
             final List<Alert> alerts = new ArrayList<>();
             if (mode == Mode.REPLAY) {
-                Replay.run(scenario, capture, alerts::add, n -> { });
+                Replay.run(scenario, capture, alerts::add, h -> { }, n -> { }, shards);
             } else {
-                alerts.addAll(KafkaEvaluation.alerts(scenario, new SyntheticCluster(scenario, scenario.telemetry(), reality)));
+                alerts.addAll(KafkaEvaluation.alerts(scenario, new SyntheticCluster(scenario, scenario.telemetry(), reality), shards));
             }
             final Scorecard analyzer = Scorecard.score(cluster.truth(), alerts, interval, start, end);
             final Scorecard baseline = withBaseline ? Scorecard.score(cluster.truth(),

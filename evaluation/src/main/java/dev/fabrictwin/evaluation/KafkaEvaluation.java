@@ -31,14 +31,14 @@ final class KafkaEvaluation {
     private KafkaEvaluation() {
     }
 
-    static List<Alert> alerts(final Scenario scenario, final SyntheticCluster cluster) throws Exception {
+    static List<Alert> alerts(final Scenario scenario, final SyntheticCluster cluster, final int shards) throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.startSingleBroker()) {
             final Properties client = new Properties();
             client.put("bootstrap.servers", kafka.bootstrapServers());
             final Topics topics = Topics.DEFAULT;
             KafkaSimulationPublisher.publish(cluster, client, topics, 0.0, rounds -> { });
             final AnalyzerSettings settings = new AnalyzerSettings(topics,
-                AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
+                AnalyzerConfig.defaults(scenario.sampleInterval().toMillis())).withShards(shards);
             final long lastTick = scenario.epoch().toEpochMilli() + scenario.duration().toMillis()
                 - 2 * scenario.sampleInterval().toMillis();
             try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, "fabric-twin-eval",

@@ -4,14 +4,11 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.fabrictwin.analyzer.alert.AlertLifecycle;
-import dev.fabrictwin.analyzer.alert.Correlated;
-import dev.fabrictwin.analyzer.alert.Correlator;
+import dev.fabrictwin.analyzer.alert.TickCorrelation;
 import dev.fabrictwin.analyzer.detect.Detector;
 import dev.fabrictwin.analyzer.detect.EcmpSpreadDetector;
 import dev.fabrictwin.analyzer.detect.EcnMisconfigDetector;
 import dev.fabrictwin.analyzer.detect.Finding;
-import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.analyzer.detect.LatencySloDetector;
 import dev.fabrictwin.analyzer.detect.LinkConservationDetector;
 import dev.fabrictwin.analyzer.detect.LinkDownDetector;
@@ -22,6 +19,9 @@ import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
 import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.shard.PfcBoundary;
+import dev.fabrictwin.analyzer.shard.ShardMap;
+import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.PathLearner;
@@ -29,9 +29,7 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortNames;
-import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
-import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
@@ -42,16 +40,13 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 public final class FabricAnalyzer implements Serializable {
 
     /** What one step produced. */
-    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks, String unmatched) {
-        static final Output EMPTY = new Output(List.of(), List.of(), List.of(), null);
-
-        Output(final List<Alert> alerts, final List<JobHealth> jobHealth, final List<Tick> ticks) {
-            this(alerts, jobHealth, ticks, null);
-        }
+    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, List<Tick> ticks, List<ShardTick> shardTicks,
+                         String unmatched) {
+        static final Output EMPTY = new Output(List.of(), List.of(), List.of(), List.of(), null);
 
         /** An interval whose device/port names meet no topology port: not analyzed, for this reason. */
         static Output unmatched(final String reason) {
-            return new Output(List.of(), List.of(), List.of(), reason);
+            return new Output(List.of(), List.of(), List.of(), List.of(), reason);
         }
     }
 
@@ -60,8 +55,10 @@ public final class FabricAnalyzer implements Serializable {
     private final TickAssembler ticks;
     private final List<Detector> detectors;
     private final JobHealthTracker jobs;
-    private final Correlator correlator;
-    private final AlertLifecycle lifecycle;
+    private final TickCorrelation correlation;
+    /** Sharded: the map and this analysis's shard; it then reports {@link ShardTick}s (its alerts are its own). */
+    private final ShardMap shards;
+    private final int shard;
     private final PathLearner paths;
     private final double[] expectedCounters = new double[CounterIndex.size()];
     private final double[] expectedGauges = new double[CounterIndex.size()];
@@ -71,9 +68,18 @@ public final class FabricAnalyzer implements Serializable {
     private final long[] lastEnd;
     private long duplicateIntervals;
     private double lastSolveMs;
-    private List<String> footprintJobs;
 
     public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
+        this(twin, config, null, 0);
+    }
+
+    /**
+     * The analysis of one shard of the fabric ({@link ShardMap}): it is given only its shard's ports, and each closed
+     * tick is also reported as a {@link ShardTick} for the correlation stage. Its own alerts stand for "is anything
+     * wrong in this shard", which is when its detectors stop learning the healthy fabric; the published ones are the
+     * correlation stage's.
+     */
+    public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config, final ShardMap shards, final int shard) {
         this.twin = twin;
         this.config = config;
         this.ticks = new TickAssembler(config.tickMs(), config.graceMs(), twin.fabric().directedLinkCount());
@@ -81,9 +87,10 @@ public final class FabricAnalyzer implements Serializable {
             new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
             new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
         this.jobs = new JobHealthTracker(twin);
-        this.footprintJobs = twin.jobs().stream().map(PlacedJob::id).toList();
-        this.correlator = new Correlator(twin.fabric(), new JobFootprint(twin.fabric(), twin.jobs()));
-        this.lifecycle = new AlertLifecycle(config.openAfterTicks(), config.updateEveryTicks(), config.resolveAfterTicks());
+        this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
+            config.updateEveryTicks(), config.resolveAfterTicks());
+        this.shards = shards;
+        this.shard = shard;
         this.paths = new PathLearner(twin.fabric());
         this.lastEnd = new long[twin.fabric().directedLinkCount()];
         java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
@@ -126,59 +133,43 @@ public final class FabricAnalyzer implements Serializable {
     private Output analyze(final List<Tick> closed) {
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
+        final List<ShardTick> shardTicks = new ArrayList<>();
         for (final Tick tick : closed) {
-            followJobs();
             final List<Finding> findings = new ArrayList<>();
             final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
-            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown,
-                lifecycle.openRoots().isEmpty());
+            final boolean calm = correlation.openRoots().isEmpty();
+            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown, calm);
+            final PfcBoundary.Builder boundary = new PfcBoundary.Builder();
+            if (shards != null) {
+                context.sharded(shards, boundary);
+            }
             for (final Detector d : detectors) {
                 d.detect(context, findings);
             }
-            final List<Correlated> correlated = correlator.correlate(findings, lifecycle.openRoots());
-            alerts.addAll(lifecycle.onTick(tick.index(), tick.startMs(), tick.endMs(), correlated));
+            if (shards != null) {
+                shardTicks.add(new ShardTick(shard, tick.index(), tick.startMs(), tick.endMs(), findings, jobHealth,
+                    boundary.build()));
+            }
+            final TickCorrelation.Result result = correlation.onTick(tick.index(), tick.startMs(), tick.endMs(), findings,
+                twin.jobs());
+            alerts.addAll(result.alerts());
             if (config.learnPaths()) {
-                paths.onTick(tick, twin, lifecycle.openRoots().isEmpty(), context.ticks(PathLearner.EPOCH_TICKS));
+                paths.onTick(tick, twin, correlation.openRoots().isEmpty(), context.ticks(PathLearner.EPOCH_TICKS));
             }
-            for (final JobHealth h : jobHealth) {
-                health.add(explain(h, correlated));
-            }
+            health.addAll(TickCorrelation.explain(jobHealth, result.correlated()));
             // Every tick: the replica's history is what intervals still arriving can span, no more (Memory, docs/analyzer.md).
             twin.forgetBefore(tick.startMs() - config.historyMs());
         }
-        return new Output(alerts, health, closed);
-    }
-
-    /** Keeps the correlator's job footprints to the jobs the replica runs now. */
-    private void followJobs() {
-        final List<PlacedJob> running = twin.jobs();
-        final List<String> ids = running.stream().map(PlacedJob::id).toList();
-        if (!ids.equals(footprintJobs)) {
-            correlator.jobsChanged(new JobFootprint(twin.fabric(), running));
-            footprintJobs = ids;
-        }
-    }
-
-    /** Names the root-cause alert (and its link) holding a slowed job back. */
-    private static JobHealth explain(final JobHealth h, final List<Correlated> correlated) {
-        for (final Correlated c : correlated) {
-            if (c.finding().type() == FaultType.JOB_BOTTLENECK && h.job().equals(c.finding().entity().job())) {
-                final String cause = c.rootCause() ? c.id() : c.causedBy();
-                final String link = correlated.stream().filter(r -> r.id().equals(cause)).findFirst()
-                    .map(r -> r.finding().entity().key()).orElse(null);
-                return h.withCause(link, cause);
-            }
-        }
-        return h;
+        return new Output(alerts, health, closed, shardTicks, null);
     }
 
     /** Takes back alerts that were open before a restart. */
     public void restore(final List<Alert> open) {
-        open.forEach(a -> lifecycle.restore(a, 0));
+        correlation.restore(open);
     }
 
     public List<Alert> openAlerts() {
-        return lifecycle.openAlerts();
+        return correlation.openAlerts();
     }
 
     public long intervals() {

@@ -65,7 +65,12 @@ class AnalyzerChaosTest {
     private static EmbeddedKafka kafka;
 
     /** What to do to the running system. */
-    record Plan(String scenario, String duration, double speed, int kills, int brokerRestarts, long seed) {
+    record Plan(String scenario, String duration, double speed, int kills, int brokerRestarts, long seed, int instances,
+                int shards) {
+        Plan(final String scenario, final String duration, final double speed, final int kills, final int brokerRestarts,
+             final long seed) {
+            this(scenario, duration, speed, kills, brokerRestarts, seed, 2, 1);
+        }
     }
 
     /** When each failure happened and how long until the analyzers published again. */
@@ -90,6 +95,18 @@ class AnalyzerChaosTest {
     @Test
     void killsABrokerRestartAndAPauseChangeNothingThatIsPublished() throws Exception {
         survive(new Plan("mixed-down-drop-ecn.yaml", "300s", 10, 3, 1, 7), logDir("short"));
+    }
+
+    /**
+     * The analysis cut into 4 shards (leaf pairs), run by 3 instances, two of whose runs are killed with SIGKILL: each
+     * time the killed instance's shards (and the correlation stage, when it held it) continue on the others, and it
+     * takes its share back on its return. What they publish must equal what one instance that never stopped publishes with the same shards: the
+     * same alerts, root vs victim, from shards that never see each other's ports.
+     */
+    @Test
+    @Tag("long")
+    void threeInstancesOfAShardedAnalysisKilledTwicePublishWhatOneInstancePublishes() throws Exception {
+        survive(new Plan("mixed-down-drop-ecn.yaml", "300s", 10, 2, 0, 13, 3, 4), logDir("sharded"));
     }
 
     @Test
@@ -128,9 +145,11 @@ class AnalyzerChaosTest {
 
         final Random random = new Random(plan.seed());
         final List<Recovery> recoveries = new ArrayList<>();
-        final List<AnalyzerProcess> analyzers = List.of(
-            new AnalyzerProcess("a0", kafka.bootstrapServers(), chaos.prefix(), "chaos-" + run, Files.createDirectories(dir.resolve("a0"))),
-            new AnalyzerProcess("a1", kafka.bootstrapServers(), chaos.prefix(), "chaos-" + run, Files.createDirectories(dir.resolve("a1"))));
+        final List<AnalyzerProcess> analyzers = new ArrayList<>();
+        for (int i = 0; i < plan.instances(); i++) {
+            analyzers.add(new AnalyzerProcess("a" + i, kafka.bootstrapServers(), chaos.prefix(), "chaos-" + run,
+                Files.createDirectories(dir.resolve("a" + i)), plan.shards()));
+        }
         final Outputs live = new Outputs(client, chaos);
         try (PacedGenerator generator = new PacedGenerator(samples, client, chaos, plan.speed())) {
             analyzers.forEach(AnalyzerProcess::start);
@@ -139,7 +158,7 @@ class AnalyzerChaosTest {
             // failures at random moments, in order: kills spread over the run, broker restarts and the pause between
             final TreeMap<Double, String> schedule = new TreeMap<>();
             for (int k = 0; k < plan.kills(); k++) {
-                schedule.put(wallSeconds * (0.1 + 0.75 * (k + random.nextDouble()) / plan.kills()), "kill a" + random.nextInt(2));
+                schedule.put(wallSeconds * (0.1 + 0.75 * (k + random.nextDouble()) / plan.kills()), "kill a" + random.nextInt(plan.instances()));
             }
             for (int b = 0; b < plan.brokerRestarts(); b++) {
                 schedule.put(wallSeconds * (0.3 + 0.4 * b / Math.max(1, plan.brokerRestarts())) + 0.01, "restart broker " + b);
@@ -196,7 +215,8 @@ class AnalyzerChaosTest {
         TopicSetup.ensure(client, reference);
         System.out.printf(Locale.ROOT, "copied %d input records%n", copyInputs(client, chaos, reference));
         final Outputs uninterrupted;
-        final AnalyzerSettings settings = new AnalyzerSettings(reference, AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
+        final AnalyzerSettings settings = new AnalyzerSettings(reference, AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()))
+            .withShards(plan.shards());
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, "reference-" + run, registry, 0)) {
             uninterrupted = new Outputs(client, reference);

@@ -31,6 +31,12 @@ final class AnalyzerProcess implements AutoCloseable {
 
     AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
                     final Path dir) {
+        this(name, bootstrap, prefix, applicationId, dir, 1);
+    }
+
+    /** An instance of an analysis cut into {@code shards} shards ({@code analyze --shards}). */
+    AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
+                    final Path dir, final int shards) {
         this.name = name;
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final String logConfig = AnalyzerProcess.class.getResource("/chaos-log4j2.xml").toString();
@@ -39,7 +45,7 @@ final class AnalyzerProcess implements AutoCloseable {
             "-cp", System.getProperty("java.class.path"), "dev.fabrictwin.cli.FabricTwin", "analyze",
             "--bootstrap", bootstrap, "--topic-prefix", prefix, "--application-id", applicationId,
             "--instance-name", name, "--state-dir", dir.resolve("state").toString(), "--metrics-port", "0",
-            "--status-every", "0");
+            "--status-every", "0", "--shards", String.valueOf(shards));
         this.log = dir.resolve(name + ".log");
     }
 

@@ -4,8 +4,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
+import dev.fabrictwin.analyzer.shard.PfcBoundary;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -59,30 +61,61 @@ public final class PfcOriginDetector implements Detector {
         for (final var e : senders.entrySet()) {
             final Cause cause = walk(context, e.getKey().index(), new HashSet<>(), null);
             final PortRef sender = e.getKey().port();
-            final String share = String.format("%.0f%%", 100 * e.getValue());
-            final boolean hostOrigin = context.isHost(e.getKey());
-            if (cause.origin != null && cause.origin.equals(sender) && !hostOrigin && e.getValue() < SWITCH_ORIGIN_SHARE) {
+            if (cause.boundary != null) { // the cause is beyond this shard: the correlation stage finds it
+                context.pfcBoundary().entry(new PfcBoundary.Entry(cause.boundary, sender, e.getValue(), cause.origin,
+                    cause.congested));
                 continue;
             }
-            if (cause.origin != null && cause.origin.equals(sender)) {
-                out.add(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", e.getValue(),
-                    0, Severity.CRITICAL, String.format(
-                        "%s %s is storming PFC: it holds its peer paused %s of the time with no congestion to explain it",
-                        sender.device(), sender.port(), share)));
-            } else if (cause.origin != null) {
-                out.add(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), Entity.port(cause.origin),
-                    "pfc_paused_share", e.getValue(), 0, String.format("%s %s pauses its peer %s of the time, "
-                        + "passing on pauses that start at %s %s", sender.device(), sender.port(), share,
-                        cause.origin.device(), cause.origin.port())));
-            } else if (cause.congested != null) {
-                out.add(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), cause.congested, "pfc_paused_share",
-                    e.getValue(), 0, String.format("%s %s pauses its peer %s of the time because %s is congested",
-                        sender.device(), sender.port(), share, cause.congested)));
+            final int peerNode = context.fabric().rxNode(e.getKey().index());
+            if (context.boundary(peerNode)) {
+                final Entity explained = cause.origin != null ? Entity.port(cause.origin) : cause.congested;
+                if (explained != null) {
+                    context.pfcBoundary().exit(new PfcBoundary.Exit(context.fabric().node(peerNode).name(), explained,
+                        e.getValue()));
+                }
             }
+            finding(sender, e.getValue(), context.isHost(e.getKey()), cause.origin, cause.congested).ifPresent(out::add);
         }
     }
 
-    private record Cause(PortRef origin, Entity congested) {
+    /**
+     * The finding for a pause {@code sender} whose walk ended at {@code origin} (a storming port) or, with none, at
+     * a {@code congested} link; empty when a switch port is its own origin below {@value #SWITCH_ORIGIN_SHARE}.
+     */
+    public static Optional<Finding> finding(final PortRef sender, final double pausedShare, final boolean host,
+                                            final PortRef origin, final Entity congested) {
+        final String share = String.format("%.0f%%", 100 * pausedShare);
+        if (origin != null && origin.equals(sender)) {
+            if (!host && pausedShare < SWITCH_ORIGIN_SHARE) {
+                return Optional.empty();
+            }
+            return Optional.of(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", pausedShare,
+                0, Severity.CRITICAL, String.format(
+                    "%s %s is storming PFC: it holds its peer paused %s of the time with no congestion to explain it",
+                    sender.device(), sender.port(), share)));
+        }
+        if (origin != null) {
+            return Optional.of(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), Entity.port(origin),
+                "pfc_paused_share", pausedShare, 0, String.format("%s %s pauses its peer %s of the time, "
+                    + "passing on pauses that start at %s %s", sender.device(), sender.port(), share,
+                    origin.device(), origin.port())));
+        }
+        if (congested != null) {
+            return Optional.of(Finding.symptom(FaultType.PFC_STORM, Entity.port(sender), congested, "pfc_paused_share",
+                pausedShare, 0, String.format("%s %s pauses its peer %s of the time because %s is congested",
+                    sender.device(), sender.port(), share, congested)));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Where a walk ended: a storming port, or a congested link, or — sharded — a boundary device (by name) none of
+     * whose ports in this shard explains the pauses ({@code origin} is then the port the walk stopped at).
+     */
+    private record Cause(PortRef origin, Entity congested, String boundary) {
+        Cause(final PortRef origin, final Entity congested) {
+            this(origin, congested, null);
+        }
     }
 
     /**
@@ -122,6 +155,11 @@ public final class PfcOriginDetector implements Detector {
         }
         if (pausedBy >= 0) {
             return walk(context, pausedBy, visited, congestedOnTheWay != null ? congestedOnTheWay : congested);
+        }
+        if (context.boundary(node)) {
+            // its other ports are another shard's: one of them may be paused (and explain this) or not
+            return new Cause(fabric.txPort(sender), congestedOnTheWay != null ? congestedOnTheWay : congested,
+                fabric.node(node).name());
         }
         return congested != null ? new Cause(null, congested) : new Cause(fabric.txPort(sender), null);
     }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.shard.PfcBoundary;
+import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
@@ -29,6 +31,9 @@ public final class TickContext {
     private final AnalyzerConfig config;
     private final java.util.function.ToDoubleFunction<String> slowdowns;
     private final boolean calm;
+    /** The shard this analysis judges, and where it writes the pauses crossing its edge; null when unsharded. */
+    private ShardMap shards;
+    private PfcBoundary.Builder pfcBoundary;
 
     public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
                        final java.util.function.ToDoubleFunction<String> slowdowns) {
@@ -43,6 +48,23 @@ public final class TickContext {
         this.config = config;
         this.slowdowns = slowdowns;
         this.calm = calm;
+    }
+
+    /** This tick is one shard's: boundary devices' other ports are judged elsewhere ({@link ShardMap}). */
+    public TickContext sharded(final ShardMap map, final PfcBoundary.Builder boundary) {
+        this.shards = map;
+        this.pfcBoundary = boundary;
+        return this;
+    }
+
+    /** Whether the node has ports this shard does not see (never, unsharded). */
+    public boolean boundary(final int node) {
+        return shards != null && shards.boundary(node);
+    }
+
+    /** Where the PFC detector records pauses crossing the shard's edge (only called when {@link #boundary} is true). */
+    public PfcBoundary.Builder pfcBoundary() {
+        return pfcBoundary;
     }
 
     /** Whether no root-cause alert was open before this tick: detectors learn healthy relationships only then. */

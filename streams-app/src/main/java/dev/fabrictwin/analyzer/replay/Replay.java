@@ -62,7 +62,18 @@ public final class Replay {
     /** As above, also handing each {@code fabric.job-health} record (JSON) to {@code healthSink}. */
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final Consumer<byte[]> healthSink, final LongConsumer progress) throws IOException {
-        final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis()).withoutCheckpoints();
+        return run(scenario, samples, sink, healthSink, progress, 1);
+    }
+
+    /**
+     * As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"): the test driver runs every
+     * shard's analysis and the correlation stage in this thread, as a cluster would across its instances.
+     */
+    public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
+                             final Consumer<byte[]> healthSink, final LongConsumer progress, final int shards)
+        throws IOException {
+        final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis()).withoutCheckpoints()
+            .withShards(shards);
         final Topics topics = settings.topics();
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-replay");

@@ -27,10 +27,13 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
  * most {@link #EVERY_WALL_MS} of wall time or {@link #MAX_JOURNAL_INTERVALS} intervals of journal; journal keys restart from 0 after each checkpoint and the
  * changelogs compact in small segments, so a restore reads about one checkpoint and one journal.
  */
-final class AnalysisCheckpoints {
+final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
 
     static final String CHECKPOINT_STORE = "analysis-checkpoint";
     static final String JOURNAL_STORE = "analysis-journal";
+    /** The correlation stage's, when the analysis is sharded (its journal holds shard ticks). */
+    static final String CORRELATION_CHECKPOINT_STORE = "correlation-checkpoint";
+    static final String CORRELATION_JOURNAL_STORE = "correlation-journal";
     /** Under the 1 MiB default record limit of producer and broker, with room for key and headers. */
     static final int CHUNK_BYTES = 512 * 1024;
     /**
@@ -48,28 +51,42 @@ final class AnalysisCheckpoints {
         "delete.retention.ms", "600000");
 
     private final KeyValueStore<String, byte[]> checkpoint;
-    private final KeyValueStore<Long, List<PortInterval>> journal;
+    private final KeyValueStore<Long, B> journal;
+    private final Class<P> progressType;
+    /** What a journaled batch weighs against {@link #MAX_JOURNAL_INTERVALS} (intervals, or one per shard tick). */
+    private final java.util.function.ToIntFunction<B> weight;
     private long journalSize;
     private long journalIntervals;
     private long lastWallNanos = System.nanoTime();
 
     /** What a restart finds: the checkpointed progress and the batches processed after it, in order. */
-    record Restored(AnalysisProgress progress, List<List<PortInterval>> journal) {
-        int intervals() {
-            return journal.stream().mapToInt(List::size).sum();
-        }
+    record Restored<P, B>(P progress, List<B> journal) {
     }
 
-    AnalysisCheckpoints(final KeyValueStore<String, byte[]> checkpoint, final KeyValueStore<Long, List<PortInterval>> journal) {
+    AnalysisCheckpoints(final KeyValueStore<String, byte[]> checkpoint, final KeyValueStore<Long, B> journal,
+                        final Class<P> progressType, final java.util.function.ToIntFunction<B> weight) {
         this.checkpoint = checkpoint;
         this.journal = journal;
+        this.progressType = progressType;
+        this.weight = weight;
+    }
+
+    /** The analysis task's: checkpoints of {@link AnalysisProgress}, a journal of interval batches. */
+    static AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> ofAnalysis(final org.apache.kafka.streams.processor.api.ProcessingContext context) {
+        return new AnalysisCheckpoints<>(context.getStateStore(CHECKPOINT_STORE), context.getStateStore(JOURNAL_STORE),
+            AnalysisProgress.class, List::size);
     }
 
     static List<StoreBuilder<?>> storeBuilders() {
+        return storeBuilders(CHECKPOINT_STORE, JOURNAL_STORE, PortIntervalSerde.listSerde());
+    }
+
+    static <B> List<StoreBuilder<?>> storeBuilders(final String checkpointStore, final String journalStore,
+                                                   final org.apache.kafka.common.serialization.Serde<B> journalSerde) {
         return List.of(
-            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(CHECKPOINT_STORE), Serdes.String(), Serdes.ByteArray())
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(checkpointStore), Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(CHANGELOG),
-            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOURNAL_STORE), Serdes.Long(), PortIntervalSerde.listSerde())
+            Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(journalStore), Serdes.Long(), journalSerde)
                 .withLoggingEnabled(CHANGELOG));
     }
 
@@ -77,14 +94,14 @@ final class AnalysisCheckpoints {
      * The state the last committed transaction left, if any; empty on a first start. A checkpoint written by an
      * analyzer whose classes changed cannot be continued: {@link AnalyzerCheckpoint.IncompatibleCheckpointException}.
      */
-    Optional<Restored> restore() {
+    Optional<Restored<P, B>> restore() {
         final byte[] meta = checkpoint.get(META);
-        final List<List<PortInterval>> batches = new ArrayList<>();
-        try (KeyValueIterator<Long, List<PortInterval>> it = journal.all()) {
+        final List<B> batches = new ArrayList<>();
+        try (KeyValueIterator<Long, B> it = journal.all()) {
             it.forEachRemaining(kv -> batches.add(kv.value));
         }
         journalSize = batches.size();
-        journalIntervals = batches.stream().mapToLong(List::size).sum();
+        journalIntervals = batches.stream().mapToLong(weight::applyAsInt).sum();
         if (meta == null) {
             return Optional.empty();
         }
@@ -104,24 +121,24 @@ final class AnalysisCheckpoints {
             System.arraycopy(part, 0, bytes, at, part.length);
             at += part.length;
         }
-        return Optional.of(new Restored(AnalyzerCheckpoint.read(bytes, AnalysisProgress.class), batches));
+        return Optional.of(new Restored<>(AnalyzerCheckpoint.read(bytes, progressType), batches));
     }
 
     /** Records a batch the analysis has just processed (its effects are in the heap only). */
-    void journal(final List<PortInterval> batch) {
+    void journal(final B batch) {
         journal.put(journalSize++, batch);
-        journalIntervals += batch.size();
+        journalIntervals += weight.applyAsInt(batch);
     }
 
     /** Checkpoints when enough wall time or journal has passed. */
-    void checkpointIfDue(final AnalysisProgress progress) {
+    void checkpointIfDue(final P progress) {
         if (System.nanoTime() - lastWallNanos >= EVERY_WALL_MS * 1_000_000L || journalIntervals >= MAX_JOURNAL_INTERVALS) {
             write(progress);
         }
     }
 
     /** Writes the progress as the new checkpoint and empties the journal. */
-    void write(final AnalysisProgress progress) {
+    void write(final P progress) {
         final byte[] bytes = AnalyzerCheckpoint.write(progress);
         final int chunks = Math.max(1, (bytes.length + CHUNK_BYTES - 1) / CHUNK_BYTES);
         final byte[] old = checkpoint.get(META);

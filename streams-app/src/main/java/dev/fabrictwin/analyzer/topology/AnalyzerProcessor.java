@@ -18,6 +18,8 @@ import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.shard.ShardMap;
+import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
@@ -44,8 +46,11 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     private KeyValueStore<String, Alert> openAlerts;
     private ReadOnlyKeyValueStore<String, byte[]> topologies;
     private ReadOnlyKeyValueStore<String, byte[]> jobs;
-    private AnalysisCheckpoints checkpoints;
+    private AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> checkpoints;
+    /** The analysis of the shard being processed; sharded, one per shard this task is given (one, on a cluster). */
     private AnalysisProgress progress = new AnalysisProgress();
+    private final java.util.Map<Integer, AnalysisProgress> byShard = new java.util.HashMap<>();
+    private int shard;
     private boolean resumed;
     /** The replica was (re)built during this batch: checkpoint at its end, so no journal predates a checkpoint. */
     private boolean rebuilt;
@@ -64,14 +69,14 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         // memory has taken batches the committed state never saw, so it resumes from the checkpoint and journal as
         // after a restart (else those batches would be analyzed twice)
         progress = new AnalysisProgress();
+        byShard.clear();
         resumed = false;
         rebuilt = false;
-        this.openAlerts = context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
+        // sharded, the open alerts are the correlation stage's
+        this.openAlerts = settings.sharded() ? null : context.getStateStore(AnalyzerTopology.OPEN_ALERTS_STORE);
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
         this.jobs = context.getStateStore(AnalyzerTopology.JOBS_STORE);
-        this.checkpoints = settings.checkpoints() ? new AnalysisCheckpoints(
-            context.getStateStore(AnalysisCheckpoints.CHECKPOINT_STORE), context.getStateStore(AnalysisCheckpoints.JOURNAL_STORE))
-            : null;
+        this.checkpoints = settings.checkpoints() ? AnalysisCheckpoints.ofAnalysis(context) : null;
     }
 
     @Override
@@ -79,13 +84,16 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         if (record.value() == null) {
             return;
         }
+        selectShard(record.key());
         if (!resumed && checkpoints != null) {
             resume();
+            byShard.put(shard, progress);
         }
         resumed = true;
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
-        analyze(record.value(), alerts, health);
+        final List<ShardTick> shardTicks = new ArrayList<>();
+        analyze(record.value(), alerts, health, shardTicks);
         listener.intervals(record.value().size());
         if (progress.analyzer != null && checkpoints != null) {
             checkpoints.journal(record.value());
@@ -96,9 +104,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 checkpoints.checkpointIfDue(progress);
             }
         }
-        final AnalyzerOutput out = new AnalyzerOutput(alerts, health);
+        final AnalyzerOutput out = new AnalyzerOutput(alerts, health, shardTicks);
         if (!out.isEmpty()) {
             long stamp = Long.MIN_VALUE;
+            for (final ShardTick t : shardTicks) {
+                stamp = Math.max(stamp, t.endMs());
+            }
             for (final Alert a : alerts) {
                 stamp = Math.max(stamp, a.lastSeen());
             }
@@ -110,10 +121,28 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     }
 
     /**
-     * Runs one batch through the analyzer; what it publishes goes to {@code alerts} and {@code health}, or nowhere
-     * when both are null (a journal replayed after a restart: it was published before).
+     * Sharded, the record's key is its shard: a cluster gives each task one (its partition), a test driver all of
+     * them to one task, which then keeps one analysis per shard. A checkpointed task must hold only its own.
      */
-    private void analyze(final List<PortInterval> batch, final List<Alert> alerts, final List<JobHealth> health) {
+    private void selectShard(final String key) {
+        if (!settings.sharded()) {
+            return;
+        }
+        final int s = Integer.parseInt(key);
+        if (checkpoints != null && s != context.taskId().partition()) {
+            throw new IllegalStateException("shard " + s + " reached the task of partition " + context.taskId().partition()
+                + ": the lanes must be partitioned by shard");
+        }
+        shard = s;
+        progress = byShard.computeIfAbsent(s, k -> new AnalysisProgress());
+    }
+
+    /**
+     * Runs one batch through the analyzer; what it publishes goes to {@code alerts}, {@code health} and
+     * {@code shardTicks}, or nowhere when they are null (a journal replayed after a restart: it was published before).
+     */
+    private void analyze(final List<PortInterval> batch, final List<Alert> alerts, final List<JobHealth> health,
+                         final List<ShardTick> shardTicks) {
         for (final PortInterval interval : batch) {
             if (progress.analyzer == null || interval.t1() - progress.lastCheckMs >= DOCUMENT_CHECK_MS) {
                 progress.lastCheckMs = interval.t1();
@@ -128,7 +157,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 if (progress.analyzer.duplicateIntervals() > duplicates) {
                     listener.rejected("duplicate_interval");
                 }
-                publish(out, alerts, health);
+                publish(out, alerts, health, shardTicks);
             }
         }
     }
@@ -143,8 +172,9 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             checkpoints.restore().ifPresent(r -> {
                 final long start = System.nanoTime();
                 progress = r.progress();
-                r.journal().forEach(batch -> analyze(batch, null, null));
-                LOG.info("analysis resumed from its checkpoint and {} journaled intervals in {} ms", r.intervals(),
+                r.journal().forEach(batch -> analyze(batch, null, null, null));
+                LOG.info("analysis resumed from its checkpoint and {} journaled intervals in {} ms",
+                    r.journal().stream().mapToInt(List::size).sum(),
                     (System.nanoTime() - start) / 1_000_000);
             });
         } catch (AnalyzerCheckpoint.IncompatibleCheckpointException e) {
@@ -183,9 +213,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         }
         final long epoch = Math.floorDiv(first.t0(), settings.tickMs()) * settings.tickMs();
         final AnalyzerConfig config = settings.analyzerConfig();
-        final TwinReplica twin;
+        final FabricAnalyzer analyzer;
         try {
-            twin = TwinReplica.from(docs.topology(), docs.jobs(), epoch);
+            final TwinReplica twin = TwinReplica.from(docs.topology(), docs.jobs(), epoch);
+            analyzer = settings.sharded()
+                ? new FabricAnalyzer(twin, config, ShardMap.of(twin.fabric(), settings.shards()), shard)
+                : new FabricAnalyzer(twin, config);
         } catch (IllegalArgumentException e) {
             if (docs.version() != rejectedVersion) {
                 LOG.error("the topology or jobs documents cannot be used ({}): {}", e.getMessage(),
@@ -195,10 +228,13 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             }
             return;
         }
-        progress.analyzer = new FabricAnalyzer(twin, config);
+        progress.analyzer = analyzer;
         progress.documentsVersion = docs.version();
         progress.topologyVersion = docs.topologyVersion();
         rebuilt = true;
+        if (settings.sharded()) {
+            return; // the open alerts are the correlation stage's
+        }
         final List<Alert> restored = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
             it.forEachRemaining(kv -> restored.add(kv.value));
@@ -206,25 +242,43 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         progress.analyzer.restore(restored);
     }
 
-    private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health) {
-        if (out.unmatched() != null) {
-            listener.unmatched(out.unmatched());
-            return;
-        }
+    /**
+     * Records what a step published: alerts into the open-alerts store (a resolved one leaves it) and, with job health,
+     * into the listener (metrics) and the lists that go out.
+     */
+    static void publish(final List<Alert> published, final List<JobHealth> jobHealth, final KeyValueStore<String, Alert> open,
+                        final AnalyzerListener listener, final List<Alert> alerts, final List<JobHealth> health) {
         final long now = System.currentTimeMillis(); // the alert lag is wall clock against event time
-        for (final Alert a : out.alerts()) {
+        for (final Alert a : published) {
             if (a.state() == Alert.State.RESOLVED) {
-                openAlerts.delete(a.id());
+                open.delete(a.id());
             } else {
-                openAlerts.put(a.id(), a);
+                open.put(a.id(), a);
             }
             listener.alert(a, now);
             alerts.add(a);
         }
-        for (final JobHealth h : out.jobHealth()) {
+        for (final JobHealth h : jobHealth) {
             listener.jobHealth(h);
             health.add(h);
         }
+    }
+
+    private void publish(final FabricAnalyzer.Output out, final List<Alert> alerts, final List<JobHealth> health,
+                         final List<ShardTick> shardTicks) {
+        if (out.unmatched() != null) {
+            listener.unmatched(out.unmatched());
+            return;
+        }
+        if (settings.sharded()) { // what the shard found goes to the correlation stage, which publishes
+            shardTicks.addAll(out.shardTicks());
+            for (final Tick t : out.ticks()) {
+                listener.tick(new TickReport(progress.analyzer.twin().fabric(), t, List.of(), progress.analyzer.lastTwinMs(),
+                    progress.analyzer.lateIntervals(), progress.analyzer.clocksAhead()));
+            }
+            return;
+        }
+        publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health);
         if (!out.ticks().isEmpty()) {
             final List<Alert> open = progress.analyzer.openAlerts();
             for (final Tick t : out.ticks()) {

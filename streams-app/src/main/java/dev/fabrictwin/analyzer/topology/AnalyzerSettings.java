@@ -15,9 +15,12 @@ import dev.fabrictwin.contract.Topics;
  *
  * <p>{@code checkpoints} keeps the analysis state in changelogged stores so a restarted task resumes it exactly
  * ({@link AnalysisCheckpoints}); off only where nothing will ever resume (a one-pass {@code replay}).
+ *
+ * <p>{@code shards} &gt; 1 cuts the analysis by fabric domain ({@code ShardMap}): each shard is a task of its own
+ * (any instance may run it), and a small correlation stage puts their findings together (see {@link AnalyzerTopology}).
  */
 public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int lanes, long batchFlushMs,
-                               boolean checkpoints) {
+                               boolean checkpoints, int shards) {
 
     public AnalyzerSettings {
         if (lanes < 1) {
@@ -26,6 +29,14 @@ public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int
         if (batchFlushMs < 0) {
             throw new IllegalArgumentException("batchFlushMs must be >= 0 (0 = no batching), got " + batchFlushMs);
         }
+        if (shards < 1) {
+            throw new IllegalArgumentException("shards must be >= 1 (1 = the whole fabric in one task), got " + shards);
+        }
+    }
+
+    public AnalyzerSettings(final Topics topics, final AnalyzerConfig analyzerConfig, final int lanes,
+                            final long batchFlushMs, final boolean checkpoints) {
+        this(topics, analyzerConfig, lanes, batchFlushMs, checkpoints, 1);
     }
 
     /** One lane, no batching: for a single sample partition, and for {@code replay} (one input in file order). */
@@ -34,16 +45,24 @@ public record AnalyzerSettings(Topics topics, AnalyzerConfig analyzerConfig, int
     }
 
     public AnalyzerSettings withLanes(final int n) {
-        return new AnalyzerSettings(topics, analyzerConfig, n, batchFlushMs, checkpoints);
+        return new AnalyzerSettings(topics, analyzerConfig, n, batchFlushMs, checkpoints, shards);
     }
 
     public AnalyzerSettings withBatchFlushMs(final long ms) {
-        return new AnalyzerSettings(topics, analyzerConfig, lanes, ms, checkpoints);
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, ms, checkpoints, shards);
     }
 
     /** For a single pass over a capture: the state is never checkpointed (nothing will resume it). */
     public AnalyzerSettings withoutCheckpoints() {
-        return new AnalyzerSettings(topics, analyzerConfig, lanes, batchFlushMs, false);
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, batchFlushMs, false, shards);
+    }
+
+    public AnalyzerSettings withShards(final int n) {
+        return new AnalyzerSettings(topics, analyzerConfig, lanes, batchFlushMs, checkpoints, n);
+    }
+
+    public boolean sharded() {
+        return shards > 1;
     }
 
     public long tickMs() {

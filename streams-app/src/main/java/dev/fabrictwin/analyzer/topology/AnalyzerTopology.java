@@ -38,6 +38,19 @@ import dev.fabrictwin.contract.job.JobHealth;
  * </pre>
  * Rates, wrap and reset handling scale out with the samples' partitions; the correlation stage sees the whole
  * fabric, so it runs as one task per fabric (a standby replica takes over on failure).
+ *
+ * <p>Sharded ({@link AnalyzerSettings#shards()} &gt; 1, docs/analyzer.md "Sharding"), the analysis is cut by fabric
+ * domain, each shard a task of its own, and a small stage correlates what they found:
+ * <pre>
+ *   → port-rates → shard-split: each lane batch cut by shard ({@code ShardMap}: a link belongs to its lower end's domain)
+ *   → one repartition topic per lane, a partition per shard (…-lane-N-repartition, partition = shard)
+ *   → merged in timestamp order into one task per shard: the analysis of its links (stores analysis-checkpoint,
+ *     analysis-journal): one {@code ShardTick} per closed tick (findings, job views, PFC crossing its edge)
+ *   → …-analyzer-findings-repartition (1 partition)
+ *   → correlation (stores open-alerts, correlation-checkpoint, correlation-journal): root vs victim over the fabric
+ *   ─┬─ alerts → fabric.alerts
+ *    └─ job health → fabric.job-health
+ * </pre>
  */
 public final class AnalyzerTopology {
 
@@ -57,14 +70,16 @@ public final class AnalyzerTopology {
         addDocumentStore(builder, JOBS_STORE, topics.jobs(), "jobs-source");
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), AlertJson.SERDE));
-        final List<String> stores = new java.util.ArrayList<>(List.of(OPEN_ALERTS_STORE));
+        final List<String> stores = new java.util.ArrayList<>(settings.sharded() ? List.of() : List.of(OPEN_ALERTS_STORE));
         if (settings.checkpoints()) {
             AnalysisCheckpoints.storeBuilders().forEach(builder::addStateStore);
             stores.addAll(List.of(AnalysisCheckpoints.CHECKPOINT_STORE, AnalysisCheckpoints.JOURNAL_STORE));
         }
 
-        final KStream<String, AnalyzerOutput> outputs = mergedLanes(builder, settings)
+        final KStream<String, AnalyzerOutput> analyzed = mergedLanes(builder, settings)
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), stores.toArray(String[]::new));
+        final KStream<String, AnalyzerOutput> outputs = settings.sharded() ? correlated(builder, settings, listener, analyzed)
+            : analyzed;
         final TopicSpec<String, Alert> alerts = topics.alerts();
         outputs.flatMap((k, out) -> out.alerts().stream().map(a -> KeyValue.pair(a.id(), a)).toList(), Named.as("alerts"))
             .to(alerts.name(), Produced.with(alerts.keySerde(), alerts.valueSerde()).withName("alerts-sink"));
@@ -73,6 +88,25 @@ public final class AnalyzerTopology {
                 Named.as("job-health"))
             .to(health.name(), Produced.with(health.keySerde(), health.valueSerde()).withName("job-health-sink"));
         return builder.build();
+    }
+
+    /** The shards' ticks, on one partition, through the correlation stage. */
+    private static KStream<String, AnalyzerOutput> correlated(final StreamsBuilder builder, final AnalyzerSettings settings,
+                                                              final AnalyzerListener listener,
+                                                              final KStream<String, AnalyzerOutput> analyzed) {
+        final List<String> stores = new java.util.ArrayList<>(List.of(OPEN_ALERTS_STORE));
+        if (settings.checkpoints()) {
+            AnalysisCheckpoints.storeBuilders(AnalysisCheckpoints.CORRELATION_CHECKPOINT_STORE,
+                AnalysisCheckpoints.CORRELATION_JOURNAL_STORE, ShardTickSerde.SERDE).forEach(builder::addStateStore);
+            stores.addAll(List.of(AnalysisCheckpoints.CORRELATION_CHECKPOINT_STORE, AnalysisCheckpoints.CORRELATION_JOURNAL_STORE));
+        }
+        return analyzed
+            .flatMap((k, out) -> out.shardTicks().stream().map(t -> KeyValue.pair(FABRIC_KEY, t)).toList(),
+                Named.as("shard-ticks"))
+            .repartition(Repartitioned.with(Serdes.String(), ShardTickSerde.SERDE).withName("analyzer-findings")
+                .withNumberOfPartitions(1))
+            .process(() -> new CorrelationProcessor(settings, listener), Named.as("correlation"),
+                stores.toArray(String[]::new));
     }
 
     /** A global store of a compacted document topic (topology, jobs): its latest value per key. */
@@ -98,8 +132,15 @@ public final class AnalyzerTopology {
         for (int lane = 0; lane < settings.lanes(); lane++) {
             final int id = lane;
             final String name = settings.lanes() == 1 ? "analyzer-intervals" : "analyzer-intervals-lane-" + lane;
-            final KStream<String, List<PortInterval>> one = (settings.lanes() == 1 ? batches
-                : batches.filter((device, batch) -> batch.lane() == id, Named.as("lane-" + lane)))
+            final KStream<String, RatesStage.LaneBatch> laneBatches = settings.lanes() == 1 ? batches
+                : batches.filter((device, batch) -> batch.lane() == id, Named.as("lane-" + lane));
+            final KStream<String, List<PortInterval>> one = settings.sharded()
+                ? laneBatches.process(() -> new ShardSplitter(settings.shards()), Named.as(name + "-by-shard"))
+                    .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde()).withName(name)
+                        .withNumberOfPartitions(settings.shards())
+                        .withStreamPartitioner((topic, shard, batch, partitions) ->
+                            java.util.Optional.of(java.util.Set.of(Integer.parseInt(shard)))))
+                : laneBatches
                 .map((device, batch) -> KeyValue.pair(FABRIC_KEY, batch.intervals()), Named.as(name + "-by-fabric"))
                 .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde())
                     .withName(name).withNumberOfPartitions(1));

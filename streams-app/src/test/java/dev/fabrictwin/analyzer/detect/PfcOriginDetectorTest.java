@@ -46,19 +46,8 @@ class PfcOriginDetectorTest {
         return Math.ceil(share * FRAMES) / FRAMES;
     }
 
-    /**
-     * Every port idle but these senders ({@code device/port}), each holding its peer paused {@code share} of the
-     * 1 s tick: its {@code tx_pfc_pause} and its peer's {@code rx_pfc_pause}. The last sender stays selected.
-     */
     private HandTicks.TickBuilder pausing(final double share, final String... senders) {
-        final HandTicks.TickBuilder tick = hand.tick(1).everyPort();
-        for (final String s : senders) {
-            final PortRef sender = new PortRef(s.substring(0, s.indexOf('/')), s.substring(s.indexOf('/') + 1));
-            hand.fabric().linkAt(sender).map(l -> l.lower().equals(sender) ? l.upper() : l.lower())
-                .ifPresent(peer -> tick.port(peer).observed(RX_PAUSE, share * FRAMES));
-            tick.port(sender).observed(TX_PAUSE, share * FRAMES);
-        }
-        return tick;
+        return hand.pausing(share, senders);
     }
 
     @Test

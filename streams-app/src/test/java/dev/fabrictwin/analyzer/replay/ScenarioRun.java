@@ -16,10 +16,15 @@ import dev.fabrictwin.twin.scenario.Scenario;
 record ScenarioRun(Scenario scenario, List<TruthRecord> truth, List<Alert> alerts) {
 
     static ScenarioRun of(final Scenario scenario, final Path dir) throws IOException {
+        return of(scenario, dir, 1);
+    }
+
+    /** Replayed through the analysis cut into {@code shards} shards. */
+    static ScenarioRun of(final Scenario scenario, final Path dir, final int shards) throws IOException {
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         SimulationFiles.write(cluster, dir, n -> { });
         final List<Alert> alerts = new ArrayList<>();
-        Replay.run(scenario, dir.resolve(SimulationFiles.SAMPLES), alerts::add, n -> { });
+        Replay.run(scenario, dir.resolve(SimulationFiles.SAMPLES), alerts::add, h -> { }, n -> { }, shards);
         return new ScenarioRun(scenario, cluster.truth(), alerts);
     }
 

@@ -25,6 +25,7 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
@@ -112,6 +113,24 @@ public final class HandTicks {
     /** A new tick {@code index}, ending at {@code EPOCH_MS + index × tickMs}. */
     public TickBuilder tick(final long index) {
         return new TickBuilder(index);
+    }
+
+    /**
+     * Tick 1 with every port idle but these senders ({@code device/port}), each holding its peer paused {@code share}
+     * of the 1 s tick (priority 3): its {@code tx_pfc_pause} and its peer's {@code rx_pfc_pause}. The last sender stays
+     * selected.
+     */
+    public TickBuilder pausing(final double share, final String... senders) {
+        final double frames = CongestionModel.pauseFramesPerSecond(LINK_BPS);
+        final TickBuilder tick = tick(1).everyPort();
+        for (final String s : senders) {
+            final PortRef sender = new PortRef(s.substring(0, s.indexOf('/')), s.substring(s.indexOf('/') + 1));
+            fabric().linkAt(sender).map(l -> l.lower().equals(sender) ? l.upper() : l.lower())
+                .ifPresent(peer -> tick.port(peer).observed(CounterNames.perPriority(CounterNames.RX_PFC_PAUSE, 3),
+                    share * frames));
+            tick.port(sender).observed(CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, 3), share * frames);
+        }
+        return tick;
     }
 
     /** What the detector finds in one tick. */

@@ -1,0 +1,209 @@
+package dev.fabrictwin.analyzer.shard;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.alert.TickCorrelation;
+import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.alert.Entity;
+import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.workload.PlacedJob;
+
+/**
+ * The second stage of a sharded analysis (docs/analyzer.md, "Sharding"): the shards' {@link ShardTick}s in, the
+ * fabric's alerts and job health out. A tick is correlated once every shard has reported it (shards close ticks in
+ * order, so a shard that reported a later one is past it), or once it is {@value #WAIT_TICKS} ticks behind the newest
+ * any shard reported (a shard whose every device went silent must not hold the fabric's alerts back); a shard's tick
+ * that comes after its tick was correlated joins the next one. Then, over the whole fabric:
+ * <ul>
+ * <li>the PFC pauses crossing shard edges are walked on: an entry at a boundary device takes the cause an exit at
+ *     that device found in another shard (the storming port, or the congested link), and without one is what the
+ *     walk would have made of it on the whole fabric (the congestion seen there, else the boundary port itself);</li>
+ * <li>the findings, in shard order, go through the one {@link TickCorrelation} (root vs victim across shards);</li>
+ * <li>each job's health is the view of its home shard ({@link ShardMap#homeOf}), explained by the correlation.</li>
+ * </ul>
+ * Its state is a few ticks of findings and the open alerts: bounded by the fabric, never by time.
+ */
+public final class ShardedCorrelation implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    static final int WAIT_TICKS = 120;
+
+    /** What one step published. */
+    public record Output(List<Alert> alerts, List<JobHealth> jobHealth, int ticks) {
+        static final Output NONE = new Output(List.of(), List.of(), 0);
+    }
+
+    private final TwinReplica twin;
+    private final ShardMap shards;
+    private final TickCorrelation correlation;
+    private final TreeMap<Long, ShardTick[]> pending = new TreeMap<>();
+    /** Each shard's newest tick reported. */
+    private final long[] reached;
+    private long lastDone = Long.MIN_VALUE;
+    private long lateTicks;
+    private final Map<String, Integer> homes = new HashMap<>();
+
+    /** {@code twin} gives the fabric and the jobs running at each tick (it is never advanced). */
+    public ShardedCorrelation(final TwinReplica twin, final ShardMap shards, final AnalyzerConfig config) {
+        this.twin = twin;
+        this.shards = shards;
+        this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
+            config.updateEveryTicks(), config.resolveAfterTicks());
+        this.reached = new long[shards.shards()];
+        java.util.Arrays.fill(reached, Long.MIN_VALUE);
+    }
+
+    /** Takes one shard's tick; returns what the ticks it completed published. */
+    public Output accept(final ShardTick t) {
+        if (t.shard() < 0 || t.shard() >= reached.length) {
+            throw new IllegalArgumentException("shard " + t.shard() + " of a " + reached.length + "-shard analysis");
+        }
+        final long index = lastDone != Long.MIN_VALUE && t.index() <= lastDone ? lastDone + 1 : t.index();
+        if (index != t.index()) {
+            lateTicks++;
+        }
+        final ShardTick[] parts = pending.computeIfAbsent(index, i -> new ShardTick[reached.length]);
+        parts[t.shard()] = parts[t.shard()] == null ? t : merged(parts[t.shard()], t);
+        reached[t.shard()] = Math.max(reached[t.shard()], t.index());
+        return drain(false);
+    }
+
+    /** End of input: correlates every tick still waiting. */
+    public Output flush() {
+        return drain(true);
+    }
+
+    /** Shard ticks that arrived after their tick was correlated (they joined the next). */
+    public long lateTicks() {
+        return lateTicks;
+    }
+
+    public List<Alert> openAlerts() {
+        return correlation.openAlerts();
+    }
+
+    public void restore(final List<Alert> open) {
+        correlation.restore(open);
+    }
+
+    public TwinReplica twin() {
+        return twin;
+    }
+
+    private Output drain(final boolean all) {
+        long slowest = Long.MAX_VALUE;
+        long newest = Long.MIN_VALUE;
+        for (final long r : reached) {
+            slowest = Math.min(slowest, r);
+            newest = Math.max(newest, r);
+        }
+        final List<Alert> alerts = new ArrayList<>();
+        final List<JobHealth> health = new ArrayList<>();
+        int ticks = 0;
+        while (!pending.isEmpty()) {
+            final long first = pending.firstKey();
+            if (!all && slowest < first && newest - first <= WAIT_TICKS) {
+                break;
+            }
+            correlate(first, pending.pollFirstEntry().getValue(), alerts, health);
+            lastDone = first;
+            ticks++;
+        }
+        return ticks == 0 ? Output.NONE : new Output(alerts, health, ticks);
+    }
+
+    private void correlate(final long index, final ShardTick[] parts, final List<Alert> alerts, final List<JobHealth> health) {
+        long startMs = Long.MAX_VALUE;
+        long endMs = Long.MIN_VALUE;
+        for (final ShardTick p : parts) {
+            if (p != null) {
+                startMs = Math.min(startMs, p.startMs());
+                endMs = Math.max(endMs, p.endMs());
+            }
+        }
+        final List<Finding> findings = findings(parts);
+        final List<PlacedJob> running = twin.jobsAt(endMs);
+        homes.keySet().retainAll(running.stream().map(PlacedJob::id).toList());
+        final TickCorrelation.Result result = correlation.onTick(index, startMs, endMs, findings, running);
+        alerts.addAll(result.alerts());
+        final List<JobHealth> home = new ArrayList<>();
+        for (final ShardTick p : parts) {
+            if (p != null) {
+                p.jobHealth().stream().filter(h -> home(h.job(), running) == p.shard()).forEach(home::add);
+            }
+        }
+        health.addAll(TickCorrelation.explain(home, result.correlated()));
+    }
+
+    /**
+     * The findings of one tick over the whole fabric: every shard's, in shard order, then the PFC pauses that entered a
+     * shard at a boundary device, walked on with what the other shards saw there.
+     */
+    static List<Finding> findings(final ShardTick[] parts) {
+        final List<Finding> findings = new ArrayList<>();
+        final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
+        for (final ShardTick p : parts) {
+            if (p != null) {
+                findings.addAll(p.findings());
+                p.pfc().exits().forEach(e -> exits.merge(e.device(), e, (a, b) -> b.share() > a.share() ? b : a));
+            }
+        }
+        for (final ShardTick p : parts) {
+            if (p != null) {
+                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device())).ifPresent(findings::add));
+            }
+        }
+        return findings;
+    }
+
+    /** A pause entering a shard at a boundary device, walked on with what the other shards saw there. */
+    private static java.util.Optional<Finding> crossing(final PfcBoundary.Entry e, final PfcBoundary.Exit exit) {
+        if (exit != null) {
+            final Entity cause = exit.cause();
+            return cause.kind() == Entity.Kind.PORT
+                ? PfcOriginDetector.finding(e.sender(), e.share(), false, new PortRef(cause.device(), cause.port()), null)
+                : PfcOriginDetector.finding(e.sender(), e.share(), false, null, cause);
+        }
+        return e.congested() != null ? PfcOriginDetector.finding(e.sender(), e.share(), false, null, e.congested())
+            : PfcOriginDetector.finding(e.sender(), e.share(), false, e.stop(), null);
+    }
+
+    private int home(final String job, final List<PlacedJob> running) {
+        final Integer known = homes.get(job);
+        if (known != null) {
+            return known;
+        }
+        for (final PlacedJob j : running) {
+            if (j.id().equals(job)) {
+                final int home = shards.homeOf(twin.fabric(), j);
+                homes.put(job, home);
+                return home;
+            }
+        }
+        return 0;
+    }
+
+    private static ShardTick merged(final ShardTick a, final ShardTick b) {
+        final List<Finding> findings = new ArrayList<>(a.findings());
+        findings.addAll(b.findings());
+        final List<JobHealth> health = new ArrayList<>(a.jobHealth());
+        health.addAll(b.jobHealth());
+        final List<PfcBoundary.Entry> entries = new ArrayList<>(a.pfc().entries());
+        entries.addAll(b.pfc().entries());
+        final List<PfcBoundary.Exit> exits = new ArrayList<>(a.pfc().exits());
+        exits.addAll(b.pfc().exits());
+        return new ShardTick(a.shard(), a.index(), Math.min(a.startMs(), b.startMs()), Math.max(a.endMs(), b.endMs()),
+            findings, health, new PfcBoundary(entries, exits));
+    }
+}
