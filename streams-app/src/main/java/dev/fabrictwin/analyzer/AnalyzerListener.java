@@ -24,6 +24,13 @@ public interface AnalyzerListener {
     default void alert(final Alert alert, final long wallClockMs) {
     }
 
+    /**
+     * Sharded: every alert open after each tick the correlation stage correlated (the shards' {@link TickReport}s
+     * carry none; the correlation stage holds them).
+     */
+    default void openAlerts(final java.util.List<Alert> open) {
+    }
+
     default void jobHealth(final JobHealth health) {
     }
 

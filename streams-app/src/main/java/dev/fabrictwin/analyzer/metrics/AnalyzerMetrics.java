@@ -86,6 +86,10 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     /** The latest closed tick and what was open after it, handed over by the processing thread. */
     private volatile TickReport latest;
     private TickReport refreshed;
+    /** Sharded: the latest tick of each shard this instance runs, and the alerts the correlation stage holds open. */
+    private final Map<Integer, TickReport> latestByShard = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile List<Alert> correlationOpen;
+    private volatile long correlationOpenAt;
     private List<String> lastOpenIds = List.of();
 
     public AnalyzerMetrics(final MeterRegistry registry, final SeriesLimits limits) {
@@ -186,22 +190,53 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     public void tick(final TickReport report) {
         twinNanos.set((long) (report.twinMs() * 1e6));
         lateIntervals.set(report.lateIntervals());
+        latestByShard.put(report.shard(), report);
         latest = report;
     }
+
+    @Override
+    public void openAlerts(final List<Alert> open) {
+        correlationOpen = List.copyOf(open);
+        correlationOpenAt = System.nanoTime();
+    }
+
+    /**
+     * The tick the gauges show: the latest one, or — sharded — the latest of every shard this instance runs put
+     * together (a shard whose latest tick is a minute older than the newest has moved to another instance).
+     */
+    private Tick shown(final TickReport newest) {
+        if (latestByShard.size() <= 1) {
+            return newest.tick();
+        }
+        final PortTick[] ports = new PortTick[newest.tick().byIndex().length];
+        latestByShard.values().removeIf(r -> r.tick().endMs() < newest.tick().endMs() - STALE_SHARD_MS);
+        for (final TickReport r : latestByShard.values()) {
+            if (r.fabric() == newest.fabric()) {
+                r.tick().ports().forEach(p -> ports[p.index()] = p);
+            }
+        }
+        return Tick.of(newest.tick().index(), newest.tick().startMs(), newest.tick().endMs(), ports);
+    }
+
+    /** A shard's latest tick this much older than the newest: the shard runs elsewhere now. */
+    static final long STALE_SHARD_MS = 60_000;
 
     /** Aggregates the latest tick into the gauges (the refresher thread calls it once a second). */
     public void refresh() {
         final TickReport s = latest;
+        // the correlation stage's open alerts while it runs here (it reports every tick; a minute without: it moved)
+        final boolean correlating = correlationOpen != null && System.nanoTime() - correlationOpenAt < STALE_SHARD_MS * 1_000_000;
+        final List<Alert> open = correlating ? correlationOpen : s == null ? List.of() : s.open();
+        final List<String> openIds = open.stream().map(a -> a.id() + "/" + a.rootCause() + "/" + a.severity()).toList();
+        if (!openIds.equals(lastOpenIds)) {
+            registerOpen(open);
+            lastOpenIds = openIds;
+        }
         if (s == null || s == refreshed) {
             return;
         }
         refreshed = s;
-        final List<String> openIds = s.open().stream().map(a -> a.id() + "/" + a.rootCause() + "/" + a.severity()).toList();
-        if (!openIds.equals(lastOpenIds)) {
-            registerOpen(s.open());
-            lastOpenIds = openIds;
-        }
-        aggregate(s.fabric(), s.tick(), s.open());
+        aggregate(s.fabric(), shown(s), open);
         final List<MultiGauge.Row<?>> rows = new java.util.ArrayList<>();
         s.clocksAhead().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
             .limit(MAX_CLOCK_SERIES)

@@ -132,9 +132,9 @@ public final class ShardedCorrelation implements Serializable {
                 endMs = Math.max(endMs, p.endMs());
             }
         }
-        final List<Finding> findings = findings(parts);
         final List<PlacedJob> running = twin.jobsAt(endMs);
         homes.keySet().retainAll(running.stream().map(PlacedJob::id).toList());
+        final List<Finding> findings = findings(parts, job -> home(job, running));
         final TickCorrelation.Result result = correlation.onTick(index, startMs, endMs, findings, running);
         alerts.addAll(result.alerts());
         final List<JobHealth> home = new ArrayList<>();
@@ -148,20 +148,30 @@ public final class ShardedCorrelation implements Serializable {
 
     /**
      * The findings of one tick over the whole fabric: every shard's, in shard order, then the PFC pauses that entered a
-     * shard at a boundary device, walked on with what the other shards saw there.
+     * shard at a boundary device, walked on with what the other shards saw there. A finding about a job (its
+     * slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an entity
+     * two shards both report on (a boundary device) is taken from the first only.
      */
-    static List<Finding> findings(final ShardTick[] parts) {
+    static List<Finding> findings(final ShardTick[] parts, final java.util.function.ToIntFunction<String> homeOf) {
         final List<Finding> findings = new ArrayList<>();
+        final Map<String, Integer> reportedBy = new HashMap<>();
         final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
         for (final ShardTick p : parts) {
             if (p != null) {
-                findings.addAll(p.findings());
+                for (final Finding f : p.findings()) {
+                    final boolean foreignJob = f.entity().kind() == Entity.Kind.JOB && homeOf.applyAsInt(f.entity().job()) != p.shard();
+                    if (!foreignJob && reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> p.shard()) == p.shard()) {
+                        findings.add(f);
+                    }
+                }
                 p.pfc().exits().forEach(e -> exits.merge(e.device(), e, (a, b) -> b.share() > a.share() ? b : a));
             }
         }
         for (final ShardTick p : parts) {
             if (p != null) {
-                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device())).ifPresent(findings::add));
+                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device()))
+                    .filter(f -> reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> p.shard()) == p.shard())
+                    .ifPresent(findings::add));
             }
         }
         return findings;

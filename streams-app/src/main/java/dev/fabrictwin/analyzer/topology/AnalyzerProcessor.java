@@ -274,7 +274,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             shardTicks.addAll(out.shardTicks());
             for (final Tick t : out.ticks()) {
                 listener.tick(new TickReport(progress.analyzer.twin().fabric(), t, List.of(), progress.analyzer.lastTwinMs(),
-                    progress.analyzer.lateIntervals(), progress.analyzer.clocksAhead()));
+                    progress.analyzer.lateIntervals(), progress.analyzer.clocksAhead(), shard));
             }
             return;
         }

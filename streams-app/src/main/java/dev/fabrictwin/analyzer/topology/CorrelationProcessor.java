@@ -114,6 +114,9 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
             return;
         }
         AnalyzerProcessor.publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health);
+        if (out.ticks() > 0) {
+            listener.openAlerts(progress.correlation.openAlerts());
+        }
     }
 
     private void resume() {
@@ -151,6 +154,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
                     it.forEachRemaining(kv -> restored.add(kv.value));
                 }
                 progress.correlation.restore(restored);
+                listener.openAlerts(progress.correlation.openAlerts());
             }
             progress.documentsVersion = docs.version();
         } catch (IllegalArgumentException e) {

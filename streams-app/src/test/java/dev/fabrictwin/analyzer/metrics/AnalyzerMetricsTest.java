@@ -53,6 +53,24 @@ class AnalyzerMetricsTest {
     }
 
     @Test
+    void shardedItShowsEveryShardsPortsAndTheAlertsTheCorrelationStageHoldsOpen() {
+        final Tick shard0 = ticks.tick(5).port("leaf-0", "eth0").observed(CounterNames.TX_BYTES, HandTicks.LINE_BYTES_PER_S / 2).build();
+        final Tick shard1 = ticks.tick(5).port("leaf-1", "eth0").observed(CounterNames.TX_BYTES, HandTicks.LINE_BYTES_PER_S / 4).build();
+        metrics.tick(new TickReport(ticks.fabric(), shard0, List.of(), 1, 0, Map.of(), 0));
+        metrics.tick(new TickReport(ticks.fabric(), shard1, List.of(), 1, 0, Map.of(), 1));
+        final Alert open = new Alert("PFC_STORM:port:host-0/nic0", FaultType.PFC_STORM, Alert.State.OPEN, Severity.CRITICAL,
+            Entity.port(new PortRef("host-0", "nic0")), true, null, 1_000, 2_000, 5, 0, "tx_pfc_pause/s", List.of(), "s");
+        metrics.openAlerts(List.of(open));
+        metrics.refresh();
+
+        assertThat(registry.get("fabric.device.utilization.ratio").tags("device", "leaf-0", "kind", "observed").gauge().value())
+            .isCloseTo(0.5, within(1e-9));
+        assertThat(registry.get("fabric.device.utilization.ratio").tags("device", "leaf-1", "kind", "observed").gauge().value())
+            .isCloseTo(0.25, within(1e-9));
+        assertThat(registry.get("fabric.alert.open").tags("id", open.id(), "root", "true").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
     void shouldShowEachOpenAlertAndCountDeadLettersFromTheStart() {
         assertThat(registry.get("fabric.records.dead.lettered").counter().count()).isZero();
         final Alert open = new Alert("PFC_STORM:port:host-0/nic0", FaultType.PFC_STORM, Alert.State.OPEN, Severity.CRITICAL,

@@ -45,7 +45,7 @@ class PfcAcrossShardsTest {
             detector.detect(new TickContext(tick, hand.twin(), hand.config(), j -> 1.0).sharded(shards, boundary), found);
             parts[s] = new ShardTick(s, tick.index(), tick.startMs(), tick.endMs(), found, List.of(), boundary.build());
         }
-        return ShardedCorrelation.findings(parts);
+        return ShardedCorrelation.findings(parts, job -> 0);
     }
 
     private static List<String> described(final List<Finding> findings) {
