@@ -23,6 +23,8 @@ public final class UnexpectedTrafficDetector implements Detector {
     static final double EXCESS_SHARE = 0.2;
     /** Observed must also exceed the twin by this factor (a busy job's own noise is not unexpected). */
     static final double EXCESS_FACTOR = 1.5;
+    private static final String RX_METRIC = "rx_excess_share";
+    private static final String TX_METRIC = "tx_excess_share";
 
     /** By port index (sized to the fabric at the first tick). */
     private Rolling[][] windows;
@@ -63,24 +65,43 @@ public final class UnexpectedTrafficDetector implements Detector {
             excess(w[0].sum(), w[1].sum(), lineBytes).ifPresent(x -> rxExcess.put(t.port(), x));
             excess(w[2].sum(), w[3].sum(), lineBytes).ifPresent(x -> txExcess.put(t.port(), x));
         }
-        PortRef sink = null;
-        for (final var e : rxExcess.entrySet()) {
-            if (sink == null || e.getValue() > rxExcess.get(sink)) {
-                sink = e.getKey();
+        final int first = out.size();
+        rxExcess.forEach((port, x) -> out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), RX_METRIC, x,
+            0, Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared jobs explain",
+                port.device(), port.port(), 100 * x))));
+        txExcess.forEach((port, x) -> out.add(source(port, x, null)));
+        linkSources(out.subList(first, out.size()));
+    }
+
+    /**
+     * Makes every NIC sending unexplained traffic a symptom of where it lands: the NIC receiving the most of it
+     * (the first such on a tie), when there is one; else each source is a root of its own. Sharded, the correlation
+     * stage links them over the whole fabric (a source and its sink may be judged by different shards).
+     */
+    public static void linkSources(final List<Finding> findings) {
+        Finding sink = null;
+        for (final Finding f : findings) {
+            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && RX_METRIC.equals(f.metric())
+                && (sink == null || f.observed() > sink.observed())) {
+                sink = f;
             }
-            out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "rx_excess_share", e.getValue(),
-                0, Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared "
-                    + "jobs explain", e.getKey().device(), e.getKey().port(), 100 * e.getValue())));
         }
-        for (final var e : txExcess.entrySet()) {
-            final String summary = String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
-                e.getKey().device(), e.getKey().port(), 100 * e.getValue());
-            out.add(sink == null
-                ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), "tx_excess_share", e.getValue(), 0,
-                    Severity.WARNING, summary)
-                : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(e.getKey()), Entity.port(sink),
-                    "tx_excess_share", e.getValue(), 0, summary + ", towards " + sink.device()));
+        for (int i = 0; i < findings.size(); i++) {
+            final Finding f = findings.get(i);
+            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && TX_METRIC.equals(f.metric())) {
+                findings.set(i, source(new PortRef(f.entity().device(), f.entity().port()), f.observed(),
+                    sink == null ? null : new PortRef(sink.entity().device(), sink.entity().port())));
+            }
         }
+    }
+
+    private static Finding source(final PortRef port, final double excess, final PortRef sink) {
+        final String summary = String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
+            port.device(), port.port(), 100 * excess);
+        return sink == null
+            ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), TX_METRIC, excess, 0, Severity.WARNING, summary)
+            : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), Entity.port(sink), TX_METRIC, excess, 0,
+                summary + ", towards " + sink.device());
     }
 
     private static java.util.Optional<Double> excess(final double observed, final double expected, final double line) {

@@ -18,7 +18,8 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 /**
  * The analysis cut into shards finds what the whole-fabric analysis finds: the same root-cause alerts (ids), each
  * fault named, victims attached — PFC storms whose pauses cross from one pod into the others through the spines,
- * loss and congestion on spine links, jobs spanning every shard.
+ * loss and congestion on spine links, jobs spanning every shard, unexpected traffic whose sources sit in other shards
+ * than where it lands.
  */
 class ShardedScenariosTest {
 
@@ -28,7 +29,8 @@ class ShardedScenariosTest {
     static Stream<Arguments> scenarios() {
         return Stream.of(Arguments.of("pfc-storm.yaml", 4), Arguments.of("mixed-down-drop-ecn.yaml", 3),
             Arguments.of("mixed-degraded-straggler-latency.yaml", 2), Arguments.of("ecmp-imbalance.yaml", 8),
-            Arguments.of("silent-drop.yaml", 4), Arguments.of("job-bottleneck.yaml", 4));
+            Arguments.of("silent-drop.yaml", 4), Arguments.of("job-bottleneck.yaml", 4),
+            Arguments.of("unexpected-traffic.yaml", 4));
     }
 
     @ParameterizedTest(name = "{0} in {1} shards")
