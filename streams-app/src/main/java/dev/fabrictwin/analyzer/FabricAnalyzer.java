@@ -91,6 +91,13 @@ public final class FabricAnalyzer implements Serializable {
             config.updateEveryTicks(), config.resolveAfterTicks());
         this.shards = shards;
         this.shard = shard;
+        if (shards != null) {
+            final boolean[] own = new boolean[twin.fabric().directedLinkCount()];
+            for (int port = 0; port < own.length; port++) {
+                own[port] = shards.ofPort(port) == shard;
+            }
+            twin.recordOnly(own); // its expectations are only asked for its own links
+        }
         this.paths = new PathLearner(twin.fabric());
         this.lastEnd = new long[twin.fabric().directedLinkCount()];
         java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
@@ -108,6 +115,10 @@ public final class FabricAnalyzer implements Serializable {
         }
         final PortInterval interval = named.renamed(resolution.port().device(), resolution.port().port());
         final int port = twin.fabric().portIndex(resolution.port());
+        if (shards != null && shards.ofPort(port) != shard) {
+            // another shard's port (routed here before the splitter knew the topology): that shard judges it
+            return Output.EMPTY;
+        }
         if (interval.t1() <= lastEnd[port]) {
             // a port's intervals follow one another: one ending no later than the last is a replay of it (an
             // upstream retry or restart delivering it again), and counting it twice would read as traffic, or loss

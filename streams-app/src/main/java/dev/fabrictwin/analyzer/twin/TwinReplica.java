@@ -214,6 +214,14 @@ public final class TwinReplica implements Serializable {
         }
     }
 
+    /**
+     * Keeps the link timeline of these directed links only (by {@code Fabric.portIndex}): a shard's replica, whose
+     * expectations are only ever asked for its own links, keeps only their history.
+     */
+    public void recordOnly(final boolean[] directedLinks) {
+        simulation.recordOnly(directedLinks);
+    }
+
     /** The twin's state of a directed link with the most flows during [t0, t1] (epoch ms). */
     public LinkState busiestState(final int directedLink, final long t0, final long t1) {
         return simulation.timeline().busiest(directedLink, seconds(t0), seconds(t1));

@@ -68,6 +68,49 @@ class TwinReplicaTest {
     }
 
     @Test
+    void aReplicaKeepingSomeLinksOnlyExpectsExactlyTheSameOnThem() throws Exception {
+        final Scenario s = scenario("""
+            faults:
+              - {type: PFC_STORM, target: {device: host-0, port: nic0}, start: 5s, end: 12s}
+            """);
+        final SyntheticCluster cluster = new SyntheticCluster(s, TelemetryProfile.ideal());
+        final List<Sample> samples = new ArrayList<>();
+        cluster.run(samples::add, d -> { });
+        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
+        final List<JsonNode> jobs = new ArrayList<>();
+        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
+        final TwinReplica whole = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
+        final TwinReplica part = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
+        final boolean[] kept = new boolean[part.fabric().directedLinkCount()];
+        for (int d = 0; d < kept.length; d++) {
+            kept[d] = d / 2 % 2 == 0; // every other link, both directions
+        }
+        part.recordOnly(kept);
+
+        final SampleIntervals intervals = new SampleIntervals(1_000);
+        int compared = 0;
+        for (final Sample x : samples) {
+            final Optional<PortInterval> interval = intervals.next(x);
+            if (interval.isEmpty()) {
+                continue;
+            }
+            final PortInterval i = interval.get();
+            final int port = whole.fabric().portIndex(new PortRef(i.device(), i.port()));
+            whole.observe(i, port);
+            part.observe(i, port);
+            if (kept[port]) {
+                final PortCounters p = part.expected(i);
+                final PortCounters w = whole.expected(i);
+                assertThat(p.counters()).as("%s/%s at %d", i.device(), i.port(), i.t1()).isEqualTo(w.counters());
+                assertThat(p.gauges()).as("%s/%s at %d", i.device(), i.port(), i.t1()).isEqualTo(w.gauges());
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(100);
+        assertThat(part.historyStates()).isLessThan(whole.historyStates());
+    }
+
+    @Test
     void shouldPredictAHealthyNicsBytesFromTheTopicsAlone() throws Exception {
         final List<double[]> pairs = observedVsExpected(scenario(""), "host-1", "nic0", "tx_bytes");
 

@@ -36,6 +36,16 @@ public final class Router implements Serializable {
     private final int[][] distanceTo;
     /** Pinned next hops: {@link #pinKey(long, int)} of a flow and a switch to the physical link it takes there. */
     private final java.util.HashMap<Long, Integer> pins = new java.util.HashMap<>();
+    /**
+     * Routes already computed, by flow key, while nothing that decides them changed (links, skews; a flow's own pins): a job's flows
+     * are routed again at every comm phase, over the same paths (issue 14: a tenth of a shard's time). Bounded by the
+     * flows routed since the last change that will come again (not background traffic's), and at most {@value #MAX_CACHED}.
+     */
+    private final java.util.HashMap<Long, Cached> cache = new java.util.HashMap<>();
+    static final int MAX_CACHED = 1 << 18;
+
+    private record Cached(PortRef source, PortRef destination, List<Route> routes) implements Serializable {
+    }
 
     public Router(final Fabric fabric, final Routing routing) {
         this.fabric = fabric;
@@ -54,6 +64,7 @@ public final class Router implements Serializable {
         if (linkDown[link] == up) {
             linkDown[link] = !up;
             java.util.Arrays.fill(distanceTo, null);
+            cache.clear();
         }
     }
 
@@ -63,6 +74,9 @@ public final class Router implements Serializable {
 
     /** Share of a switch's flows forced onto its first ECMP member (0 = healthy hashing). */
     public void setSkew(final int node, final double share) {
+        if (skew[node] != share) {
+            cache.clear();
+        }
         skew[node] = share;
     }
 
@@ -74,7 +88,11 @@ public final class Router implements Serializable {
      */
     public boolean pin(final long flowKey, final int node, final int link) {
         final Integer before = link < 0 ? pins.remove(pinKey(flowKey, node)) : pins.put(pinKey(flowKey, node), link);
-        return before == null ? link >= 0 : before != link;
+        final boolean changed = before == null ? link >= 0 : before != link;
+        if (changed) {
+            cache.remove(flowKey); // a pin steers only its own flow
+        }
+        return changed;
     }
 
     /** The link a flow is pinned to at a switch, or -1. */
@@ -126,6 +144,30 @@ public final class Router implements Serializable {
      * (a NIC link down, or the fabric partitioned).
      */
     public List<Route> routes(final PortRef source, final PortRef destination, final long flowKey) {
+        return routes(source, destination, flowKey, true);
+    }
+
+    /**
+     * As above; {@code remember} false for a flow that will not come again (background traffic redraws its peers every
+     * period), which the cache would only fill with.
+     */
+    public List<Route> routes(final PortRef source, final PortRef destination, final long flowKey, final boolean remember) {
+        if (!remember) {
+            return route(source, destination, flowKey);
+        }
+        final Cached known = cache.get(flowKey);
+        if (known != null && known.source().equals(source) && known.destination().equals(destination)) {
+            return known.routes();
+        }
+        final List<Route> routes = route(source, destination, flowKey);
+        if (cache.size() >= MAX_CACHED) {
+            cache.clear();
+        }
+        cache.put(flowKey, new Cached(source, destination, routes));
+        return routes;
+    }
+
+    private List<Route> route(final PortRef source, final PortRef destination, final long flowKey) {
         final Link first = fabric.requireLinkAt(source);
         final Link last = fabric.requireLinkAt(destination);
         if (linkDown[first.index()] || linkDown[last.index()]) {

@@ -250,6 +250,11 @@ public final class FluidSimulation implements Serializable {
         return timeline;
     }
 
+    /** Keeps the timeline of these directed links only ({@link LinkTimeline#keepOnly}); the others are never read. */
+    public void recordOnly(final boolean[] directedLinks) {
+        timeline.keepOnly(directedLinks);
+    }
+
     public List<IterationRecord> iterations() {
         return List.copyOf(iterations);
     }
@@ -725,7 +730,9 @@ public final class FluidSimulation implements Serializable {
     private void route(final SimFlow f) {
         routesStale = true;
         f.release(allocator);
-        final List<Route> routes = router.routes(f.source, f.destination, f.key);
+        // a background job's peers are drawn again every period: its flows do not come again
+        final boolean again = f.job == null || f.job.job.spec().pattern() != Pattern.BACKGROUND;
+        final List<Route> routes = router.routes(f.source, f.destination, f.key, again);
         f.routes = routes.toArray(new Route[0]);
         f.ids = new int[routes.size()];
         for (int i = 0; i < routes.size(); i++) {
@@ -1174,6 +1181,10 @@ public final class FluidSimulation implements Serializable {
             from = to;
         }
         for (int d = 0; d < n; d++) {
+            if (!timeline.keeps(d)) {
+                timeline.noteMark(d, mark[d]);
+                continue;
+            }
             final boolean storm = conditions.stormPause[d] > 0;
             // a LinkState's values, without the object (LinkTimeline.append)
             timeline.append(d, now, rate[d], capacity[d], offered[d], flowCount[d],

@@ -37,12 +37,46 @@ public final class LinkTimeline implements Serializable {
     private final int[] head;
     private final int[] size;
     private double forgottenBefore = Double.NEGATIVE_INFINITY;
+    /** The directed links whose states are kept (null: all); the others' latest mark only, for CNPs along paths. */
+    private boolean[] kept;
+    private double[] lastMark;
 
     LinkTimeline(final int directedLinks) {
         ring = new double[directedLinks][];
         java.util.Arrays.fill(ring, EMPTY);
         head = new int[directedLinks];
         size = new int[directedLinks];
+    }
+
+    /**
+     * From now on keeps the states of these directed links only: a sharded analysis reads its own links' counters and
+     * no others', and keeping every link's history in every shard multiplied the replica's memory and recording by
+     * the shards. The others' latest ECN mark is still followed (a completing flow's CNPs depend on its whole path).
+     */
+    void keepOnly(final boolean[] directedLinks) {
+        if (directedLinks.length != ring.length) {
+            throw new IllegalArgumentException(directedLinks.length + " links to keep of " + ring.length);
+        }
+        kept = directedLinks.clone();
+        lastMark = new double[ring.length];
+        for (int d = 0; d < ring.length; d++) {
+            lastMark[d] = latestMark(d);
+            if (!kept[d]) {
+                ring[d] = EMPTY;
+                size[d] = 0;
+                head[d] = 0;
+            }
+        }
+    }
+
+    /** Whether the link's states are kept ({@link #keepOnly}); for one that is not, only its mark is noted. */
+    boolean keeps(final int directedLink) {
+        return kept == null || kept[directedLink];
+    }
+
+    /** The latest ECN mark of a link whose states are not kept. */
+    void noteMark(final int directedLink, final double mark) {
+        lastMark[directedLink] = mark;
     }
 
     void append(final int directedLink, final LinkState s) {
@@ -61,6 +95,12 @@ public final class LinkTimeline implements Serializable {
                 final double offered, final int flows, final double queue, final double mark, final double paused,
                 final boolean pauseOrigin, final double drop, final double fec, final double crc, final double latency,
                 final double cnp, final boolean up) {
+        if (kept != null) {
+            lastMark[directedLink] = mark;
+            if (!kept[directedLink]) {
+                return;
+            }
+        }
         final int n = size[directedLink];
         final double flags = (pauseOrigin ? 1 : 0) | (up ? 2 : 0);
         double[] r = ring[directedLink];
@@ -89,6 +129,9 @@ public final class LinkTimeline implements Serializable {
 
     /** The mark probability of the link's latest state (0 before any). */
     double latestMark(final int directedLink) {
+        if (kept != null) {
+            return lastMark[directedLink];
+        }
         final int n = size[directedLink];
         return n == 0 ? 0 : ring[directedLink][offset(directedLink, n - 1) + MARK];
     }

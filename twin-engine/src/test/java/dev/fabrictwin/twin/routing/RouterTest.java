@@ -62,6 +62,18 @@ class RouterTest {
     }
 
     @Test
+    void shouldRouteAFlowOnceWhileNothingThatDecidesItChanges() {
+        final Router router = new Router(FABRIC, Routing.ecmp(42));
+        final java.util.List<Route> first = router.routes(H0, H2, 9);
+        assertThat(router.routes(H0, H2, 9)).as("remembered").isSameAs(first);
+        assertThat(router.routes(H0, H2, 9, false)).as("computed again, the same").isNotSameAs(first)
+            .usingRecursiveFieldByFieldElementComparator().containsExactlyElementsOf(first);
+        final int firstMember = router.choices(H0, H2, 9).firstHops()[0];
+        router.setSkew(FABRIC.requireNode("leaf-0").index(), 1.0);
+        assertThat(router.routes(H0, H2, 9).get(0).links()[1] / 2).as("a skew routes it again").isEqualTo(firstMember);
+    }
+
+    @Test
     void shouldSpreadManyFlowsNearlyEvenlyOverTheUplinks() {
         final int[] perSpine = spread(new Router(FABRIC, Routing.ecmp(42)), 8_000);
 
