@@ -39,20 +39,31 @@ class TwinReplicaTest {
             """ + faults), Path.of("."));
     }
 
+    /** The generator's samples of a scenario, and its topology and jobs as the topics carry them. */
+    private record Generated(List<Sample> samples, JsonNode topology, List<JsonNode> jobs, long epochMs) {
+        static Generated of(final Scenario s) throws Exception {
+            final SyntheticCluster cluster = new SyntheticCluster(s, TelemetryProfile.ideal());
+            final List<Sample> samples = new ArrayList<>();
+            cluster.run(samples::add, d -> { });
+            final List<JsonNode> jobs = new ArrayList<>();
+            JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
+            return new Generated(samples, JSON.readTree(SimulationFiles.topologyJson(cluster)), jobs, s.epoch().toEpochMilli());
+        }
+
+        TwinReplica replica() {
+            return TwinReplica.from(topology, jobs, epochMs);
+        }
+    }
+
     /** Runs the generator, rebuilds a replica from its topology and jobs JSON, returns both sides per interval. */
     private static List<double[]> observedVsExpected(final Scenario s, final String device, final String port,
                                                      final String counter) throws Exception {
-        final SyntheticCluster cluster = new SyntheticCluster(s, TelemetryProfile.ideal());
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, d -> { });
-        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        final List<JsonNode> jobs = new ArrayList<>();
-        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-        final TwinReplica replica = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
+        final Generated g = Generated.of(s);
+        final TwinReplica replica = g.replica();
 
         final SampleIntervals intervals = new SampleIntervals(1_000);
         final List<double[]> out = new ArrayList<>();
-        for (final Sample x : samples) {
+        for (final Sample x : g.samples()) {
             final Optional<PortInterval> interval = intervals.next(x);
             if (interval.isEmpty()) {
                 continue;
@@ -73,14 +84,9 @@ class TwinReplicaTest {
             faults:
               - {type: PFC_STORM, target: {device: host-0, port: nic0}, start: 5s, end: 12s}
             """);
-        final SyntheticCluster cluster = new SyntheticCluster(s, TelemetryProfile.ideal());
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, d -> { });
-        final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        final List<JsonNode> jobs = new ArrayList<>();
-        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-        final TwinReplica whole = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
-        final TwinReplica part = TwinReplica.from(topology, jobs, s.epoch().toEpochMilli());
+        final Generated g = Generated.of(s);
+        final TwinReplica whole = g.replica();
+        final TwinReplica part = g.replica();
         final boolean[] kept = new boolean[part.fabric().directedLinkCount()];
         for (int d = 0; d < kept.length; d++) {
             kept[d] = d / 2 % 2 == 0; // every other link, both directions
@@ -89,7 +95,7 @@ class TwinReplicaTest {
 
         final SampleIntervals intervals = new SampleIntervals(1_000);
         int compared = 0;
-        for (final Sample x : samples) {
+        for (final Sample x : g.samples()) {
             final Optional<PortInterval> interval = intervals.next(x);
             if (interval.isEmpty()) {
                 continue;
