@@ -274,4 +274,20 @@ class LinkConservationDetectorTest {
         assertThat(run.all()).isEmpty();
     }
 
+    /**
+     * Before the windows: a burst in flight at two of every three sampling instants (an iteration of 3 s), none at the
+     * third — the ticks the 3- and 9-tick windows take their points at. Then the in-flight amount creeps back to the
+     * same 3e5 over 270 ticks at 1e6 packets a tick (0.11 % of them): the long windows' points alone never saw d that
+     * high before, every tick did.
+     */
+    @Test
+    void shouldJudgeTheLongWindowsAgainstEveryTickBeforeThemNotOnlyTheirPoints() {
+        final int past = 135;
+        final IntToDoubleFunction inFlight = i -> i > past ? Math.min(1, (i - past) / 270.0) * 3e5
+            : i > 0 && i % 3 != 1 ? 3e5 : 0;
+        final HandTicks.Run run = hand.drive(detector, past + 2 * 270, i -> up(i, 1e6,
+            1e6 - inFlight.applyAsDouble(i) + inFlight.applyAsDouble(i - 1)));
+
+        assertThat(run.all()).isEmpty();
+    }
 }
