@@ -26,8 +26,11 @@ import dev.fabrictwin.twin.model.CounterNames;
  * points, which widens it — at a level corrected for the number of windows judged in the tick (Bonferroni,
  * {@value #FAMILY_ALPHA} per tick, never below {@value #MIN_T} errors), and against {@value #MIN_IID_T} of the error
  * that assumes independent residuals. A share above {@value #MIN_LOSS} that passes is a loss, if lost packets never
- * come back: d must end above anything it showed before the window, so a window is judged only once half a window
- * of past has gone before it.
+ * come back: the loss line (the fit without its in-flight term) must end above anything d showed at any tick before
+ * the window, so a window is judged only once half a window of past has gone before it. The in-flight amount is not
+ * the tick's mean rate times a skew when traffic comes in bursts: it is whatever part of a burst fell between the two
+ * ends' sampling instants, a whole burst or nothing, and it drifts with the comm phases; the t-test alone can take
+ * that drift for a loss, the permanence check cannot (d never rises above where it has been).
  *
  * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one
  * tick (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more
@@ -165,6 +168,7 @@ public final class LinkConservationDetector implements Detector {
             final long taken = direction.taken++;
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
+                    w.observe(difference);
                     if (w.losing) { // between its points a window stands by its last judgement
                         candidates.add(new Candidate(sender, receiver, w, w.lastLoss, false));
                     }
@@ -229,6 +233,8 @@ public final class LinkConservationDetector implements Detector {
         private final double[] difference = new double[SPAN];
         private final double[] rate = new double[SPAN];
         private final long[] time = new long[SPAN];
+        /** The highest d from each point's tick until the next point's: every tick's d, not only the points'. */
+        private final double[] segmentPeak = new double[SPAN];
         private int head;
         int size;
         /** Points after which the sender had sent more than at the point before. */
@@ -237,7 +243,11 @@ public final class LinkConservationDetector implements Detector {
         boolean losing;
         /** The fit at its last point. */
         Loss lastLoss;
-        /** The highest d among the points that have left the window (since the last restart). */
+        /**
+         * The highest d at any tick before the window's first point (since the last restart): every tick's, not only
+         * the points' — a 9-tick window's points can all fall at sampling instants with nothing in flight while the
+         * ticks between them held a burst.
+         */
         private double peakBefore = Double.NEGATIVE_INFINITY;
         /**
          * Points that have left the window since the last restart: it is judged once half a window has, so that
@@ -286,7 +296,7 @@ public final class LinkConservationDetector implements Detector {
 
         void add(final double sentNow, final double differenceNow, final double rateNow, final long timeNow) {
             if (size == SPAN) {
-                peakBefore = Math.max(peakBefore, difference(0));
+                peakBefore = Math.max(peakBefore, segmentPeak[slot(0)]);
                 dropped++;
                 activePoints -= active(0) ? 1 : 0;
                 activePoints -= active(1) ? 1 : 0; // the second point's activity is judged anew as the first
@@ -299,14 +309,26 @@ public final class LinkConservationDetector implements Detector {
             difference[at] = differenceNow;
             rate[at] = rateNow;
             time[at] = timeNow;
+            segmentPeak[at] = differenceNow;
             size++;
             activePoints += active(size - 1) ? 1 : 0;
+        }
+
+        /** d at a tick between this window's points: part of the window's past once that point has left it. */
+        void observe(final double differenceNow) {
+            if (size > 0) {
+                final int last = slot(size - 1);
+                segmentPeak[last] = Math.max(segmentPeak[last], differenceNow);
+            }
         }
 
         /**
          * Lost packets never come back, so a lossy link's d keeps reaching new highs: the fit ends at least half the
          * window's loss above anything d showed before the window (the fit, not the last point: in-flight noise as
-         * large as the loss would hide it). An in-flight amount that dipped and creeps back (a
+         * large as the loss would hide it; and the loss line without the in-flight term: on a bursty link whose
+         * receiver samples after its sender, a burst that lands between the two instants makes d dip by the burst and
+         * the sender's rate low that tick, so the fitted skew is large and a last point at a high rate lifted the fit's
+         * end a whole burst above every d before). An in-flight amount that dipped and creeps back (a
          * phase relation between comm phases and sampling instants shifting after a fault elsewhere) only returns to
          * where d had been.
          */
@@ -319,8 +341,9 @@ public final class LinkConservationDetector implements Detector {
     /**
      * Least squares d = share·sent + skew·rate + c over a window: lost packets grow with what was sent, while
      * the in-flight term between two skewed sampling instants follows the traffic's rate (so a step in load is
-     * not mistaken for loss). Returns the loss share, its standard error, the packets sent in the window and the
-     * skew term.
+     * not mistaken for loss). Returns the loss share, its standard error, the packets sent in the window, the
+     * skew term and {@code end}: the loss line share·sent + c at the window's last point, at the window's mean rate —
+     * the last point's own in-flight term is not loss.
      */
     record Loss(double share, double standardError, double hacStandardError, double sent, double skew, double end)
         implements Serializable {
@@ -384,7 +407,7 @@ public final class LinkConservationDetector implements Detector {
             final double variance = sse / Math.max(1, n - (constantRate ? 2 : 3));
             return new Loss(share, Math.sqrt(constantRate ? variance / sxx : variance * srr / det),
                 Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3))), sent, skew,
-                md + share * (w.sent(n - 1) - mx) + skew * (w.rate(n - 1) - mr));
+                md + share * (w.sent(n - 1) - mx));
         }
 
         /**

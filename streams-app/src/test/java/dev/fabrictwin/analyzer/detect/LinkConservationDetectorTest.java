@@ -252,4 +252,42 @@ class LinkConservationDetectorTest {
 
         assertThat(run.all()).isEmpty();
     }
+
+    /**
+     * A leaf uplink of a lossless 2:1 fabric (the 6,144-port bench, 2026-11-26: leaf-63→spine-7, 166–211 s; thousands of
+     * packets): the receiver samples 20–80 ms after the sender and the jobs send 40 ms bursts every 2 s, so every other
+     * tick a burst lands between the two sampling instants — counted by the receiver now, by the sender a tick later
+     * (d = −that burst, and the sender's rate that tick is low) — and those in-flight amounts shrank through the window.
+     * The fit read a 4.8 % "loss" (5.6 autocorrelation-consistent errors), and its end, taken at the last point's high
+     * rate, rose 200k above every d before: the in-flight term is not loss. d never rose above where it had been.
+     */
+    @Test
+    void shouldNotTakeBurstsCountedBetweenTheTwoSamplingInstantsForLoss() {
+        final int[] sent = {0, 244, 0, 488, 0, 0, 0, 1221, 0, 732, 5, 483, 0, 488, 0, 0, 142, 835, 0, 732, 0, 732, 0, 977,
+            0, 732, 15, 473, 0, 244, 0, 488, 0, 488, 41, 203, 119, 369, 0, 0, 0, 244, 19, 226, 0, 732};
+        // what the receiver had counted and the sender not yet, at each tick's sampling instants
+        final int[] inFlight = {244, 0, 186, 0, 0, 0, 287, 0, 671, 0, 328, 0, 350, 0, 0, 0, 499, 0, 517, 0, 304, 0, 429, 0,
+            368, 0, 415, 0, 63, 0, 418, 0, 157, 0, 203, 0, 286, 0, 0, 0, 244, 0, 38, 0, 263, 0};
+        final HandTicks.Run run = hand.drive(detector, sent.length, i -> up(i, 1e3 * sent[i - 1],
+            1e3 * (sent[i - 1] + inFlight[i - 1] - (i > 1 ? inFlight[i - 2] : 0))));
+
+        assertThat(run.all()).isEmpty();
+    }
+
+    /**
+     * Before the windows: a burst in flight at two of every three sampling instants (an iteration of 3 s), none at the
+     * third — the ticks the 3- and 9-tick windows take their points at. Then the in-flight amount creeps back to the
+     * same 3e5 over 270 ticks at 1e6 packets a tick (0.11 % of them): the long windows' points alone never saw d that
+     * high before, every tick did.
+     */
+    @Test
+    void shouldJudgeTheLongWindowsAgainstEveryTickBeforeThemNotOnlyTheirPoints() {
+        final int past = 135;
+        final IntToDoubleFunction inFlight = i -> i > past ? Math.min(1, (i - past) / 270.0) * 3e5
+            : i > 0 && i % 3 != 1 ? 3e5 : 0;
+        final HandTicks.Run run = hand.drive(detector, past + 2 * 270, i -> up(i, 1e6,
+            1e6 - inFlight.applyAsDouble(i) + inFlight.applyAsDouble(i - 1)));
+
+        assertThat(run.all()).isEmpty();
+    }
 }
