@@ -126,6 +126,15 @@ public final class ScaleBench {
                     figures.put("ports" + ports + ".meanShardSamplesPerCpuSec", r[4]);
                     figures.put("ports" + ports + ".correlationCpuShare", r[5]);
                     figures.put("ports" + ports + ".instancesForRealTime", instancesForRealTime(ports, shards, r[3], r[5]));
+                    figures.put("ports" + ports + ".sampleMicros", r[6] * 1e6);
+                    figures.put("ports" + ports + ".replicaMsPerTick", r[7] * 1e3);
+                    for (final int gpus : new int[] {32_768, 100_000}) {
+                        final Projection p = Projection.of(gpus * PORTS_PER_GPU, r[6], r[7] * gpus * PORTS_PER_GPU / ports, r[5]);
+                        figures.put("gpus" + gpus + ".shards", (double) p.shards());
+                        figures.put("gpus" + gpus + ".instances", p.instances());
+                        log.accept(String.format(Locale.ROOT, "projection from %,d ports: %,d GPUs (%,d ports) need %s",
+                            ports, gpus, gpus * PORTS_PER_GPU, p));
+                    }
                 }
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
@@ -156,6 +165,36 @@ public final class ScaleBench {
 
     /** Share of an instance's cores the analysis may take (docs/analyzer.md, "Sizing a deployment"). */
     static final double CORE_BUDGET = 0.6;
+    /** Of a second of CPU, what one shard may take each second of telemetry: its task runs on one thread. */
+    static final double SHARD_BUDGET = 0.5;
+    /** A rail-optimized fabric at 1:1: each GPU's NIC link and its leaf's uplink, both ends of each. */
+    public static final int PORTS_PER_GPU = 4;
+
+    /**
+     * A deployment for {@code ports} ports sampled once a second, from the measured per-sample cost {@code a} (s) and the
+     * replica's cost per tick {@code r} (s, at that size): the fewest shards whose each takes at most
+     * {@value #SHARD_BUDGET} s of CPU per second (a·ports/shards + r), and the instances their CPU needs,
+     * ceil((a·ports + shards·r) / (1 − correlation share) / (2 × {@value #CORE_BUDGET})). No shard count suffices
+     * once the replica alone takes the budget (shards 0, instances infinite).
+     */
+    record Projection(int shards, double perShardSeconds, double cores, double instances) {
+        static Projection of(final int ports, final double a, final double r, final double correlationShare) {
+            if (r >= SHARD_BUDGET) {
+                return new Projection(0, r, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+            }
+            final int shards = Math.max(1, (int) Math.ceil(a * ports / (SHARD_BUDGET - r)));
+            final double cores = (a * ports + shards * r) / (1 - correlationShare);
+            return new Projection(shards, a * ports / shards + r, cores, Math.ceil(cores / (2 * CORE_BUDGET)));
+        }
+
+        @Override
+        public String toString() {
+            return shards == 0 ? "more than sharding gives: the replica alone takes " + Math.round(perShardSeconds * 1000)
+                + " ms of CPU per second"
+                : String.format(Locale.ROOT, "%d shards (%.0f ms of CPU per shard per second), %.1f cores, %.0f 2-core "
+                    + "instances", shards, perShardSeconds * 1000, cores, instances);
+        }
+    }
 
     private static double[] measure(final int ports, final int seconds, final int warmUp, final int shards,
                                     final Consumer<String> log) throws JsonProcessingException {
@@ -173,7 +212,8 @@ public final class ScaleBench {
         // [0] batches (a batch: as many intervals as ports, about a second of telemetry), [1] counted samples,
         // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records, [6] counted CPU nanos of this thread
         final long[] state = {0, 0, 0, 0, 0, 0, 0};
-        final long[][] shardCounted = new long[2][shards + 1]; // counted samples, CPU nanos per shard (+ correlation)
+        // per shard (and, last, the correlation stage): counted samples, CPU nanos, wall nanos, replica wall nanos
+        final long[][] shardCounted = new long[4][shards + 1];
         final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long wall = System.nanoTime();
         final Runnable analyzeBatch = () -> {
@@ -195,8 +235,9 @@ public final class ScaleBench {
                 state[2] += dt;
                 state[6] += cpu;
                 for (int k = 0; k <= shards; k++) {
-                    shardCounted[0][k] += perShard[0][k];
-                    shardCounted[1][k] += perShard[1][k];
+                    for (int f = 0; f < 4; f++) {
+                        shardCounted[f][k] += perShard[f][k];
+                    }
                 }
             }
             state[0]++;
@@ -246,13 +287,23 @@ public final class ScaleBench {
         }
         final double mean = shardCpu == 0 ? 0 : state[1] / (shardCpu / shards / 1e9) / shards;
         final double correlationShare = shardCounted[1][shards] / Math.max(1.0, shardCpu + shardCounted[1][shards]);
+        // the replica's CPU (its share of each shard's wall time, applied to its CPU time) per tick, and the rest per sample
+        double replicaCpu = 0;
+        for (int k = 0; k < shards; k++) {
+            replicaCpu += shardCounted[2][k] == 0 ? 0 : shardCounted[1][k] * (double) shardCounted[3][k] / shardCounted[2][k];
+        }
+        final long countedTicks = Math.max(1, state[0] - warmUp);
+        final double replicaSecondsPerTick = replicaCpu / shards / countedTicks / 1e9;
+        final double sampleSeconds = state[1] == 0 ? 0 : (shardCpu - replicaCpu) / state[1] / 1e9;
         if (shards > 1) {
             log.accept(String.format(Locale.ROOT, "%,d ports in %d shards (links per shard %s): %,.0f samples per CPU second "
                     + "of the slowest shard, %,.0f of the mean one; correlation stage %.2f%% of the CPU; 2-core instances "
-                    + "for real time: %.0f", ports, shards, analyzer.linksPerShard(), slowest, mean, 100 * correlationShare,
-                instancesForRealTime(ports, shards, slowest, correlationShare)));
+                    + "for real time: %.0f; per sample %.2f µs, each shard's replica %.1f ms per tick", ports, shards,
+                analyzer.linksPerShard(), slowest, mean, 100 * correlationShare,
+                instancesForRealTime(ports, shards, slowest, correlationShare), sampleSeconds * 1e6,
+                replicaSecondsPerTick * 1e3));
         }
-        return new double[] {rate, heap / 1e6, perCpu, slowest, mean, correlationShare};
+        return new double[] {rate, heap / 1e6, perCpu, slowest, mean, correlationShare, sampleSeconds, replicaSecondsPerTick};
     }
 
     /**
@@ -282,7 +333,7 @@ public final class ScaleBench {
         long[][] accept(final List<PortInterval> batch, final java.lang.management.ThreadMXBean threads) {
             published.clear();
             final int shards = analyzers.length;
-            final long[][] out = new long[2][shards + 1];
+            final long[][] out = new long[4][shards + 1];
             final List<List<PortInterval>> parts = new ArrayList<>();
             if (shards == 1) {
                 parts.add(batch);
@@ -299,6 +350,8 @@ public final class ScaleBench {
             final List<ShardTick> ticks = new ArrayList<>();
             for (int k = 0; k < shards; k++) {
                 final long cpu0 = threads.getCurrentThreadCpuTime();
+                final long wall0 = System.nanoTime();
+                final long twin0 = analyzers[k].twinNanos();
                 for (final PortInterval i : parts.get(k)) {
                     final FabricAnalyzer.Output o = analyzers[k].accept(i);
                     if (shards == 1) {
@@ -308,6 +361,8 @@ public final class ScaleBench {
                 }
                 out[0][k] = parts.get(k).size();
                 out[1][k] = threads.getCurrentThreadCpuTime() - cpu0;
+                out[2][k] = System.nanoTime() - wall0;
+                out[3][k] = analyzers[k].twinNanos() - twin0;
             }
             if (correlation != null) {
                 final long cpu0 = threads.getCurrentThreadCpuTime();

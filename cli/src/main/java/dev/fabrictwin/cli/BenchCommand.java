@@ -221,8 +221,10 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--shards", defaultValue = "1", paramLabel = "N",
             description = "With --ports: cut the analysis into N shards ('analyze --shards', docs/analyzer.md \"Sharding\") "
                 + "run one after another in the thread, each timed alone, with the correlation stage; adds "
-                + "ports<N>.slowestShardSamplesPerCpuSec, .meanShardSamplesPerCpuSec, .correlationCpuShare and "
-                + ".instancesForRealTime (2-core instances for sampling once a second; formula in the docs) "
+                + "ports<N>.slowestShardSamplesPerCpuSec, .meanShardSamplesPerCpuSec, .correlationCpuShare, "
+                + ".instancesForRealTime (2-core instances for sampling once a second), .sampleMicros and "
+                + ".replicaMsPerTick (a shard's cost: per sample, and its replica of the whole fabric per tick), and the "
+                + "projection from them to gpus32768 and gpus100000 (.shards, .instances; formula in docs/analyzer.md) "
                 + "(default: ${DEFAULT-VALUE}).")
         int shards;
 

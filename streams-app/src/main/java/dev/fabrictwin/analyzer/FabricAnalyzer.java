@@ -68,6 +68,8 @@ public final class FabricAnalyzer implements Serializable {
     private final long[] lastEnd;
     private long duplicateIntervals;
     private double lastSolveMs;
+    /** Wall time spent advancing and reading the replica, all told (ns): how much of a shard's cost is the replica. */
+    private transient long twinNanos;
 
     public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
         this(twin, config, null, 0);
@@ -131,7 +133,9 @@ public final class FabricAnalyzer implements Serializable {
         jobs.observe(interval);
         final long start = System.nanoTime();
         twin.expectedInto(interval, expectedCounters, expectedGauges, present);
-        lastSolveMs = (System.nanoTime() - start) / 1e6;
+        final long spent = System.nanoTime() - start;
+        lastSolveMs = spent / 1e6;
+        twinNanos += spent;
         final List<Tick> closed = ticks.add(interval, port, expectedCounters, expectedGauges);
         return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
@@ -204,6 +208,11 @@ public final class FabricAnalyzer implements Serializable {
     /** Time the last twin evaluation took (ms): solving happens inside as the replica advances. */
     public double lastTwinMs() {
         return lastSolveMs;
+    }
+
+    /** Time spent in the replica (advancing it and integrating expectations) since this instance was made, ns. */
+    public long twinNanos() {
+        return twinNanos;
     }
 
     /** Flows the path learner moved so far (docs/analyzer.md, "Paths learned from counters"). */
