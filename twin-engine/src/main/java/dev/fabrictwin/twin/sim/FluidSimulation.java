@@ -525,6 +525,7 @@ public final class FluidSimulation implements Serializable {
         f.remainingBytes = 0;
         f.rateNow = 0;
         f.release(allocator);
+        f.delivered = true; // it stays in the list until the next solve: nothing may route it again
         completedSince = Math.min(completedSince, now);
         delivered(f);
     }
@@ -532,7 +533,7 @@ public final class FluidSimulation implements Serializable {
     /** Coarse completions, before a solve: every flow's bytes counted up to now, completed flows dropped. */
     private void countBytesSinceSolve() {
         final double dt = now - solvedAt;
-        flows.removeIf(f -> f.ids.length == 0 && f.remainingBytes == 0);
+        flows.removeIf(f -> f.delivered || f.ids.length == 0 && f.remainingBytes == 0);
         if (dt > 0) {
             for (final SimFlow f : flows) {
                 if (Double.isFinite(f.remainingBytes)) {
@@ -728,6 +729,11 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void route(final SimFlow f) {
+        if (f.delivered) {
+            // a flow completed coarsely since the last solve: routing it again (a link's state changed, a pin moved
+            // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
+            return;
+        }
         routesStale = true;
         f.release(allocator);
         // a background job's peers are drawn again every period: its flows do not come again
@@ -1341,6 +1347,8 @@ public final class FluidSimulation implements Serializable {
         Route[] routes = new Route[0];
         int[] ids = new int[0];
         boolean capped;
+        /** Completed between two solves (coarse completions), still listed until the next one. */
+        boolean delivered;
         /** Its rate since the last solve, noted once per step of {@link #runUntil}. */
         double rateNow;
         /** Coarse completions: when it finishes at the rates in force. */

@@ -123,6 +123,41 @@ class CoarseCompletionsTest {
         }
     }
 
+    /**
+     * A link's reported state changes right after flows completed between two solves (any change re-routes every
+     * flow): the completed flows must not be routed, and delivered, again — each did end its job's comm phase a second
+     * time, the job's count of active flows went below zero and its comm phase never ended (a 6,144-port replica's
+     * ring stuck for good after a link came back up).
+     */
+    @Test
+    void aLinkChangingRightAfterCompletionsDeliversNothingTwice() {
+        final String ring = """
+            name: toggled
+            seed: 5
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 4, nicsPerHost: 1, linkSpeed: 100G}
+            jobs:
+              - {id: ring, hosts: 6, pattern: ring-allreduce, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.4}
+            """;
+        final Twin steady = Twin.healthy(scenario(ring), ModelParams.defaults());
+        steady.simulation().setCompletionGrid(GRID);
+        steady.simulation().runUntil(SECONDS);
+        final Twin toggled = Twin.healthy(scenario(ring), ModelParams.defaults());
+        toggled.simulation().setCompletionGrid(GRID);
+        // host-7 is in no job: its link going down and up moves no flow, but re-routes them all
+        final int idle = toggled.fabric().requireLinkAt(new PortRef("host-7", "nic0")).index();
+        for (int ms = 10; ms < SECONDS * 1000; ms += 10) {
+            toggled.simulation().setLinkUp(idle, ms % 20 != 0, ms / 1000.0);
+        }
+        toggled.simulation().runUntil(SECONDS);
+
+        final List<IterationRecord> e = steady.simulation().iterations();
+        final List<IterationRecord> t = toggled.simulation().iterations();
+        assertThat(t).as("iterations with the idle link toggling every 10 ms").hasSameSizeAs(e).hasSizeGreaterThan(SECONDS - 2);
+        for (int i = 0; i < e.size(); i++) {
+            assertThat(t.get(i).commEnd()).as("iteration %d ends", i).isCloseTo(e.get(i).commEnd(), within(GRID));
+        }
+    }
+
     @Test
     void switchesForwardEveryByteTheyReceive() {
         final Twin coarse = Twin.healthy(scenario(MIXED), ModelParams.defaults());
