@@ -45,7 +45,7 @@ public final class ShardedCorrelation implements Serializable {
         static final Output NONE = new Output(List.of(), List.of(), 0);
     }
 
-    private final TwinReplica twin;
+    private TwinReplica twin;
     private final ShardMap shards;
     private final TickCorrelation correlation;
     private final TreeMap<Long, ShardTick[]> pending = new TreeMap<>();
@@ -98,8 +98,17 @@ public final class ShardedCorrelation implements Serializable {
         correlation.restore(open);
     }
 
-    public TwinReplica twin() {
-        return twin;
+    /**
+     * The declared jobs changed: from now on the jobs running at each tick are those of {@code rebuilt} (the same
+     * topology; its jobs from the new documents, their start and end as declared). Open alerts and the ticks waiting
+     * are kept.
+     */
+    public void follow(final TwinReplica rebuilt) {
+        if (rebuilt.fabric().directedLinkCount() != twin.fabric().directedLinkCount()) {
+            throw new IllegalArgumentException("a correlation follows the jobs of its own fabric only");
+        }
+        twin = rebuilt;
+        homes.clear();
     }
 
     private Output drain(final boolean all) {
@@ -204,7 +213,7 @@ public final class ShardedCorrelation implements Serializable {
                 return home;
             }
         }
-        return 0;
+        return -1; // a job the declared documents do not (yet) have: no shard speaks for it
     }
 
     private static ShardTick merged(final ShardTick a, final ShardTick b) {

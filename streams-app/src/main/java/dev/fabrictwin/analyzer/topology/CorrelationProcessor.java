@@ -41,6 +41,8 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         int documentsVersion;
         int topologyVersion;
         long lastCheckMs = Long.MIN_VALUE;
+        /** Where the correlation's replica starts: jobs declared without a start run from here. */
+        long epochMs;
     }
 
     private final AnalyzerSettings settings;
@@ -142,8 +144,10 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         }
         try {
             if (progress.correlation != null && docs.topologyVersion() == progress.topologyVersion) {
-                progress.correlation.twin().updateJobs(docs.jobs(), atMs);
+                // a replica never advanced knows which jobs run when from their documents alone
+                progress.correlation.follow(TwinReplica.from(docs.topology(), docs.jobs(), progress.epochMs));
             } else {
+                progress.epochMs = atMs;
                 final TwinReplica twin = TwinReplica.from(docs.topology(), docs.jobs(), atMs);
                 progress.correlation = new ShardedCorrelation(twin, ShardMap.of(twin.fabric(), settings.shards()),
                     settings.analyzerConfig());

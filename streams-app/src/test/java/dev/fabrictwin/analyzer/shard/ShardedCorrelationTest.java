@@ -72,6 +72,19 @@ class ShardedCorrelationTest {
     }
 
     @Test
+    void aJobDeclaredLaterIsReportedFromItsHomeShardOnceFollowed() {
+        final HandTicks before = HandTicks.on(HandTicks.spineLeaf(2));
+        final ShardedCorrelation later = new ShardedCorrelation(before.twin(), map, AnalyzerConfig.defaults(1_000));
+        later.accept(tick(0, 1, List.of(), List.of(health(1, 1.0))));
+        assertThat(later.accept(tick(1, 1, List.of(), List.of(health(1, 1.0)))).jobHealth()).as("an undeclared job").isEmpty();
+
+        later.follow(hand.twin()); // j declared: 3 of its 4 NICs under leaf-1
+        later.accept(tick(0, 2, List.of(), List.of(health(2, 2.0))));
+        assertThat(later.accept(tick(1, 2, List.of(), List.of(health(2, 1.0)))).jobHealth()).singleElement()
+            .satisfies(h -> assertThat(h.slowdown()).isEqualTo(1.0));
+    }
+
+    @Test
     void anEntityTwoShardsReportIsTakenFromTheFirst() {
         final Finding other = Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0"), "oper_up", 0, 1,
             Severity.CRITICAL, "seen from shard 1");
