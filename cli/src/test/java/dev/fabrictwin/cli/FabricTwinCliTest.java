@@ -68,6 +68,18 @@ public class FabricTwinCliTest {
     }
 
     @Test
+    void shouldRejectMoreShardsThanTheFabricHasDomainsInOneLineAndExitTwo() {
+        final Run replay = run("replay", "--scenario", "../scenarios/pfc-storm.yaml", "--samples", "../scenarios/pfc-storm.yaml",
+            "--out", "-", "--shards", "9");
+        assertThat(replay.exitCode()).isEqualTo(2);
+        assertThat(replay.errLines()).containsExactly("fabric-twin replay: --shards 9: the fabric has 8 domains (pods, or "
+            + "leaves without pods) to shard, fewer than the 9 shards asked for");
+        final Run analyze = run("analyze", "--bootstrap", "127.0.0.1:1", "--shards", "0");
+        assertThat(analyze.exitCode()).isEqualTo(2);
+        assertThat(analyze.errLines()).containsExactly("fabric-twin analyze: --shards must be >= 1, was 0");
+    }
+
+    @Test
     void shouldReportATakenPortInOneLineAndExitTwo() throws IOException {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             final Run run = run("broker", "--port", Integer.toString(taken.getLocalPort()));
