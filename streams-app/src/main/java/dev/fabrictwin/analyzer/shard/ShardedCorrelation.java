@@ -38,7 +38,13 @@ public final class ShardedCorrelation implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    static final int WAIT_TICKS = 120;
+    /**
+     * A shard is waited for this many ticks of event time: while a backlog drains, shards run far apart in event time
+     * (a 120-tick wait dropped a lagging shard's LINK_DOWN in the chaos test's backlog run). An hour of ticks is small
+     * (a shard's tick without findings is a few hundred bytes); a shard whose devices all fell silent holds the alerts
+     * back that long.
+     */
+    static final int WAIT_TICKS = 3_600;
 
     /** What one step published. */
     public record Output(List<Alert> alerts, List<JobHealth> jobHealth, int ticks) {

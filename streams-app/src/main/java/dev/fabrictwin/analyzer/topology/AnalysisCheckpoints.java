@@ -130,6 +130,20 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
         journalIntervals += weight.applyAsInt(batch);
     }
 
+    /**
+     * After a batch: journals it, then checkpoints at once when the state was (re)built during it (so no journal
+     * predates a checkpoint), else when due. Returns false: the caller's "rebuilt" flag, cleared.
+     */
+    boolean afterBatch(final B batch, final P progress, final boolean rebuilt) {
+        journal(batch);
+        if (rebuilt) {
+            write(progress);
+        } else {
+            checkpointIfDue(progress);
+        }
+        return false;
+    }
+
     /** Checkpoints when enough wall time or journal has passed. */
     void checkpointIfDue(final P progress) {
         if (System.nanoTime() - lastWallNanos >= EVERY_WALL_MS * 1_000_000L || journalIntervals >= MAX_JOURNAL_INTERVALS) {

@@ -96,13 +96,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         analyze(record.value(), alerts, health, shardTicks);
         listener.intervals(record.value().size());
         if (progress.analyzer != null && checkpoints != null) {
-            checkpoints.journal(record.value());
-            if (rebuilt) {
-                checkpoints.write(progress);
-                rebuilt = false;
-            } else {
-                checkpoints.checkpointIfDue(progress);
-            }
+            rebuilt = checkpoints.afterBatch(record.value(), progress, rebuilt);
         }
         final AnalyzerOutput out = new AnalyzerOutput(alerts, health, shardTicks);
         if (!out.isEmpty()) {

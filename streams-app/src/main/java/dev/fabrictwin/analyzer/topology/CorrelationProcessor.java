@@ -88,13 +88,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         final List<JobHealth> health = new ArrayList<>();
         correlate(record.value(), alerts, health);
         if (progress.correlation != null && checkpoints != null) {
-            checkpoints.journal(record.value());
-            if (rebuilt) {
-                checkpoints.write(progress);
-                rebuilt = false;
-            } else {
-                checkpoints.checkpointIfDue(progress);
-            }
+            rebuilt = checkpoints.afterBatch(record.value(), progress, rebuilt);
         }
         if (!alerts.isEmpty() || !health.isEmpty()) {
             context.forward(new Record<>(AnalyzerTopology.FABRIC_KEY, new AnalyzerOutput(alerts, health),
