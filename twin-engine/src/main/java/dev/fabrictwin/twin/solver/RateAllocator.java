@@ -45,6 +45,12 @@ import java.util.Objects;
  * the problem, or a round makes no progress (a numerical corner case), it falls back to a full solve, so a
  * resolve costs at most a small multiple of a solve.
  *
+ * <h2>Weighted flows (flow classes)</h2>
+ * A flow may stand for {@code w} identical flows on the same path (an aggregated flow class, docs/twin.md): it counts
+ * {@code w} times wherever flows are counted, so the allocation is exactly that of {@code w} separate flows, each at
+ * the flow's per-member rate. {@link #rate}, {@link #load} and demand caps are totals (all members); the levels, the
+ * certificates and {@link #maxRate} are per member. Weights are whole numbers, so the counts stay exact.
+ *
  * <h2>Conventions</h2>
  * A flow with an empty path crosses no modelled link: it gets its demand if finite, else 0, because an unbounded
  * rate would make every sum over flows infinite while no link constrains or pays for it. Query methods report
@@ -104,8 +110,12 @@ public final class RateAllocator implements Serializable {
     private int[] pool = new int[64];
     private int poolSize;
     private int poolGarbage;
+    /** Per member: the cap and the rate of one of the flow's {@code weight} identical flows. */
     private double[] demand = new double[0];
     private double[] rate = new double[0];
+    private double[] weight = new double[0];
+    /** Sum of the weights of the live flows on each link (their count when every weight is 1). */
+    private double[] weightOn;
     private int[] bottleneck = new int[0];
     private boolean[] alive = new boolean[0];
     /** Unfrozen in the water-filling in progress; all false between solves. */
@@ -149,6 +159,7 @@ public final class RateAllocator implements Serializable {
         }
         load = new double[links];
         degree = new int[links];
+        weightOn = new double[links];
         fill = new double[2 * links];
         cursor = new int[links];
         linkStart = new int[links + 1];
@@ -177,6 +188,7 @@ public final class RateAllocator implements Serializable {
             capacity = Arrays.copyOf(capacity, size);
             load = Arrays.copyOf(load, size);
             degree = Arrays.copyOf(degree, size);
+            weightOn = Arrays.copyOf(weightOn, size);
             fill = Arrays.copyOf(fill, 2 * size);
             cursor = Arrays.copyOf(cursor, size);
             linkStart = Arrays.copyOf(linkStart, size + 1);
@@ -206,8 +218,19 @@ public final class RateAllocator implements Serializable {
      * flows are reused. Its rate stays 0 until the next solve/resolve.
      */
     public int addFlow(final int[] path, final double demandCapBps) {
+        return addFlow(path, demandCapBps, 1);
+    }
+
+    /**
+     * Adds a flow that stands for {@code members} identical flows over {@code path} (a whole number {@code >= 1}), with
+     * a demand cap for all of them together; see the class comment.
+     */
+    public int addFlow(final int[] path, final double demandCapBps, final double members) {
         Objects.requireNonNull(path, "path");
-        final double cap = checkDemand(demandCapBps);
+        if (!(members >= 1 && members == Math.rint(members) && members <= 1L << 40)) {
+            throw new IllegalArgumentException("a flow's members must be a whole number >= 1, got " + members);
+        }
+        final double cap = checkDemand(demandCapBps) / members;
         final int mark = nextEpoch();
         for (final int l : path) {
             checkLink(l);
@@ -229,12 +252,14 @@ public final class RateAllocator implements Serializable {
         System.arraycopy(path, 0, pool, poolSize + 1, path.length);
         poolSize += path.length + 1;
         demand[id] = cap;
+        weight[id] = members;
         rate[id] = 0;
         bottleneck[id] = NONE;
         alive[id] = true;
         live++;
         for (final int l : path) {
             degree[l]++;
+            weightOn[l] += members;
         }
         csrStale = true;
         demandOrderStale |= cap != Double.POSITIVE_INFINITY;
@@ -249,6 +274,7 @@ public final class RateAllocator implements Serializable {
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             degree[l]--;
+            weightOn[l] -= weight[flowId];
             markLinkDirty(l);
         }
         alive[flowId] = false;
@@ -273,7 +299,7 @@ public final class RateAllocator implements Serializable {
 
     public void setDemand(final int flowId, final double demandCapBps) {
         checkFlow(flowId);
-        final double cap = checkDemand(demandCapBps);
+        final double cap = checkDemand(demandCapBps) / weight[flowId];
         if (cap != demand[flowId]) {
             demandOrderStale = true;
             demand[flowId] = cap;
@@ -342,9 +368,10 @@ public final class RateAllocator implements Serializable {
         return new SolveStats(subsetSize, involvedCount, iterations, System.nanoTime() - start);
     }
 
+    /** The flow's rate, all its members together. */
     public double rate(final int flowId) {
         checkFlow(flowId);
-        return rate[flowId];
+        return rate[flowId] * weight[flowId];
     }
 
     /** Sum of the rates of the flows crossing the link. */
@@ -358,7 +385,7 @@ public final class RateAllocator implements Serializable {
         return capacity[link];
     }
 
-    /** The highest rate of a flow crossing the link (0 without flows), as of the last solve/resolve. */
+    /** The highest per-member rate of a flow crossing the link (0 without flows), as of the last solve/resolve. */
     public double maxRate(final int link) {
         checkLink(link);
         ensureCsr();
@@ -388,7 +415,7 @@ public final class RateAllocator implements Serializable {
         heap.clear();
         int touched = 0;
         for (int l = 0; l < links; l++) {
-            final int n = linkStart[l + 1] - linkStart[l];
+            final double n = weightOn[l];
             fill[2 * l] = 0;
             fill[2 * l + 1] = n;
             if (n > 0) {
@@ -443,14 +470,14 @@ public final class RateAllocator implements Serializable {
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
             double outside = 0;
-            int n = 0;
+            double n = 0;
             final int to = linkStart[l + 1];
             for (int i = linkStart[l]; i < to; i++) {
                 final int g = linkFlows[i];
                 if (flowMark[g] == subsetEpoch) {
-                    n++;
+                    n += weight[g];
                 } else {
-                    outside += rate[g];
+                    outside += rate[g] * weight[g];
                 }
             }
             work += to - linkStart[l];
@@ -561,10 +588,12 @@ public final class RateAllocator implements Serializable {
         rate[f] = r;
         bottleneck[f] = limitedBy;
         final int to = at + 1 + pool[at];
+        final double w = weight[f];
         for (int i = at + 1; i < to; i++) {
             final int l = 2 * pool[i];
-            fill[l] += r;
-            if (--fill[l + 1] == 0) {
+            fill[l] += r * w;
+            fill[l + 1] -= w; // whole numbers: exact
+            if (fill[l + 1] == 0) {
                 dead++;
             }
         }
@@ -723,7 +752,8 @@ public final class RateAllocator implements Serializable {
         double sum = 0;
         final int to = linkStart[l + 1];
         for (int i = linkStart[l]; i < to; i++) {
-            sum += rate[linkFlows[i]];
+            final int g = linkFlows[i];
+            sum += rate[g] * weight[g];
         }
         return sum;
     }
@@ -797,6 +827,7 @@ public final class RateAllocator implements Serializable {
         pathAt = Arrays.copyOf(pathAt, size);
         demand = Arrays.copyOf(demand, size);
         rate = Arrays.copyOf(rate, size);
+        weight = Arrays.copyOf(weight, size);
         bottleneck = Arrays.copyOf(bottleneck, size);
         alive = Arrays.copyOf(alive, size);
         active = Arrays.copyOf(active, size);

@@ -147,6 +147,44 @@ class RateAllocatorProperties {
         }
     }
 
+    /** A flow of w members is w identical flows: same total rate, same loads, after a solve and after resolves. */
+    @Property(tries = 300)
+    void shouldAllocateAWeightedFlowAsThatManyIdenticalFlows(@ForAll final long seed) {
+        final Random random = new Random(seed);
+        final Model model = Model.random(random);
+        final RateAllocator weighted = new RateAllocator(model.capacities.clone());
+        final RateAllocator copies = new RateAllocator(model.capacities.clone());
+        final Map<Integer, int[]> copiesOf = new TreeMap<>();
+        for (final Flow flow : model.initial) {
+            final int members = 1 + random.nextInt(5);
+            final int id = weighted.addFlow(flow.path, flow.demand * members, members);
+            final int[] ids = new int[members];
+            for (int m = 0; m < members; m++) {
+                ids[m] = copies.addFlow(flow.path, flow.demand);
+            }
+            copiesOf.put(id, ids);
+        }
+        weighted.solve();
+        for (int step = 0; step < 4; step++) {
+            copies.solve();
+            copiesOf.forEach((id, ids) -> {
+                double sum = 0;
+                for (final int c : ids) {
+                    sum += copies.rate(c);
+                }
+                assertClose("rate of weighted flow " + id, weighted.rate(id), sum);
+            });
+            for (int l = 0; l < model.capacities.length; l++) {
+                assertClose("load of link " + l, weighted.load(l), copies.load(l));
+            }
+            final int l = random.nextInt(model.capacities.length);
+            final double next = random.nextBoolean() ? model.capacities[l] / 2 : Model.capacity(random);
+            weighted.setCapacity(l, next);
+            copies.setCapacity(l, next);
+            weighted.resolve();
+        }
+    }
+
     private static void assertClose(final String what, final double actual, final double expected) {
         final double scale = Math.max(G, Math.max(Math.abs(actual), Math.abs(expected)));
         assertThat(Math.abs(actual - expected)).as("%s: %s vs %s", what, actual, expected).isLessThanOrEqualTo(REL * scale);
