@@ -115,9 +115,36 @@ public final class ScaleBench {
         final Map<String, Double> figures = new LinkedHashMap<>();
         for (final int ports : sizes) {
             final int runSeconds = (int) Math.max(seconds, (minSamples + ports - 1) / ports);
-            final int skipped = Math.max(warmUp, runSeconds / 3);
+            figures.putAll(measured(scenario(ports, runSeconds), ports, Math.max(warmUp, runSeconds / 3), shards, log));
+        }
+        if (sizes.size() > 1) {
+            final double first = figures.get("ports" + sizes.get(0) + ".samplesPerSec");
+            final double lastRate = figures.get("ports" + sizes.get(sizes.size() - 1) + ".samplesPerSec");
+            figures.put("largestVsSmallest", lastRate / first);
+        }
+        return figures;
+    }
+
+    /**
+     * A scenario file's fabric, jobs and faults instead of a generated size (e.g. the 32,768-GPU
+     * scenarios/scale-32k/rail-32768.yaml): {@code seconds} of its telemetry, the first third (at least {@code warmUp})
+     * not counted. Keys as {@link #run}'s, {@code ports<N>} its sampled ports (both ends of every link).
+     */
+    public static Map<String, Double> runScenario(final Scenario scenario, final int seconds, final int warmUp,
+                                                  final int shards, final Consumer<String> log) {
+        final Scenario cut = new Scenario(scenario.name(), scenario.seed(), java.time.Duration.ofSeconds(seconds),
+            scenario.sampleInterval(), scenario.epoch(), scenario.fabric(), scenario.routing(), scenario.jobs(),
+            scenario.faults(), scenario.telemetry(), scenario.transport(), scenario.flows(), scenario.pins());
+        final int ports = Math.toIntExact(2 * scenario.fabric().linkCount());
+        return measured(cut, ports, Math.max(warmUp, seconds / 3), shards, log);
+    }
+
+    private static Map<String, Double> measured(final Scenario scenario, final int ports, final int skipped,
+                                                final int shards, final Consumer<String> log) {
+        final Map<String, Double> figures = new LinkedHashMap<>();
+        {
             try {
-                final double[] r = measure(ports, runSeconds, skipped, shards, log);
+                final double[] r = measure(scenario, ports, skipped, shards, log);
                 figures.put("ports" + ports + ".samplesPerSec", r[0]);
                 figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
                 figures.put("ports" + ports + ".heapMB", r[1]);
@@ -139,11 +166,6 @@ public final class ScaleBench {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
-        }
-        if (sizes.size() > 1) {
-            final double first = figures.get("ports" + sizes.get(0) + ".samplesPerSec");
-            final double lastRate = figures.get("ports" + sizes.get(sizes.size() - 1) + ".samplesPerSec");
-            figures.put("largestVsSmallest", lastRate / first);
         }
         return figures;
     }
@@ -196,10 +218,11 @@ public final class ScaleBench {
         }
     }
 
-    private static double[] measure(final int ports, final int seconds, final int warmUp, final int shards,
+    private static double[] measure(final Scenario scenario, final int ports, final int warmUp, final int shards,
                                     final Consumer<String> log) throws JsonProcessingException {
         final long baseline = usedAfterGc();
-        final Scenario scenario = scenario(ports, seconds);
+        final int seconds = Math.toIntExact(scenario.duration().toSeconds());
+        final boolean faultless = scenario.faults().isEmpty();
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         final List<JsonNode> jobs = new ArrayList<>();
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
@@ -221,10 +244,10 @@ public final class ScaleBench {
             final long cpu0 = threads.getCurrentThreadCpuTime();
             final long[][] perShard = analyzer.accept(batch, threads);
             state[5] += analyzer.published().size();
-            // the generated fabric has no fault: every alert that opens is a false one, worth naming
+            // a fabric without faults: every alert that opens is a false one, worth naming
             analyzer.published().stream().filter(a -> a.state() == dev.fabrictwin.contract.alert.Alert.State.OPEN)
-                .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: false alert at %d s of telemetry: %s %s "
-                    + "(%s)", ports, (a.firstSeen() - epochMs) / 1000, a.id(), a.rootCause() ? "root" : "victim",
+                .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: %s at %d s of telemetry: %s %s "
+                    + "(%s)", ports, faultless ? "false alert" : "alert", (a.firstSeen() - epochMs) / 1000, a.id(), a.rootCause() ? "root" : "victim",
                     a.summary())));
             final long dt = System.nanoTime() - t0;
             final long cpu = threads.getCurrentThreadCpuTime() - cpu0;

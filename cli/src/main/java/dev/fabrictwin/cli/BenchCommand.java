@@ -190,6 +190,10 @@ final class BenchCommand implements Callable<Integer> {
             + ">= 100k samples/s. A 49,152-port size needs -Xmx3g or more (FABRIC_TWIN_JAVA_OPTS). JSON keys: "
             + "ports<N>.samplesPerSec, ports<N>.samplesPerCpuSec (the analyzing thread's CPU time: steadier on a shared "
             + "machine), ports<N>.heapMB, largestVsSmallest (samples/s).",
+            "With --scenario FILE instead of --ports: the same measure on that scenario's fabric, jobs and faults for "
+            + "--seconds (its alerts are named on stderr), keys ports<N> with N its sampled ports; with --shards it prints "
+            + "what the 32,768-GPU scenario needs: FABRIC_TWIN_JAVA_OPTS=-Xmx12g fabric-twin bench streams --scenario "
+            + "scenarios/scale-32k/rail-32768.yaml --shards 16 --seconds 45 (~10 min).",
             "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 (takes ~10 min)"})
     static final class Streams implements Callable<Integer> {
 
@@ -203,6 +207,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "Fabric sizes in sampled ports, e.g. 768,6144,49152: ports = 3 x hosts, hosts a multiple of "
                 + "16 (of 32 above 256 hosts).")
         java.util.List<Integer> ports = new java.util.ArrayList<>();
+
+        @Option(names = "--scenario", paramLabel = "FILE",
+            description = "Instead of --ports: a scenario file's fabric, jobs and faults, run for --seconds.")
+        java.nio.file.Path scenario;
 
         @Option(names = "--seconds", defaultValue = "40", paramLabel = "S",
             description = "With --ports: seconds of telemetry analyzed at each size (default: ${DEFAULT-VALUE}).")
@@ -230,6 +238,9 @@ final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (scenario != null) {
+                return callScenario();
+            }
             if (ports.isEmpty()) {
                 print(spec.commandLine().getOut(), runStreams(spec.commandLine().getErr()), parent.json);
                 return FabricTwin.EXIT_OK;
@@ -257,6 +268,28 @@ final class BenchCommand implements Callable<Integer> {
                 progress.println("  " + line);
                 progress.flush();
             }), parent.json);
+            return FabricTwin.EXIT_OK;
+        }
+
+        private Integer callScenario() {
+            if (!ports.isEmpty()) {
+                throw new UsageException("--scenario and --ports are alternatives: give one");
+            }
+            if (warmUp < 0 || seconds < warmUp + 5) {
+                throw new UsageException("--seconds must be >= --warm-up + 5, --warm-up >= 0");
+            }
+            final dev.fabrictwin.twin.scenario.Scenario parsed = dev.fabrictwin.twin.scenario.ScenarioParser.parse(scenario);
+            Shards.check(parsed, shards);
+            final PrintWriter progress = spec.commandLine().getErr();
+            progress.println("bench streams --scenario: " + seconds + " s of " + parsed.name() + "'s telemetry through "
+                + "the analyzer" + (shards > 1 ? " in " + shards + " shards" : "") + " without Kafka, the first third not "
+                + "counted ...");
+            progress.flush();
+            print(spec.commandLine().getOut(), dev.fabrictwin.bench.ScaleBench.runScenario(parsed, seconds, warmUp, shards,
+                line -> {
+                    progress.println("  " + line);
+                    progress.flush();
+                }), parent.json);
             return FabricTwin.EXIT_OK;
         }
     }

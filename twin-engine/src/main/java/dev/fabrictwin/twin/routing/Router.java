@@ -198,6 +198,43 @@ public final class Router implements Serializable {
             down, dist, flowKey), 1.0));
     }
 
+    /**
+     * The directed links of every shortest path from switch {@code from} to switch {@code to}, hop by hop: layer
+     * {@code i} holds every link a flow may take at its {@code i}-th hop (down links left out). Hashes, skews and pins
+     * play no part: an aggregated flow class spreads over each layer evenly (docs/twin.md, "Flow classes"). Empty when
+     * the two are one switch or no path is up.
+     */
+    public int[][] layers(final int from, final int to) {
+        if (from == to) {
+            return new int[0][];
+        }
+        final int[] dist = distances(to);
+        if (dist[from] < 0) {
+            return new int[0][];
+        }
+        final int[][] layers = new int[dist[from]][];
+        int[] frontier = {from};
+        final boolean[] seen = new boolean[dist.length];
+        for (int hop = 0; hop < layers.length; hop++) {
+            final List<Integer> links = new ArrayList<>();
+            final List<Integer> next = new ArrayList<>();
+            for (final int node : frontier) {
+                for (final int li : nextHops(node, dist)) {
+                    final Link l = fabric.link(li);
+                    links.add(l.from(node));
+                    final int other = l.other(node);
+                    if (!seen[other]) {
+                        seen[other] = true;
+                        next.add(other);
+                    }
+                }
+            }
+            layers[hop] = links.stream().mapToInt(Integer::intValue).toArray();
+            frontier = next.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return layers;
+    }
+
     private int[] walk(final int up, final int srcSwitch, final int firstHopLink, final int dstSwitch, final int down,
                        final int[] dist, final long flowKey) {
         final int[] path = new int[dist[srcSwitch] + 2];

@@ -18,6 +18,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Route;
+import dev.fabrictwin.twin.workload.FlowClass;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.solver.RateAllocator;
@@ -49,6 +50,8 @@ public final class FluidSimulation implements Serializable {
     private final Fabric fabric;
     private final Router router;
     private final RateAllocator allocator;
+    /** The allocator's links past the fabric's: the layers flow classes spread over. */
+    private final Bundles bundles;
     private final ModelParams params;
     private final List<FaultSpec> faults;
     private final FaultEffects effects;
@@ -93,7 +96,10 @@ public final class FluidSimulation implements Serializable {
     private int[] routeId = new int[0];
     private double[] routeWeight = new double[0];
     private boolean[] routeFirst = new boolean[0];
-    /** Per route k: its flow's NIC link and natural demand, read by every offered-load computation. */
+    /**
+     * Per route k: its flow's NIC link and natural demand, read by every offered-load computation. A flow class's
+     * route has no NIC link (-1): its hops are bundles ({@link Bundles}), which the per-link passes skip.
+     */
     private int[] routeNic = new int[0];
     private double[] routeDemand = new double[0];
     private int routeCount;
@@ -162,6 +168,7 @@ public final class FluidSimulation implements Serializable {
             payload[d] /= wire;
         }
         this.allocator = new RateAllocator(payload);
+        this.bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.activeFaults = new boolean[this.faults.size()];
         this.reportedDown = new boolean[fabric.links().size()];
@@ -508,7 +515,16 @@ public final class FluidSimulation implements Serializable {
         if (recording) {
             final int mtu = fabric.technology().mtuBytes();
             final double cnpCap = 1e6 / params.cnpIntervalUs();
-            for (int i = 0; i < f.routes.length; i++) {
+            for (int i = 0; i < f.routes.length && f.flowClass != null; i++) {
+                final double rate = allocator.rate(f.ids[i]);
+                for (final int b : f.routes[i].links()) {
+                    final int[] members = bundles.members(b);
+                    for (final int l : members) {
+                        timeline.lessOneFlow(l, now, rate * wire / members.length, 0);
+                    }
+                }
+            }
+            for (int i = 0; i < f.routes.length && f.flowClass == null; i++) {
                 final int[] links = f.routes[i].links();
                 final double rate = allocator.rate(f.ids[i]);
                 double unmarked = 1;
@@ -649,11 +665,56 @@ public final class FluidSimulation implements Serializable {
     private void startComm(final JobState j) {
         j.inComm = true;
         j.commStart = now;
-        if (j.job.transfers().isEmpty()) {
+        if (j.job.transfers().isEmpty() && j.job.classes().isEmpty()) {
             endComm(j);
             return;
         }
         addTransfers(j, j.job.transfers(), j.job.spec().pattern().lockStep());
+        addClasses(j);
+    }
+
+    /** A large all-to-all's flow classes: one weighted flow per class, over the bundles of its layers. */
+    private void addClasses(final JobState j) {
+        for (final FlowClass c : j.job.classes()) {
+            final SimFlow f = new SimFlow(j, c.sources().get(0), c.destinations().get(0), c.bytes(),
+                Double.POSITIVE_INFINITY, -1, Router.flowKey(c.sources().get(0), c.destinations().get(0), 0), false, -1);
+            f.flowClass = c;
+            route(f);
+            flows.add(f);
+            j.active++;
+        }
+    }
+
+    /**
+     * A class's path: the bundle of its source NICs' links, one bundle per hop of the equal-cost paths between its
+     * two switches, the bundle of its destination NICs' links (links that are down left out). Empty if none is up.
+     */
+    private int[] classPath(final FlowClass c) {
+        final int[] sources = upLinks(c.sources(), true);
+        final int[] destinations = upLinks(c.destinations(), false);
+        if (sources.length == 0 || destinations.length == 0) {
+            return new int[0];
+        }
+        final PortRef a = c.sources().get(0);
+        final PortRef b = c.destinations().get(0);
+        final int from = fabric.requireLinkAt(a).other(fabric.requireNode(a.device()).index());
+        final int to = fabric.requireLinkAt(b).other(fabric.requireNode(b.device()).index());
+        final int[][] layers = router.layers(from, to);
+        if (from != to && layers.length == 0) {
+            return new int[0];
+        }
+        final int[] path = new int[layers.length + 2];
+        path[0] = bundles.of(sources, allocator);
+        for (int i = 0; i < layers.length; i++) {
+            path[i + 1] = bundles.of(layers[i], allocator);
+        }
+        path[path.length - 1] = bundles.of(destinations, allocator);
+        return path;
+    }
+
+    private int[] upLinks(final List<PortRef> nics, final boolean sending) {
+        return nics.stream().mapToInt(p -> sending ? fabric.txLink(p) : fabric.rxLink(p))
+            .filter(d -> conditions.linkUp[d / 2]).toArray();
     }
 
     private void endComm(final JobState j) {
@@ -736,6 +797,12 @@ public final class FluidSimulation implements Serializable {
         }
         routesStale = true;
         f.release(allocator);
+        if (f.flowClass != null) {
+            final int[] path = classPath(f.flowClass);
+            f.routes = path.length == 0 ? new Route[0] : new Route[] {new Route(path, 1.0)};
+            f.ids = path.length == 0 ? new int[0] : new int[] {allocator.addFlow(path, f.demand(), f.flowClass.members())};
+            return;
+        }
         // a background job's peers are drawn again every period: its flows do not come again
         final boolean again = f.job == null || f.job.job.spec().pattern() != Pattern.BACKGROUND;
         final List<Route> routes = router.routes(f.source, f.destination, f.key, again);
@@ -790,6 +857,7 @@ public final class FluidSimulation implements Serializable {
                 allocator.setCapacity(d, cap);
             }
         }
+        bundles.pushCapacities(allocator);
     }
 
     private void solveAndRecord() {
@@ -830,12 +898,12 @@ public final class FluidSimulation implements Serializable {
         }
         final int[] active = new int[nominalCapacity.length];
         for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k]) {
+            if (routeFirst[k] && routeNic[k] >= 0) {
                 active[routeNic[k]]++;
             }
         }
         for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k]) {
+            if (routeFirst[k] && routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
                 final SimFlow f = routeFlow[k];
                 final double share = allocator.capacity(f.nicLink) / active[f.nicLink];
                 if (share != f.nicShare) {
@@ -983,7 +1051,7 @@ public final class FluidSimulation implements Serializable {
             int from = 0;
             for (int k = 0; k < routeCount; k++) {
                 final int to = routeEnd[k];
-                for (int i = from + 1; i < to; i++) {
+                for (int i = routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
                     final double pf = egressPause[hops[i]];
                     if (pf > next[hops[i - 1]]) {
                         next[hops[i - 1]] = pf;
@@ -1030,6 +1098,10 @@ public final class FluidSimulation implements Serializable {
         for (int k = 0; k < routeCount; k++) {
             double rate = routeRate[k];
             int previous = -1;
+            if (routeNic[k] < 0) {
+                h = routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
+                continue;
+            }
             for (final int to = routeEnd[k]; h < to; h++) {
                 final int l = hops[h];
                 if (previous >= 0 && slot[l] >= 0) {
@@ -1091,7 +1163,7 @@ public final class FluidSimulation implements Serializable {
         final int n = nominalCapacity.length;
         final int[] flowsFromNic = new int[n];
         for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k]) {
+            if (routeFirst[k] && routeNic[k] >= 0) {
                 flowsFromNic[routeNic[k]]++;
             }
         }
@@ -1103,12 +1175,50 @@ public final class FluidSimulation implements Serializable {
         final double[] rate = new double[routeCount];
         for (int k = 0; k < routeCount; k++) {
             final int nic = routeNic[k];
+            if (nic < 0) {
+                continue;
+            }
             final double natural = Math.min(routeDemand[k],
                 nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
             rate[k] = natural * routeWeight[k];
         }
         routeRate = rate;
-        return offeredByPasses(n, longestRoute, rate, deliverable);
+        final double[] offered = offeredByPasses(n, longestRoute, rate, deliverable);
+        spreadBundles(offered, 1, null);
+        return offered;
+    }
+
+    /**
+     * Hands what each bundle carries to its members, evenly: {@code scale ×} its load to {@code into}, and with
+     * {@code flowsOn} its flows (a class counts all its members) to the members' flow counts.
+     */
+    private void spreadBundles(final double[] into, final double scale, final int[] flowsOn) {
+        if (bundles.count() == 0) {
+            return;
+        }
+        final double[] members = new double[bundles.count()];
+        if (flowsOn != null) {
+            int h = 0;
+            for (int k = 0; k < routeCount; k++) {
+                final int to = routeEnd[k];
+                for (; h < to; h++) {
+                    if (routeNic[k] < 0) {
+                        members[hops[h] - bundles.id(0)] += routeFlow[k].flowClass.members();
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < members.length; i++) {
+            final int id = bundles.id(i);
+            final double load = allocator.load(id) * scale;
+            final int[] links = bundles.members(id);
+            for (final int l : links) {
+                into[l] += load / links.length;
+                if (flowsOn != null) {
+                    flowsOn[l] += (int) Math.round(members[i] / links.length);
+                }
+            }
+        }
     }
 
     /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
@@ -1121,6 +1231,10 @@ public final class FluidSimulation implements Serializable {
             int h = 0;
             for (int k = 0; k < routeCount; k++) {
                 double rate = natural[k];
+                if (routeNic[k] < 0) {
+                    h = routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
+                    continue;
+                }
                 for (final int to = routeEnd[k]; h < to; h++) {
                     final int l = hops[h];
                     next[l] += rate;
@@ -1159,6 +1273,7 @@ public final class FluidSimulation implements Serializable {
             offered[d] = offeredPayload[d] * wire;
         }
         final int[] flowCount = scratchFlows();
+        spreadBundles(rate, wire, flowCount);
         final double[] cnp = scratch(3);
         final int mtu = fabric.technology().mtuBytes();
         final double[] mark = scratch(4);
@@ -1172,6 +1287,10 @@ public final class FluidSimulation implements Serializable {
         int from = 0;
         for (int k = 0; k < routeCount; k++) {
             final int to = routeEnd[k];
+            if (routeNic[k] < 0) {
+                from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
+                continue;
+            }
             double unmarked = 1;
             for (int h = from; h < to; h++) {
                 flowCount[hops[h]]++;
@@ -1353,6 +1472,8 @@ public final class FluidSimulation implements Serializable {
         double rateNow;
         /** Coarse completions: when it finishes at the rates in force. */
         double finishAt = Double.POSITIVE_INFINITY;
+        /** The class of flows this one stands for (a large all-to-all), else null. */
+        FlowClass flowClass;
         /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
         int explicit = -1;
         double startedAt;

@@ -1,6 +1,7 @@
 package dev.fabrictwin.twin.workload;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,9 +57,51 @@ public final class Placement {
             // a permutation is drawn by the job's place in the list, never its name: renaming moves no flow
             final SplittableRandom random = job.pattern() == Pattern.PERMUTATION
                 ? new SplittableRandom(seed * 31 + placed.size()) : new SplittableRandom(seed ^ job.id().hashCode());
-            placed.add(new PlacedJob(job, hosts, ranks, transfers(job, hosts.size(), ranks, random)));
+            final int k = ranks.size() / hosts.size();
+            if (job.pattern() == Pattern.ALL_TO_ALL && (long) ranks.size() * (ranks.size() - k) > AGGREGATE_ABOVE) {
+                placed.add(new PlacedJob(job, hosts, ranks, List.of(), allToAllClasses(fabric, job, ranks, k)));
+            } else {
+                placed.add(new PlacedJob(job, hosts, ranks, transfers(job, hosts.size(), ranks, random)));
+            }
         }
         return placed;
+    }
+
+    /**
+     * An all-to-all whose fabric flows pass this is placed as flow classes, one per (source switch, destination
+     * switch): 64,512 flows (256 ranks on 4-NIC hosts) still go flow by flow, a 1,024-GPU all-to-all (~1 M flows) never.
+     */
+    public static final long AGGREGATE_ABOVE = 65_536;
+
+    /**
+     * One class per pair of switches the ranks' NICs hang off: every rank of switch A sends S/N to every rank of
+     * switch B on another host. Members = |A|·|B| less the pairs on one host.
+     */
+    public static List<FlowClass> allToAllClasses(final Fabric fabric, final JobSpec job, final List<PortRef> ranks, final int k) {
+        final Map<Integer, List<Integer>> bySwitch = new LinkedHashMap<>();
+        for (int r = 0; r < ranks.size(); r++) {
+            final PortRef nic = ranks.get(r);
+            final int host = fabric.requireNode(nic.device()).index();
+            bySwitch.computeIfAbsent(fabric.requireLinkAt(nic).other(host), s -> new ArrayList<>()).add(r);
+        }
+        final double each = job.bytesPerIteration() / ranks.size();
+        final List<FlowClass> classes = new ArrayList<>();
+        for (final List<Integer> a : bySwitch.values()) {
+            final Map<Integer, Integer> perHostA = new HashMap<>();
+            a.forEach(r -> perHostA.merge(r / k, 1, Integer::sum));
+            for (final List<Integer> b : bySwitch.values()) {
+                long sameHost = 0;
+                for (final int r : b) {
+                    sameHost += perHostA.getOrDefault(r / k, 0);
+                }
+                final long members = (long) a.size() * b.size() - sameHost;
+                if (members > 0) {
+                    classes.add(new FlowClass(a.stream().map(ranks::get).toList(), b.stream().map(ranks::get).toList(),
+                        Math.toIntExact(members), each));
+                }
+            }
+        }
+        return classes;
     }
 
     /** Per-iteration transfers of the job's collective, merged per NIC pair, same-host pairs dropped. */
