@@ -41,9 +41,6 @@ public final class MemoryBench {
     /** Heap readings over the run, besides the last. */
     private static final int READINGS = 5;
 
-    /** History the generator keeps behind its newest sample (s): far more than any sample spans. */
-    private static final double GENERATOR_HISTORY_S = 60;
-
     private MemoryBench() {
     }
 
@@ -117,16 +114,8 @@ public final class MemoryBench {
     private static Generated generate(final Scenario scenario, final Path file) throws IOException {
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            // The generator keeps its twin's whole history; forgetting what no later sample can reach (a sample
-            // spans at most a few intervals back) lets it generate a large fabric for long in the same heap.
-            final long epochMs = scenario.epoch().toEpochMilli();
-            final long[] count = {0};
-            cluster.run(s -> {
-                write(out, s);
-                if (++count[0] % 100_000 == 0) {
-                    cluster.twin().simulation().forgetBefore((s.ts() - epochMs) / 1000.0 - GENERATOR_HISTORY_S);
-                }
-            }, n -> { });
+            // the generator forgets what no later sample can reach: a large fabric runs for long in the same heap
+            cluster.run(s -> write(out, s), n -> { });
         }
         final List<JsonNode> jobs = new ArrayList<>();
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);

@@ -42,8 +42,6 @@ import dev.fabrictwin.twin.telemetry.Sample;
 public final class ScaleBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** History the generator keeps behind its newest sample (s): far more than any sample spans. */
-    private static final double GENERATOR_HISTORY_S = 60;
     /** Largest size accepted (ports): a 49,152-port fabric takes ~1-2 GB of heap with its generator. */
     public static final int MAX_PORTS = 196_608;
 
@@ -271,7 +269,6 @@ public final class ScaleBench {
             }
             batch.clear();
         };
-        final long[] generated = {0};
         cluster.run(s -> {
             final String key = s.device() + "/" + s.port();
             final PortRates.Step step = PortRates.next(last.get(key), s, config.tickMs());
@@ -281,9 +278,6 @@ public final class ScaleBench {
             }
             if (batch.size() == ports) {
                 analyzeBatch.run();
-            }
-            if (++generated[0] % (30L * ports) == 0) {
-                cluster.twin().simulation().forgetBefore((s.ts() - epochMs) / 1000.0 - GENERATOR_HISTORY_S);
             }
         }, n -> { });
         if (!batch.isEmpty()) {

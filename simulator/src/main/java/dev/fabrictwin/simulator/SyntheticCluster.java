@@ -45,6 +45,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
  */
 public final class SyntheticCluster {
 
+    /**
+     * Link history the generator keeps behind the round it samples (s): far more than a poll spans, so a run of any
+     * length holds the fabric's worth of state, not the run's (issue 14: simulate in bounded memory).
+     */
+    static final double HISTORY_S = 60;
     /** Late samples arrive this many rounds late, at most. */
     private static final int MAX_LATE_ROUNDS = 3;
 
@@ -174,6 +179,8 @@ public final class SyntheticCluster {
         for (int k = 1; k <= rounds; k++) {
             final double roundTime = k * interval;
             twin.simulation().runUntil(roundTime + horizon);
+            // counters are integrated from each port's last poll, never further back: memory stays the fabric's
+            twin.simulation().forgetBefore(roundTime - HISTORY_S);
             for (final PortRef p : ports) {
                 final PortState ps = state.get(p);
                 final RealityDraw.Device dev = devices.get(p.device());

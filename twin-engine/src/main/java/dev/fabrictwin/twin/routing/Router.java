@@ -212,10 +212,11 @@ public final class Router implements Serializable {
         if (dist[from] < 0) {
             return new int[0][];
         }
-        final int[][] layers = new int[dist[from]][];
+        final int hops = dist[from];
+        final int[][] layers = new int[hops][];
         int[] frontier = {from};
         final boolean[] seen = new boolean[dist.length];
-        for (int hop = 0; hop < layers.length; hop++) {
+        for (int hop = 0; hop < hops - 1; hop++) {
             final List<Integer> links = new ArrayList<>();
             final List<Integer> next = new ArrayList<>();
             for (final int node : frontier) {
@@ -232,6 +233,17 @@ public final class Router implements Serializable {
             layers[hop] = links.stream().mapToInt(Integer::intValue).toArray();
             frontier = next.stream().mapToInt(Integer::intValue).toArray();
         }
+        // the last hop from the destination's side: a spine of a large fabric has a thousand links, its leaf a few dozen
+        final int[] back = distances(from);
+        final List<Integer> last = new ArrayList<>();
+        for (int i = 0; i < fabric.degree(to); i++) {
+            final int li = fabric.linkOf(to, i);
+            final int other = fabric.link(li).other(to);
+            if (!linkDown[li] && !fabric.node(other).isHost() && dist[other] == 1 && back[other] == hops - 1) {
+                last.add(fabric.link(li).from(other));
+            }
+        }
+        layers[hops - 1] = last.stream().mapToInt(Integer::intValue).toArray();
         return layers;
     }
 

@@ -52,6 +52,8 @@ public final class FluidSimulation implements Serializable {
     private final RateAllocator allocator;
     /** The allocator's links past the fabric's: the layers flow classes spread over. */
     private final Bundles bundles;
+    /** Each class's path of bundles while no link changes state (a job's classes come again every iteration). */
+    private final Map<FlowClass, int[]> classPaths = new java.util.IdentityHashMap<>();
     private final ModelParams params;
     private final List<FaultSpec> faults;
     private final FaultEffects effects;
@@ -690,6 +692,10 @@ public final class FluidSimulation implements Serializable {
      * two switches, the bundle of its destination NICs' links (links that are down left out). Empty if none is up.
      */
     private int[] classPath(final FlowClass c) {
+        return classPaths.computeIfAbsent(c, this::findClassPath);
+    }
+
+    private int[] findClassPath(final FlowClass c) {
         final int[] sources = upLinks(c.sources(), true);
         final int[] destinations = upLinks(c.destinations(), false);
         if (sources.length == 0 || destinations.length == 0) {
@@ -840,6 +846,7 @@ public final class FluidSimulation implements Serializable {
         }
         pushCapacities();
         if (reroute) {
+            classPaths.clear();
             for (final SimFlow f : flows) {
                 route(f);
             }

@@ -121,6 +121,30 @@ class RouterTest {
         assertThat(router.routes(new PortRef("host-0", "nic0"), new PortRef("host-4", "nic0"), 1).get(0).links()).hasSize(6);
     }
 
+    /** Flow classes spread over every equal-cost link of each hop: the layers between two leaves, both ways of finding them. */
+    @org.junit.jupiter.api.Test
+    void layersHoldEveryEqualCostLinkOfEachHopAndLeaveDownLinksOut() {
+        final Fabric tree = new dev.fabrictwin.twin.fabric.FatTree(2, 2, 2, 4, 2, 1, 400e9, 400e9, 400e9, Technology.ROCE_V2)
+            .build("t");
+        final Router router = new Router(tree, Routing.ecmp(1));
+        final int a = tree.requireNode("leaf-0").index();
+        final int b = tree.requireNode("leaf-3").index(); // the other pod: up to a spine, a core, down a spine
+        final int[][] layers = router.layers(a, b);
+        assertThat(layers).hasNumberOfRows(4);
+        assertThat(java.util.Arrays.stream(layers).mapToInt(l -> l.length).toArray()).as("links per hop")
+            .containsExactly(2, 4, 4, 2);
+        for (final int[] layer : layers) {
+            for (final int d : layer) {
+                assertThat(tree.txNode(d)).isNotEqualTo(b);
+            }
+        }
+        assertThat(java.util.Arrays.stream(layers[3]).map(tree::rxNode).distinct().toArray()).containsExactly(b);
+        final int first = layers[0][0];
+        router.setLinkUp(first / 2, false);
+        assertThat(router.layers(a, b)[0]).as("a down uplink is left out").hasSize(1).doesNotContain(first);
+        assertThat(router.layers(a, a)).isEmpty();
+    }
+
     private static int[] spread(final Router router, final int flows) {
         final int[] perSpine = new int[4];
         for (int k = 0; k < flows; k++) {

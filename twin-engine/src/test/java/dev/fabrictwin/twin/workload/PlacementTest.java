@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
 
@@ -123,5 +124,22 @@ class PlacementTest {
         assertThat(JobJson.fromJson(json).offset()).isEqualTo(4);
         assertThat(JobJson.toJson(Placement.place(FABRIC, List.of(job("r", 2, Pattern.RING_ALLREDUCE)), 1).get(0),
             new com.fasterxml.jackson.databind.ObjectMapper()).has("offset")).isFalse();
+    }
+
+    /** A large all-to-all becomes one class per switch pair: N(N − K) flows' bytes, never N² transfers. */
+    @Test
+    void aLargeAllToAllIsPlacedAsOneFlowClassPerPairOfSwitchesWithEveryFlowsBytes() {
+        final Fabric rail = new RailOptimized(512, 8, 32, 32, 400e9, 400e9, Technology.ROCE_V2).build("r");
+        final PlacedJob j = Placement.place(rail, List.of(job("a2a", 512, Pattern.ALL_TO_ALL)), 1).get(0);
+
+        final long n = 4096;
+        assertThat(j.transfers()).isEmpty();
+        assertThat(j.classes()).as("16 groups x 8 rails = 128 leaves, squared").hasSize(128 * 128);
+        assertThat(j.fabricFlows()).isEqualTo(n * (n - 8));
+        assertThat(j.fabricBytesPerIteration()).isCloseTo((double) n * (n - 8) * S / n, within(1e3));
+        // two leaves of one group: 32 hosts each side, the 32 same-host pairs left out; two leaves of two groups: 32 x 32
+        assertThat(j.classes().stream().mapToInt(FlowClass::members).distinct().sorted().toArray()).containsExactly(992, 1024);
+        assertThat(Placement.place(FABRIC, List.of(job("small", 8, Pattern.ALL_TO_ALL)), 1).get(0).classes())
+            .as("below %d flows an all-to-all goes flow by flow", Placement.AGGREGATE_ABOVE).isEmpty();
     }
 }
