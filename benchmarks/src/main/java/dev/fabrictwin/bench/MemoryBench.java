@@ -63,7 +63,7 @@ public final class MemoryBench {
             final AnalyzerConfig config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
             final FabricAnalyzer analyzer = new FabricAnalyzer(
                 TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()), config);
-            final int flows = analyzer.twin().jobs().stream().mapToInt(j -> j.transfers().size()).sum();
+            final int flows = analyzer.twin().jobs().stream().mapToInt(j -> j.transfers().size() + j.classes().size()).sum();
             final long rounds = scenario.duration().toMillis() / scenario.sampleInterval().toMillis();
             final long every = Math.max(1, rounds * ports / READINGS);
             final Map<String, Sample> last = new HashMap<>(ports * 2);

@@ -46,10 +46,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
 public final class SyntheticCluster {
 
     /**
-     * Link history the generator keeps behind the round it samples (s): far more than a poll spans, so a run of any
-     * length holds the fabric's worth of state, not the run's (issue 14: simulate in bounded memory).
+     * Link history the generator keeps behind the round it samples (s; at least 5 sample intervals): far more than a
+     * poll spans, so a run of any length holds the fabric's worth of state, not the run's (issue 14: simulate in
+     * bounded memory).
      */
-    static final double HISTORY_S = 60;
+    static final double HISTORY_S = 10;
     /** Late samples arrive this many rounds late, at most. */
     private static final int MAX_LATE_ROUNDS = 3;
 
@@ -180,7 +181,7 @@ public final class SyntheticCluster {
             final double roundTime = k * interval;
             twin.simulation().runUntil(roundTime + horizon);
             // counters are integrated from each port's last poll, never further back: memory stays the fabric's
-            twin.simulation().forgetBefore(roundTime - HISTORY_S);
+            twin.simulation().forgetBefore(roundTime - Math.max(HISTORY_S, 5 * interval));
             for (final PortRef p : ports) {
                 final PortState ps = state.get(p);
                 final RealityDraw.Device dev = devices.get(p.device());
