@@ -151,6 +151,8 @@ public final class ScaleBench {
                     figures.put("ports" + ports + ".meanShardSamplesPerCpuSec", r[4]);
                     figures.put("ports" + ports + ".correlationCpuShare", r[5]);
                     figures.put("ports" + ports + ".instancesForRealTime", instancesForRealTime(ports, shards, r[3], r[5]));
+                    // what one 2-core instance analyzes per second at this size: its cores' budget at the measured cost
+                    figures.put("ports" + ports + ".samplesPerInstanceSec", r[2] * 2 * CORE_BUDGET);
                     figures.put("ports" + ports + ".sampleMicros", r[6] * 1e6);
                     figures.put("ports" + ports + ".replicaMsPerTick", r[7] * 1e3);
                     for (final int gpus : new int[] {32_768, 100_000}) {

@@ -213,11 +213,11 @@ final class BenchCommand implements Callable<Integer> {
         java.nio.file.Path scenario;
 
         @Option(names = "--seconds", defaultValue = "40", paramLabel = "S",
-            description = "With --ports: seconds of telemetry analyzed at each size (default: ${DEFAULT-VALUE}).")
+            description = "With --ports or --scenario: seconds of telemetry analyzed at each size (default: ${DEFAULT-VALUE}).")
         int seconds;
 
         @Option(names = "--warm-up", defaultValue = "15", paramLabel = "S",
-            description = "With --ports: first seconds analyzed but not counted, or the first third of the run if "
+            description = "With --ports or --scenario: first seconds analyzed but not counted, or the first third of the run if "
                 + "longer (default: ${DEFAULT-VALUE}).")
         int warmUp;
 
@@ -227,10 +227,11 @@ final class BenchCommand implements Callable<Integer> {
         long minSamples;
 
         @Option(names = "--shards", defaultValue = "1", paramLabel = "N",
-            description = "With --ports: cut the analysis into N shards ('analyze --shards', docs/analyzer.md \"Sharding\") "
+            description = "With --ports or --scenario: cut the analysis into N shards ('analyze --shards', docs/analyzer.md \"Sharding\") "
                 + "run one after another in the thread, each timed alone, with the correlation stage; adds "
                 + "ports<N>.slowestShardSamplesPerCpuSec, .meanShardSamplesPerCpuSec, .correlationCpuShare, "
-                + ".instancesForRealTime (2-core instances for sampling once a second), .sampleMicros and "
+                + ".instancesForRealTime (2-core instances for sampling once a second), .samplesPerInstanceSec (what one 2-core "
+                + "instance analyzes per second: 1.2 cores at the measured cost), .sampleMicros and "
                 + ".replicaMsPerTick (a shard's cost: per sample, and its replica of the whole fabric per tick), and the "
                 + "projection from them to gpus32768 and gpus100000 (.shards, .instances; formula in docs/analyzer.md) "
                 + "(default: ${DEFAULT-VALUE}).")

@@ -32,6 +32,8 @@ public final class EcmpSpreadDetector implements Detector {
     static final int SNAPSHOTS = 20;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
+    /** Per group, whether a member's sample was missing at each of the window's ticks and the one before. */
+    private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
     private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
 
@@ -43,19 +45,22 @@ public final class EcmpSpreadDetector implements Detector {
             }
             final List<Link> group = context.uplinks(node);
             boolean memberDown = false;
-            boolean allReported = true;
+            boolean untrusted = false;
+            boolean missing = false;
             for (final Link l : group) {
                 final PortTick t = context.port(l.from(node.index()));
                 memberDown |= t != null && TickContext.down(t);
-                allReported &= t != null && !t.unreliable();
+                untrusted |= t != null && t.unreliable();
+                missing |= t == null;
             }
             if (group.size() < 2 || memberDown) {
                 windows.remove(node.name()); // the twin re-routes around a down member: start over
                 flowSnapshots.remove(node.name());
+                lostTicks.remove(node.name());
                 continue;
             }
-            if (!allReported) {
-                continue; // a lost sample: its bytes arrive with the member's next one; skip this tick
+            if (untrusted) {
+                continue; // a reset, or averages over a long gap: no member's bytes of this tick are worth counting
             }
             final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
                 final List<Rolling> list = new ArrayList<>();
@@ -64,17 +69,28 @@ public final class EcmpSpreadDetector implements Detector {
             });
             double total = 0;
             for (int i = 0; i < group.size(); i++) {
-                final double bytes = context.port(group.get(i).from(node.index())).observed(CounterIndex.TX_BYTES);
+                final PortTick t = context.port(group.get(i).from(node.index()));
+                final double bytes = t == null ? 0 : t.observed(CounterIndex.TX_BYTES);
                 w.get(i).add(bytes);
                 total += bytes;
             }
+            // A lost sample's bytes arrive with the member's next one, so every member counts every tick and a window
+            // is judged only when it holds a lost tick together with its catch-up: not while the newest tick lost one,
+            // nor when the tick that just left the window did (skipping the lost tick for everyone instead left the
+            // catch-up alone in the window: one member a whole burst ahead, a false imbalance on bursty jobs).
+            final java.util.ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+            lost.addLast(missing);
+            if (lost.size() > context.ticks(WINDOW) + 1) {
+                lost.removeFirst();
+            }
+            final boolean split = missing || lost.size() > context.ticks(WINDOW) && lost.peekFirst();
             final java.util.ArrayDeque<double[]> snapshots =
                 flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             snapshots.addLast(flowWeights(context, node, group));
             if (snapshots.size() > SNAPSHOTS) {
                 snapshots.removeFirst();
             }
-            if (!w.get(0).full() || total <= 0) {
+            if (!w.get(0).full() || total <= 0 || split) {
                 continue;
             }
             double windowTotal = 0;
