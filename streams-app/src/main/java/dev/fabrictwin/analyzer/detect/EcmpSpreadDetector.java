@@ -46,13 +46,17 @@ public final class EcmpSpreadDetector implements Detector {
             final List<Link> group = context.uplinks(node);
             boolean memberDown = false;
             boolean untrusted = false;
-            boolean missing = false;
+            int present = 0;
             for (final Link l : group) {
                 final PortTick t = context.port(l.from(node.index()));
                 memberDown |= t != null && TickContext.down(t);
                 untrusted |= t != null && t.unreliable();
-                missing |= t == null;
+                present += t == null ? 0 : 1;
             }
+            if (present == 0) {
+                continue; // another shard's switch (or every member lost alike: their catch-ups arrive together)
+            }
+            final boolean missing = present < group.size();
             if (group.size() < 2 || memberDown) {
                 windows.remove(node.name()); // the twin re-routes around a down member: start over
                 flowSnapshots.remove(node.name());
