@@ -57,6 +57,25 @@ class SyntheticClusterTest {
         assertThat(c).isNotEqualTo(a);
     }
 
+    /** Memory follows the fabric, not the run: the generator keeps only the link history a later poll can reach. */
+    @Test
+    void shouldKeepOnlyTheLastSecondsOfLinkHistoryHoweverLongItRuns() {
+        final SyntheticCluster cluster = new SyntheticCluster(scenario(SMALL), TelemetryProfile.defaults());
+        final long[] statesAtTen = {-1};
+        cluster.run(s -> { }, round -> {
+            if (round == 10) {
+                statesAtTen[0] = cluster.twin().simulation().timeline().stateCount();
+            }
+        });
+
+        assertThat(cluster.twin().simulation().timeline().forgottenBefore())
+            .isGreaterThanOrEqualTo(60 - SyntheticCluster.HISTORY_S - 2);
+        // 60 s of a periodic job hold about as many link states as its first 10 s (history 10 s), not six times as many
+        assertThat(cluster.twin().simulation().timeline().stateCount()).isLessThan(2 * statesAtTen[0]);
+        assertThat(cluster.twin().simulation().iterations()).allSatisfy(r ->
+            assertThat(r.commEnd()).isGreaterThanOrEqualTo(60 - SyntheticCluster.HISTORY_S - 2));
+    }
+
     @Test
     void shouldLookLikeRealTelemetrySkewedJitteredLossyAndLate() {
         final Scenario s = scenario(SMALL);
