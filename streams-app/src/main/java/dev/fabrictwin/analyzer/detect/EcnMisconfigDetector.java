@@ -15,11 +15,14 @@ import dev.fabrictwin.twin.model.CounterNames;
  * {@code ECN_MISCONFIG}: a switch whose egress queues build (or which pauses its upstream) yet marks almost
  * nothing, over a window of {@value #WINDOW} seconds (at least as many ticks). With ECN working, DCQCN marks long before PFC; a device
  * that congests without marking — while the twin expects marks on it, or while its queues and pauses show
- * congestion the twin's marking curve would mark — has marking disabled or misconfigured.
+ * congestion the twin's marking curve would mark — has marking disabled or misconfigured. The evidence is the newest
+ * run of ticks, {@value #MIN_SECONDS} seconds to the whole window, that holds enough of it.
  */
 public final class EcnMisconfigDetector implements Detector {
 
     static final int WINDOW = 10;
+    /** The fewest seconds of evidence judged (at least as many ticks). */
+    static final int MIN_SECONDS = 3;
     /** Observed marks below this share of the marks congestion calls for mean marking is off. */
     static final double MARKED_SHARE = 0.05;
     /** Packets sent from congested egresses in the window before the device is judged. */
@@ -64,15 +67,27 @@ public final class EcnMisconfigDetector implements Detector {
             congested.add(acc[0]);
             marked.add(acc[1]);
             twin.add(acc[2]);
-            // congestion calls for at least the twin's marks, and for a few percent of congested packets
-            final double calledFor = Math.max(twin.sum(), 0.01 * congested.sum());
-            if (!congested.full() || congested.sum() < MIN_CONGESTED_PACKETS || marked.sum() > MARKED_SHARE * calledFor) {
-                continue;
+            // The newest ticks, as few as MIN_SECONDS' worth and as many as the window, that hold enough congestion and
+            // almost no marks: judging only the whole window kept the marks from before marking stopped in it, and
+            // found a switch that stopped marking a window later (issue 15: time to detect 9 ticks).
+            final int fewest = Math.min(window, context.ticks(MIN_SECONDS));
+            double congestedSum = 0;
+            double markedSum = 0;
+            double twinSum = 0;
+            for (int k = 0; k < congested.count(); k++) {
+                congestedSum += congested.ago(k);
+                markedSum += marked.ago(k);
+                twinSum += twin.ago(k);
+                // congestion calls for at least the twin's marks, and for a few percent of congested packets
+                final double calledFor = Math.max(twinSum, 0.01 * congestedSum);
+                if (k + 1 >= fewest && congestedSum >= MIN_CONGESTED_PACKETS && markedSum <= MARKED_SHARE * calledFor) {
+                    out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", markedSum,
+                        calledFor, Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in "
+                            + "%d ticks but marked %.3g with ECN (%.3g expected): ECN marking looks disabled", device,
+                            congestedSum, k + 1, markedSum, calledFor)));
+                    break;
+                }
             }
-            out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", marked.sum(), calledFor,
-                Severity.WARNING, String.format("%s queues %.3g packets behind congested egresses in %d ticks "
-                    + "but marked %.3g with ECN (%.3g expected): ECN marking looks disabled", device, congested.sum(),
-                    window, marked.sum(), calledFor)));
         }
     }
 }

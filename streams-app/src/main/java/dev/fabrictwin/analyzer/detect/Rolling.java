@@ -29,6 +29,15 @@ final class Rolling implements Serializable {
         return sum;
     }
 
+    /** The value added {@code ago} ticks before the newest (0: the newest); {@code ago} below {@link #count()}. */
+    double ago(final int ago) {
+        return values[Math.floorMod(next - 1 - ago, values.length)];
+    }
+
+    int count() {
+        return count;
+    }
+
     boolean full() {
         return count == values.length;
     }
