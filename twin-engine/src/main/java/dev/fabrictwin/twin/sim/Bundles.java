@@ -20,7 +20,6 @@ final class Bundles implements Serializable {
 
     private final Map<String, Integer> bySet = new HashMap<>();
     private final List<int[]> members = new ArrayList<>();
-    private final List<Integer> ids = new ArrayList<>();
     private final int firstId;
 
     Bundles(final int firstId) {
@@ -37,13 +36,8 @@ final class Bundles implements Serializable {
                 throw new IllegalStateException("bundles must be the allocator's last links");
             }
             members.add(sorted);
-            ids.add(id);
             return id;
         });
-    }
-
-    boolean isBundle(final int link) {
-        return link >= firstId;
     }
 
     int[] members(final int bundle) {
@@ -54,8 +48,9 @@ final class Bundles implements Serializable {
         return members.size();
     }
 
+    /** The allocator link of the {@code i}-th bundle made. */
     int id(final int i) {
-        return ids.get(i);
+        return firstId + i;
     }
 
     private static double capacity(final int[] links, final RateAllocator allocator) {
@@ -70,8 +65,8 @@ final class Bundles implements Serializable {
     void pushCapacities(final RateAllocator allocator) {
         for (int i = 0; i < members.size(); i++) {
             final double cap = capacity(members.get(i), allocator);
-            if (cap != allocator.capacity(ids.get(i))) {
-                allocator.setCapacity(ids.get(i), cap);
+            if (cap != allocator.capacity(id(i))) {
+                allocator.setCapacity(id(i), cap);
             }
         }
     }
