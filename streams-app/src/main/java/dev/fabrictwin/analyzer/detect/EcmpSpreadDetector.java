@@ -64,7 +64,11 @@ public final class EcmpSpreadDetector implements Detector {
                 continue;
             }
             if (untrusted) {
-                continue; // a reset, or averages over a long gap: no member's bytes of this tick are worth counting
+                // a reset, or averages over a long gap: this tick's bytes (a catch-up among them) are not worth
+                // counting, and without its catch-up a member's lost ticks would read as an imbalance: start over
+                windows.remove(node.name());
+                lostTicks.remove(node.name());
+                continue;
             }
             final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
                 final List<Rolling> list = new ArrayList<>();

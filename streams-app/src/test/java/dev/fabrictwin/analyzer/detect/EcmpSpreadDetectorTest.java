@@ -109,17 +109,17 @@ class EcmpSpreadDetectorTest {
     }
 
     @Test
-    void shouldSkipATickWithAGapAndCountATickInWhichAMemberDidNotReportAsNothingFromIt() {
-        // tick 3: a gap on eth5 (skipped); tick 4: eth4 missing (counted as 0: its bytes come with its next sample);
-        // the window fills with ticks 1, 2, 4, 5, 6
-        final HandTicks.Run perTick = hand.drive(detector, WINDOW + 2, i -> switch (i) {
+    void shouldStartOverAfterAGapAndCountATickInWhichAMemberDidNotReportAsNothingFromIt() {
+        // tick 3: a gap on eth5 (the window starts over); tick 4: eth4 missing (counted as 0: its bytes come with its
+        // next sample); the window fills with ticks 4 to 8
+        final HandTicks.Run perTick = hand.drive(detector, WINDOW + 3, i -> switch (i) {
             case 3 -> uplinks(hand, i, 2e9, 0).port("leaf-0", "eth5").gap();
             case 4 -> hand.tick(i).port("leaf-0", "eth5").observed(CounterNames.TX_BYTES, 0).expectedFromTwin();
             default -> uplinks(hand, i, 2e9, 0);
         });
 
-        assertThat(perTick.upTo(WINDOW)).isEmpty();
-        assertThat(perTick.tick(WINDOW + 1)).hasSize(1);
+        assertThat(perTick.upTo(WINDOW + 2)).isEmpty();
+        assertThat(perTick.tick(WINDOW + 3)).hasSize(1);
     }
 
     /**
@@ -139,6 +139,22 @@ class EcmpSpreadDetectorTest {
                     .expectedFromTwin(); // eth-first's sample is lost
             }
             return uplinks(wide, i, i == lostAt + 1 ? burst + 5e9 : burst, burst);
+        });
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    /** Three samples lost in a row, then a catch-up marked as a gap: the lost ticks must not read as an imbalance. */
+    @Test
+    void shouldNotReadLostTicksWhoseCatchUpIsAGapAsAnImbalance() {
+        final HandTicks wide = allToAll(8); // 64 flows over two members: 71 % on one would not be luck
+        final int first = wide.fabric().node("leaf-0").map(n -> wide.fabric().degree(n.index()) - 2).orElseThrow();
+        final HandTicks.Run perTick = wide.drive(new EcmpSpreadDetector(), 6 * WINDOW, i -> {
+            if (i >= 10 && i <= 12) {
+                return wide.tick(i).port("leaf-0", "eth" + (first + 1)).observed(CounterNames.TX_BYTES, 1e9)
+                    .expectedFromTwin();
+            }
+            return i == 13 ? uplinks(wide, i, 1e9, 1e9).port("leaf-0", "eth" + first).gap() : uplinks(wide, i, 1e9, 1e9);
         });
 
         assertThat(perTick.all()).isEmpty();
