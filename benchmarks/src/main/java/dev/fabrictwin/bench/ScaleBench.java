@@ -140,32 +140,30 @@ public final class ScaleBench {
     private static Map<String, Double> measured(final Scenario scenario, final int ports, final int skipped,
                                                 final int shards, final Consumer<String> log) {
         final Map<String, Double> figures = new LinkedHashMap<>();
-        {
-            try {
-                final double[] r = measure(scenario, ports, skipped, shards, log);
-                figures.put("ports" + ports + ".samplesPerSec", r[0]);
-                figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
-                figures.put("ports" + ports + ".heapMB", r[1]);
-                if (shards > 1) {
-                    figures.put("ports" + ports + ".slowestShardSamplesPerCpuSec", r[3]);
-                    figures.put("ports" + ports + ".meanShardSamplesPerCpuSec", r[4]);
-                    figures.put("ports" + ports + ".correlationCpuShare", r[5]);
-                    figures.put("ports" + ports + ".instancesForRealTime", instancesForRealTime(ports, shards, r[3], r[5]));
-                    // what one 2-core instance analyzes per second at this size: its cores' budget at the measured cost
-                    figures.put("ports" + ports + ".samplesPerInstanceSec", r[2] * 2 * CORE_BUDGET);
-                    figures.put("ports" + ports + ".sampleMicros", r[6] * 1e6);
-                    figures.put("ports" + ports + ".replicaMsPerTick", r[7] * 1e3);
-                    for (final int gpus : new int[] {32_768, 100_000}) {
-                        final Projection p = Projection.of(gpus * PORTS_PER_GPU, r[6], r[7] * gpus * PORTS_PER_GPU / ports, r[5]);
-                        figures.put("gpus" + gpus + ".shards", (double) p.shards());
-                        figures.put("gpus" + gpus + ".instances", p.instances());
-                        log.accept(String.format(Locale.ROOT, "projection from %,d ports: %,d GPUs (%,d ports) need %s",
-                            ports, gpus, gpus * PORTS_PER_GPU, p));
-                    }
+        try {
+            final double[] r = measure(scenario, ports, skipped, shards, log);
+            figures.put("ports" + ports + ".samplesPerSec", r[0]);
+            figures.put("ports" + ports + ".samplesPerCpuSec", r[2]);
+            figures.put("ports" + ports + ".heapMB", r[1]);
+            if (shards > 1) {
+                figures.put("ports" + ports + ".slowestShardSamplesPerCpuSec", r[3]);
+                figures.put("ports" + ports + ".meanShardSamplesPerCpuSec", r[4]);
+                figures.put("ports" + ports + ".correlationCpuShare", r[5]);
+                figures.put("ports" + ports + ".instancesForRealTime", instancesForRealTime(ports, shards, r[3], r[5]));
+                // what one 2-core instance analyzes per second at this size: its cores' budget at the measured cost
+                figures.put("ports" + ports + ".samplesPerInstanceSec", r[2] * 2 * CORE_BUDGET);
+                figures.put("ports" + ports + ".sampleMicros", r[6] * 1e6);
+                figures.put("ports" + ports + ".replicaMsPerTick", r[7] * 1e3);
+                for (final int gpus : new int[] {32_768, 100_000}) {
+                    final Projection p = Projection.of(gpus * PORTS_PER_GPU, r[6], r[7] * gpus * PORTS_PER_GPU / ports, r[5]);
+                    figures.put("gpus" + gpus + ".shards", (double) p.shards());
+                    figures.put("gpus" + gpus + ".instances", p.instances());
+                    log.accept(String.format(Locale.ROOT, "projection from %,d ports: %,d GPUs (%,d ports) need %s",
+                        ports, gpus, gpus * PORTS_PER_GPU, p));
                 }
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
             }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
         return figures;
     }
@@ -247,8 +245,8 @@ public final class ScaleBench {
             // a fabric without faults: every alert that opens is a false one, worth naming
             analyzer.published().stream().filter(a -> a.state() == dev.fabrictwin.contract.alert.Alert.State.OPEN)
                 .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: %s at %d s of telemetry: %s %s "
-                    + "(%s)", ports, faultless ? "false alert" : "alert", (a.firstSeen() - epochMs) / 1000, a.id(), a.rootCause() ? "root" : "victim",
-                    a.summary())));
+                    + "(%s)", ports, faultless ? "false alert" : "alert", (a.firstSeen() - epochMs) / 1000, a.id(),
+                    a.rootCause() ? "root" : "victim", a.summary())));
             final long dt = System.nanoTime() - t0;
             final long cpu = threads.getCurrentThreadCpuTime() - cpu0;
             state[3] += batch.size();
