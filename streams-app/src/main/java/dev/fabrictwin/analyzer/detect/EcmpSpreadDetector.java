@@ -94,7 +94,7 @@ public final class EcmpSpreadDetector implements Detector {
             final boolean split = missing || lost.size() > context.ticks(WINDOW) && lost.peekFirst();
             final java.util.ArrayDeque<double[]> snapshots =
                 flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
-            snapshots.addLast(flowWeights(context, node, group));
+            snapshots.addLast(flowSnapshot(context, node, group));
             if (snapshots.size() > SNAPSHOTS) {
                 snapshots.removeFirst();
             }
@@ -112,34 +112,65 @@ public final class EcmpSpreadDetector implements Detector {
                 }
             }
             final double share = busiest / windowTotal;
-            final double[] weights = snapshots.stream().max(java.util.Comparator.comparingDouble(f -> sum(f)))
-                .orElse(new double[0]);
-            if (weights.length < 2 || share <= 1.0 / group.size() + 0.1) {
+            final double[] busiestSnapshot = snapshots.stream()
+                .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
+            final long flows = flowsOf(busiestSnapshot);
+            if (flows < 2 || share <= 1.0 / group.size() + 0.1) {
                 continue;
             }
-            final double p = chanceOfShare(weights, group.size(), share, node.name().hashCode());
+            final double p = chanceOfShare(weights(busiestSnapshot), group.size(), share, node.name().hashCode());
             if (p < P_VALUE) {
                 final Link member = group.get(busiestIndex);
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(node.name()), "busiest_member_share",
                     share, 1.0 / group.size(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
                         + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
                         + "with p < %.0e", node.name(), member.upper().device(), 100 * share, group.size(),
-                        weights.length, Math.max(p, 1.0 / TRIALS))));
+                        flows, Math.max(p, 1.0 / TRIALS))));
             }
         }
     }
 
-    /** Each flow the twin routes over the group in its busiest moment of the tick, weighted by its rate. */
-    private static double[] flowWeights(final TickContext context, final Node node, final List<Link> group) {
-        final List<Double> weights = new ArrayList<>();
-        for (final Link l : group) {
-            final LinkState s = context.twin().busiestState(l.from(node.index()),
+    /**
+     * The twin's flows over each member in its busiest moment of the tick, {@code [flows, rate]} per member: two numbers
+     * a member, not one a flow (a rail leaf of the 32k scenario carries 129,824 all-to-all members every tick).
+     */
+    private static double[] flowSnapshot(final TickContext context, final Node node, final List<Link> group) {
+        final double[] snapshot = new double[2 * group.size()];
+        for (int i = 0; i < group.size(); i++) {
+            final LinkState s = context.twin().busiestState(group.get(i).from(node.index()),
                 context.tick().startMs(), context.tick().endMs());
-            for (int f = 0; f < s.flows(); f++) {
-                weights.add(s.rateBps() / s.flows());
-            }
+            snapshot[2 * i] = s.flows();
+            snapshot[2 * i + 1] = s.rateBps();
         }
-        return weights.stream().mapToDouble(Double::doubleValue).toArray();
+        return snapshot;
+    }
+
+    private static double rateOf(final double[] snapshot) {
+        double rate = 0;
+        for (int i = 1; i < snapshot.length; i += 2) {
+            rate += snapshot[i];
+        }
+        return rate;
+    }
+
+    private static long flowsOf(final double[] snapshot) {
+        long flows = 0;
+        for (int i = 0; i < snapshot.length; i += 2) {
+            flows += (long) snapshot[i];
+        }
+        return flows;
+    }
+
+    /** One weight per flow, each member's rate shared evenly among its flows: only when a share is judged. */
+    private static double[] weights(final double[] snapshot) {
+        final double[] weights = new double[Math.toIntExact(flowsOf(snapshot))];
+        int at = 0;
+        for (int i = 0; i < snapshot.length; i += 2) {
+            final int flows = (int) snapshot[i];
+            java.util.Arrays.fill(weights, at, at + flows, flows == 0 ? 0 : snapshot[i + 1] / flows);
+            at += flows;
+        }
+        return weights;
     }
 
     /**
