@@ -193,7 +193,7 @@ final class BenchCommand implements Callable<Integer> {
             "With --scenario FILE instead of --ports: the same measure on that scenario's fabric, jobs and faults for "
             + "--seconds (its alerts are named on stderr), keys ports<N> with N its sampled ports; with --shards it prints "
             + "what the 32,768-GPU scenario needs: FABRIC_TWIN_JAVA_OPTS=-Xmx12g fabric-twin bench streams --scenario "
-            + "scenarios/scale-32k/rail-32768.yaml --shards 16 --seconds 45 (~10 min).",
+            + "scenarios/scale-32k/rail-32768.yaml --shards 16 --seconds 60 (~6 min).",
             "Example: FABRIC_TWIN_JAVA_OPTS=-Xmx4g fabric-twin bench streams --ports 768,6144,49152 (takes ~10 min)"})
     static final class Streams implements Callable<Integer> {
 
