@@ -170,11 +170,16 @@ public final class EvalCommand implements Callable<Integer> {
     }
 
     private Reality reality() {
+        if (vary != null && !vary.isEmpty() && draws == null && draw == null) {
+            throw new UsageException("--vary needs --draws or --draw");
+        }
+        return varying(vary);
+    }
+
+    /** The default reality ranges with only the hidden parameters {@code vary} names drawn (all when none). */
+    static Reality varying(final List<String> vary) {
         if (vary == null || vary.isEmpty()) {
             return Reality.defaults();
-        }
-        if (draws == null && draw == null) {
-            throw new UsageException("--vary needs --draws or --draw");
         }
         final Set<Reality.Hidden> these = EnumSet.noneOf(Reality.Hidden.class);
         for (final String v : vary) {

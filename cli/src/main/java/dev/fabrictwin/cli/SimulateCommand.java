@@ -3,6 +3,7 @@ package dev.fabrictwin.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
@@ -66,6 +67,11 @@ final class SimulateCommand implements Callable<Integer> {
         + "from realistic ranges, docs/robustness.md) instead of the scenario's own telemetry profile.")
     private Integer draw;
 
+    @Option(names = "--vary", paramLabel = "P,...", split = ",", description = "With --draw: draw only these hidden "
+        + "parameters (clock, read-spread, control-frames, gauge-noise, ecmp-hash, physics, delivery), the others as "
+        + "the scenario's profile; default all.")
+    private List<String> vary;
+
     @Option(names = "--epoch", paramLabel = "now|ISO-8601",
         description = "Start simulated time here instead of the scenario's epoch, e.g. now (live telemetry stamped "
             + "with wall-clock times) or 2025-06-01T00:00:00Z.")
@@ -112,11 +118,13 @@ final class SimulateCommand implements Callable<Integer> {
                 throw new UsageException("--draw must be >= 1, was " + draw);
             }
             profile = profile.withRealityDraw(draw);
+        } else if (vary != null && !vary.isEmpty()) {
+            throw new UsageException("--vary needs --draw");
         }
         if (target.out != null) {
             requireDiskSpace(s, target.out);
         }
-        final SyntheticCluster cluster = new SyntheticCluster(s, profile);
+        final SyntheticCluster cluster = new SyntheticCluster(s, profile, EvalCommand.varying(vary));
         final PrintWriter err = spec.commandLine().getErr();
         final long rounds = s.duration().toMillis() / s.sampleInterval().toMillis();
         final LongConsumer progress = progress(err, rounds, s.sampleInterval().toMillis());

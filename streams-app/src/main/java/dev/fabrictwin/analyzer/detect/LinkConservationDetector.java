@@ -83,6 +83,7 @@ public final class LinkConservationDetector implements Detector {
     /** A direction's windows and the sender/receiver epochs they were taken in. */
     private static final class Direction implements Serializable {
         final Window[] windows = new Window[SCALES.length];
+        RisingFloor floor = new RisingFloor();
         int senderEpoch = -1;
         int receiverEpoch = -1;
         /** Points taken since the last restart. */
@@ -98,6 +99,7 @@ public final class LinkConservationDetector implements Detector {
             for (final Window w : windows) {
                 w.clear();
             }
+            floor = new RisingFloor();
             taken = 0;
             senderEpoch = sender;
             receiverEpoch = receiver;
@@ -140,6 +142,7 @@ public final class LinkConservationDetector implements Detector {
             r.cnpIn += t.reports(CounterIndex.CNP_HANDLED) ? t.observed(CounterIndex.CNP_HANDLED) : 0;
         }
         final List<Candidate> candidates = new ArrayList<>();
+        final Map<Integer, Finding> risen = new HashMap<>();
         int judged = 0;
         for (final PortTick sender : context.ports()) {
             final PortTick receiver = context.peerOf(sender);
@@ -166,6 +169,12 @@ public final class LinkConservationDetector implements Detector {
             final double rate = sender.observedRate(CounterIndex.TX_PACKETS);
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
+            final double rise = direction.floor.observe(difference, a.tx, time, CONTROL_FRAMES_PER_SECOND);
+            if (!Double.isNaN(rise)) {
+                final Link link = context.fabric().link(directed / 2);
+                risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),
+                    (x, y) -> x.observed() >= y.observed() ? x : y);
+            }
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
                     w.observe(difference);
@@ -195,7 +204,7 @@ public final class LinkConservationDetector implements Detector {
         // the test: the share's t against its autocorrelation-consistent error, at a level corrected for every window
         // judged in this tick; a loss already found stays while half as strong
         final double threshold = Math.max(MIN_T, upperQuantile(FAMILY_ALPHA / Math.max(1, judged)));
-        final Map<Integer, Finding> perLink = new HashMap<>();
+        final Map<Integer, Finding> perLink = risen;
         for (final Candidate c : candidates) {
             final Window w = c.window;
             if (c.fresh) {
@@ -204,18 +213,19 @@ public final class LinkConservationDetector implements Detector {
             }
             if (w.losing) {
                 final Link link = context.fabric().link(c.sender.index() / 2);
-                perLink.merge(link.index(), finding(link, c), (x, y) -> x.observed() >= y.observed() ? x : y);
+                perLink.merge(link.index(), finding(link, c.sender, c.receiver, c.loss.share, c.loss.sent,
+                    SPAN * c.window.every), (x, y) -> x.observed() >= y.observed() ? x : y);
             }
         }
         out.addAll(perLink.values());
     }
 
-    private static Finding finding(final Link link, final Candidate c) {
-        final double share = c.loss.share;
+    private static Finding finding(final Link link, final PortTick sender, final PortTick receiver, final double share,
+                                   final double sent, final int ticks) {
         return Finding.root(FaultType.SILENT_DROP, Entity.link(link), "lost_packet_share", share, 0, Severity.CRITICAL,
             String.format("link %s—%s silently loses %.2f%% of packets from %s to %s (%.3g of %.3g over %d ticks) "
                 + "with no error counter rising", link.lower().device(), link.upper().device(), 100 * share,
-                c.sender.port().device(), c.receiver.port().device(), share * c.loss.sent, c.loss.sent, SPAN * c.window.every));
+                sender.port().device(), receiver.port().device(), share * sent, sent, ticks));
     }
 
     /**

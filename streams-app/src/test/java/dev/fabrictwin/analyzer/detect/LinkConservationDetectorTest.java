@@ -290,4 +290,82 @@ class LinkConservationDetectorTest {
 
         assertThat(run.all()).isEmpty();
     }
+
+    /** 1e6 packets a tick; from tick {@code from} on, 1 % of them lost; d is the loss plus {@code inFlight}. */
+    private HandTicks.Run lossFrom(final int from, final int ticks, final IntToDoubleFunction inFlight) {
+        return hand.drive(detector, ticks, i -> up(i, 1e6, Math.round(1e6 * (i >= from ? 0.99 : 1)
+            - inFlight.applyAsDouble(i) + inFlight.applyAsDouble(i - 1))));
+    }
+
+    /**
+     * After a steady past, d rising above every floor it had, tick after tick, is a loss two ticks in: long before a
+     * window fit over {@value LinkConservationDetector#SPAN} points could tell (the window is reported once it does).
+     */
+    @Test
+    void shouldFindALossOnTheSecondTickItRisesAboveASteadyPast() {
+        final int from = 60;
+        final HandTicks.Run run = lossFrom(from, from + 5, i -> 0);
+
+        assertThat(run.upTo(from)).isEmpty();
+        assertThat(run.tick(from + 1)).singleElement().satisfies(f -> {
+            assertThat(f.type()).isEqualTo(FaultType.SILENT_DROP);
+            assertThat(f.observed()).isCloseTo(0.005, within(1e-9)); // one tick's loss over the two ticks it covers
+            assertThat(f.summary()).contains("over 2 ticks");
+        });
+        assertThat(run.ticks(from + 2, from + 5)).allSatisfy(tick -> assertThat(tick).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9))));
+    }
+
+    /** The receiver samples after the sender: a burst between the two instants dips d for a tick, every 7th tick. */
+    private static double dipping(final int i) {
+        return i % 7 == 0 ? -3e5 : 0;
+    }
+
+    @Test
+    void shouldFindTheLossFastBetweenInFlightDipsAndNothingInThemBefore() {
+        final int from = 64; // a tick after a dip
+        final HandTicks.Run healthy = hand.drive(new LinkConservationDetector(), 120,
+            i -> up(i, 1e6, 1e6 - dipping(i) + dipping(i - 1)));
+        final HandTicks.Run lossy = lossFrom(from, from + 3, LinkConservationDetectorTest::dipping);
+
+        assertThat(healthy.all()).isEmpty();
+        assertThat(lossy.upTo(from)).isEmpty();
+        assertThat(lossy.tick(from + 2)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+    }
+
+    /**
+     * The receiver samples before the sender, and bursts lifted d now and then (seen in the past); then pauses make the
+     * traffic continuous and something is in flight at every instant (pfc-storm with control frames drawn,
+     * spine-0→leaf-2, 119–121 s): the floor rises 7.7k, 16k, 6.7k and stays, jittering. Not a loss: its steps are not one
+     * share of what was sent.
+     */
+    @Test
+    void shouldNotTakeTheFloorOfAnAdditiveDirectionRisingOnceForLoss() {
+        final double[] after = {7_740, 23_978, 30_674, 27_502, 39_618, 21_740, 23_223, 24_721, 31_016, 23_090, 38_003,
+            48_109, 26_719, 38_353, 31_054, 42_328, 26_856};
+        final IntToDoubleFunction inFlight = i -> i < 60 ? (i % 9 == 0 ? 4e5 : 0) : after[Math.min(i - 60, after.length - 1)];
+
+        assertThat(lossFrom(Integer.MAX_VALUE, 60 + after.length, inFlight).all()).isEmpty();
+    }
+
+    @Test
+    void shouldFindALossOnAnAdditiveDirectionOnceThreeStepsAgreeOnItsShare() {
+        final int from = 61;
+        final HandTicks.Run run = lossFrom(from, from + 5, i -> i % 9 == 0 && i < from ? 4e5 : 0);
+
+        assertThat(run.upTo(from + 2)).isEmpty();
+        assertThat(run.tick(from + 3)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+    }
+
+    /** A link that idled, then carries a job whose traffic is in flight at the instants: the past never carried that. */
+    @Test
+    void shouldNotReadTheFirstTicksOfNewTrafficAgainstAnIdlePast() {
+        final IntToDoubleFunction sent = i -> i < 60 ? 0 : 1e6;
+        final HandTicks.Run run = hand.drive(detector, 80, i -> up(i, sent.applyAsDouble(i),
+            sent.applyAsDouble(i) - (i == 60 ? 1e4 : i == 61 ? 2e4 : i == 62 ? 1e4 : 0)));
+
+        assertThat(run.all()).isEmpty();
+    }
 }

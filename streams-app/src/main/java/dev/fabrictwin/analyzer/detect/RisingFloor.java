@@ -1,0 +1,194 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames)
+ * rising above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector})
+ * needs most of its {@value LinkConservationDetector#SPAN} points to hold the loss before its slope is significant;
+ * this test needs two ticks.
+ *
+ * <p>Why it is honest: lost packets never come back, so a lossy link's d keeps reaching new highs, while on a healthy
+ * link d is a constant plus the packets in flight between the two ends' sampling instants, which is bounded. The in
+ * flight amount comes in bursts: it dips d (receiver sampling later) or lifts it (earlier) for a tick or two. So the
+ * test reads the floor g = min(d now, d a tick ago), which a one-tick burst does not move, and it opens only when
+ * <ul>
+ *   <li>g is above its highest value at least two ticks old by more than {@value #KAPPA} of its usual tick-to-tick
+ *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
+ *   over those ticks and more than the control frames one end may count;</li>
+ *   <li>g rose again this tick, by as much as a loss of that share would make it;</li>
+ *   <li>that highest value stands still, or began rising at most {@value #EPISODE_TICKS} ticks ago after standing still
+ *   for {@value #STEADY_TICKS} (a past that was itself rising, a loss from the start, a job settling, is left to the
+ *   window fit);</li>
+ *   <li>the sender sent no more per tick, over the last {@value #STEADY_TICKS} ticks, than it did in the past before
+ *   them (to {@value #LOAD_TOLERANCE}×), so a larger in-flight amount (more traffic between the two instants, a job
+ *   starting) cannot pass for a loss.</li>
+ * </ul>
+ * Once open, the rise is followed while it keeps going with at most {@value #GAP_TICKS} ticks between rising ticks
+ * (a burst dipping d interrupts it). State: a few numbers and a ring of {@value #MOVES} moves per direction.
+ */
+final class RisingFloor implements Serializable {
+
+    /** Ticks of history before the test arms: the floor and its moves must have been seen. */
+    static final int WARM_UP = 30;
+    /** Ticks the past's highest floor must have stood still before a rise is read as loss. */
+    static final int STEADY_TICKS = 10;
+    /** How long after the past's highest floor began rising (from a steady past) a rise is still judged here. */
+    static final int EPISODE_TICKS = 30;
+    /** Multiples of the floor's median tick-to-tick move a rise must exceed. */
+    static final double KAPPA = 8;
+    /** The floor's recent moves kept for their median. */
+    static final int MOVES = 32;
+    /** Non-rising ticks a found rise survives (a burst dipping d for a tick or two). */
+    static final int GAP_TICKS = 3;
+    /** How much more a tick may carry than the past's busiest before the in-flight amount could outgrow the past's. */
+    static final double LOAD_TOLERANCE = 1.1;
+    /** Rising steps an additive direction needs, and how far apart their shares may be. */
+    static final int CONSISTENT_STEPS = 3;
+    static final double CONSISTENCY = 1.5;
+
+    private long ticks;
+    private double previousD = Double.NaN;
+    /**
+     * The past showed d standing above the floor's past and falling back: the receiver samples before the sender (or
+     * either, with jitter), so what is in flight adds to d and traffic that stops leaving gaps at the sampling instants lifts the
+     * floor. Such a direction needs {@value #CONSISTENT_STEPS} rising steps of one share before its rise is loss.
+     */
+    private boolean additive;
+    /** The shares of the last two steps over ticks that sent (a step over what was sent in the tick it covers). */
+    private double stepShare1 = Double.NaN;
+    private double stepShare2 = Double.NaN;
+    /** The floor and the cumulative sent one and two ticks ago. */
+    private double g1 = Double.NaN;
+    private double g2 = Double.NaN;
+    private double sent1 = Double.NaN;
+    private double sent2 = Double.NaN;
+    private double sent3 = Double.NaN;
+    private long time2;
+    private long time1;
+    /** The highest floor at least two ticks old, and the tick it last rose at. */
+    private double peak = Double.NEGATIVE_INFINITY;
+    private long peakRoseAt = -STEADY_TICKS;
+    /** The first rise of the peak after it stood still for {@value #STEADY_TICKS} ticks. */
+    private long episodeStart = Long.MIN_VALUE / 2;
+    /** The most the sender sent in one tick, in ticks at least {@value #STEADY_TICKS} old; the ticks since. */
+    private double mostSentPerTick;
+    private final double[] sentPerTick = new double[STEADY_TICKS];
+    private final double[] moves = new double[MOVES];
+    private int movesTaken;
+    private double pendingMove = Double.NaN;
+    /** The last tick the rise was read as loss; {@link Long#MIN_VALUE} when none. */
+    private long risingAt = Long.MIN_VALUE / 2;
+    private double risenOver;
+
+    /**
+     * Takes this tick's d, the sender's cumulative packets sent and the tick's end time; returns the share of what was
+     * sent over the last two ticks that the rise shows lost, or NaN when it shows none.
+     */
+    double observe(final double d, final double sent, final long time, final double controlFramesPerSecond) {
+        ticks++;
+        final double g = Double.isNaN(previousD) ? d : Math.min(d, previousD);
+        final double sentThisTick = Double.isNaN(sent1) ? 0 : sent - sent1;
+        if (!Double.isNaN(previousD) && ticks - risingAt > MOVES) {
+            // d a tick ago stood above the floor's past and fell back: something in flight had lifted it
+            final double tolerance = Math.max(controlFramesPerSecond * Math.max(1, time - time1) / 1000.0,
+                LinkConservationDetector.MIN_LOSS * Math.max(sentThisTick, sent1 - sent2));
+            additive |= previousD - peak > tolerance && previousD - d > tolerance;
+        }
+        previousD = d;
+        // the floor two ticks ago joins the past
+        if (!Double.isNaN(g2)) {
+            final double tolerance = controlFramesPerSecond * Math.max(1, time1 - time2) / 1000.0;
+            if (g2 > peak + tolerance) {
+                if (ticks - 2 - peakRoseAt >= STEADY_TICKS) { // the first rise after a steady past
+                    episodeStart = ticks - 2;
+                }
+                peakRoseAt = ticks - 2;
+            }
+            peak = Math.max(peak, g2);
+            if (!Double.isNaN(pendingMove) && ticks - risingAt > MOVES) {
+                moves[movesTaken++ % MOVES] = pendingMove;
+            }
+        }
+        double share = Double.NaN;
+        if (ticks > WARM_UP && movesTaken >= MOVES / 2 && !Double.isNaN(g1) && !Double.isNaN(sent3)) {
+            share = judge(g, time, controlFramesPerSecond, sentThisTick);
+        }
+        pendingMove = Double.isNaN(g1) ? Double.NaN : Math.abs(g - g1);
+        if (!Double.isNaN(g1) && sent1 - sent2 > 0) { // the shares of the last steps over ticks that sent
+            stepShare2 = stepShare1;
+            stepShare1 = (g - g1) / (sent1 - sent2);
+        }
+        final int slot = (int) (ticks % STEADY_TICKS);
+        mostSentPerTick = Math.max(mostSentPerTick, sentPerTick[slot]);
+        sentPerTick[slot] = sentThisTick;
+        g2 = g1;
+        g1 = g;
+        sent3 = sent2;
+        sent2 = sent1;
+        sent1 = sent;
+        time2 = time1;
+        time1 = time;
+        return share;
+    }
+
+    private double judge(final double g, final long time, final double controlFramesPerSecond,
+                         final double sentThisTick) {
+        final boolean following = ticks - risingAt <= GAP_TICKS + 1;
+        // steady: the past's highest floor stands still, or began rising after standing still not long ago
+        final boolean steady = ticks - 2 - peakRoseAt >= STEADY_TICKS || ticks - episodeStart <= EPISODE_TICKS;
+        if (!following && !steady) {
+            return Double.NaN;
+        }
+        for (final double recent : sentPerTick) {
+            if (Math.max(recent, sentThisTick) > LOAD_TOLERANCE * mostSentPerTick) {
+                return Double.NaN;
+            }
+        }
+        final double rise = g - peak;
+        final double move = medianMove();
+        // in a staircase g is d a tick ago: the rise covers the two ticks before this one
+        final double sentOver = sent1 - sent3;
+        final double seconds = Math.max(1, time - time2) / 1000.0;
+        final boolean above = rise > KAPPA * move && rise >= LinkConservationDetector.MIN_LOSS * sentOver
+            && rise >= controlFramesPerSecond * seconds && sentOver > 0;
+        final double step = g - g1;
+        // the tick the step covers: one that sent nothing cannot rise, and does not interrupt a rise being followed
+        final double covered = sent1 - sent2;
+        final boolean idle = !(covered > 0);
+        final boolean rising = idle ? following && step >= 0
+            : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
+        if (!above || !rising || additive && !following && (idle || !consistent(step / covered))) {
+            return Double.NaN;
+        }
+        risingAt = ticks;
+        risenOver = sentOver;
+        return rise / sentOver;
+    }
+
+    /**
+     * The last {@value #CONSISTENT_STEPS} steps over ticks that sent all rose by one share of what was sent, to
+     * {@value #CONSISTENCY}×.
+     */
+    private boolean consistent(final double stepShare) {
+        final double lo = Math.min(stepShare, Math.min(stepShare1, stepShare2));
+        final double hi = Math.max(stepShare, Math.max(stepShare1, stepShare2));
+        return lo >= LinkConservationDetector.MIN_LOSS && hi <= CONSISTENCY * lo;
+    }
+
+    /** Packets sent over the two ticks the last rise read as loss covered. */
+    double sentOver() {
+        return risenOver;
+    }
+
+    private double medianMove() {
+        final int n = Math.min(movesTaken, MOVES);
+        if (n == 0) {
+            return 0;
+        }
+        final double[] sorted = Arrays.copyOf(moves, n);
+        Arrays.sort(sorted);
+        return sorted[n / 2];
+    }
+}
