@@ -17,7 +17,10 @@ import java.util.Arrays;
  *   <li>g is above its highest value at least two ticks old by more than {@value #KAPPA} of its usual tick-to-tick
  *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
  *   over those ticks and more than the control frames one end may count;</li>
- *   <li>g rose again this tick, by as much as a loss of that share would make it;</li>
+ *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps over ticks
+ *   that sent (three where the past showed in-flight lifting d) rose by one share of what each sent, to
+ *   {@value #CONSISTENCY}× (a loss rises by its share of each tick's traffic, jitter of what is in flight by
+ *   anything: continuous traffic after a past of gaps at the sampling instants jitters the floor up and down);</li>
  *   <li>that highest value stands still, or began rising at most {@value #EPISODE_TICKS} ticks ago after standing still
  *   for {@value #STEADY_TICKS} (a past that was itself rising, a loss from the start, a job settling, is left to the
  *   window fit);</li>
@@ -44,8 +47,10 @@ final class RisingFloor implements Serializable {
     static final int GAP_TICKS = 3;
     /** How much more a tick may carry than the past's busiest before the in-flight amount could outgrow the past's. */
     static final double LOAD_TOLERANCE = 1.1;
-    /** Rising steps an additive direction needs, and how far apart their shares may be. */
-    static final int CONSISTENT_STEPS = 3;
+    /**
+     * How far apart the shares of the rising steps a loss needs may be: a loss rises by one share of what each tick
+     * sent, jitter of what is in flight by anything.
+     */
     static final double CONSISTENCY = 1.5;
 
     private long ticks;
@@ -53,7 +58,7 @@ final class RisingFloor implements Serializable {
     /**
      * The past showed d standing above the floor's past and falling back: the receiver samples before the sender (or
      * either, with jitter), so what is in flight adds to d and traffic that stops leaving gaps at the sampling instants lifts the
-     * floor. Such a direction needs {@value #CONSISTENT_STEPS} rising steps of one share before its rise is loss.
+     * floor. Such a direction needs three rising steps of one share before its rise is loss, others two.
      */
     private boolean additive;
     /** The shares of the last two steps over ticks that sent (a step over what was sent in the tick it covers). */
@@ -159,7 +164,7 @@ final class RisingFloor implements Serializable {
         final boolean idle = !(covered > 0);
         final boolean rising = idle ? following && step >= 0
             : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
-        if (!above || !rising || additive && !following && (idle || !consistent(step / covered))) {
+        if (!above || !rising || !following && (idle || !consistent(step / covered, additive ? 3 : 2))) {
             return Double.NaN;
         }
         risingAt = ticks;
@@ -167,13 +172,10 @@ final class RisingFloor implements Serializable {
         return rise / sentOver;
     }
 
-    /**
-     * The last {@value #CONSISTENT_STEPS} steps over ticks that sent all rose by one share of what was sent, to
-     * {@value #CONSISTENCY}×.
-     */
-    private boolean consistent(final double stepShare) {
-        final double lo = Math.min(stepShare, Math.min(stepShare1, stepShare2));
-        final double hi = Math.max(stepShare, Math.max(stepShare1, stepShare2));
+    /** The last {@code steps} steps over ticks that sent all rose by one share of what was sent, to {@value #CONSISTENCY}×. */
+    private boolean consistent(final double stepShare, final int steps) {
+        final double lo = Math.min(stepShare, steps > 2 ? Math.min(stepShare1, stepShare2) : stepShare1);
+        final double hi = Math.max(stepShare, steps > 2 ? Math.max(stepShare1, stepShare2) : stepShare1);
         return lo >= LinkConservationDetector.MIN_LOSS && hi <= CONSISTENCY * lo;
     }
 
