@@ -169,7 +169,8 @@ public final class LinkConservationDetector implements Detector {
             final double rate = sender.observedRate(CounterIndex.TX_PACKETS);
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
-            final double rise = direction.floor.observe(difference, a.tx, time, CONTROL_FRAMES_PER_SECOND);
+            final double rise = direction.floor.observe(difference, a.tx,
+                Math.max(a.rxPause, b.txPause), time, CONTROL_FRAMES_PER_SECOND);
             if (!Double.isNaN(rise)) {
                 final Link link = context.fabric().link(directed / 2);
                 risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),

@@ -18,12 +18,15 @@ import java.util.Arrays;
  *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
  *   over those ticks and more than the control frames one end may count;</li>
  *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps over ticks
- *   that sent (three where the past showed in-flight lifting d) rose by one share of what each sent, to
- *   {@value #CONSISTENCY}× (a loss rises by its share of each tick's traffic, jitter of what is in flight by
- *   anything: continuous traffic after a past of gaps at the sampling instants jitters the floor up and down);</li>
+ *   that sent (three where the past showed in-flight lifting d) rose by one share of what each sent, the same share
+ *   the rise above the past shows, to {@value #CONSISTENCY}× (a loss rises by its share of each tick's traffic;
+ *   jitter of what is in flight by anything: continuous traffic after a past of gaps at the sampling instants jitters
+ *   the floor up and down, a floor that is always in a dip climbs back from deep dips to shallow ones);</li>
  *   <li>that highest value stands still, or began rising at most {@value #EPISODE_TICKS} ticks ago after standing still
  *   for {@value #STEADY_TICKS} (a past that was itself rising, a loss from the start, a job settling, is left to the
  *   window fit);</li>
+ *   <li>the sender was not paused in the last {@value #STEADY_TICKS} ticks: a paused sender's backlog can be counted as
+ *   sent (counters that count at enqueue) and swell d by a growing amount that drains when the pauses end;</li>
  *   <li>the sender sent no more per tick, over the last {@value #STEADY_TICKS} ticks, than it did in the past before
  *   them (to {@value #LOAD_TOLERANCE}×), so a larger in-flight amount (more traffic between the two instants, a job
  *   starting) cannot pass for a loss.</li>
@@ -85,14 +88,23 @@ final class RisingFloor implements Serializable {
     private double pendingMove = Double.NaN;
     /** The last tick the rise was read as loss; {@link Long#MIN_VALUE} when none. */
     private long risingAt = Long.MIN_VALUE / 2;
+    /** Pause frames the sender has been sent (cumulative), and the last tick they rose in. */
+    private double pausesToSender = Double.POSITIVE_INFINITY;
+    private long pausedAt = Long.MIN_VALUE / 2;
     private double risenOver;
 
     /**
-     * Takes this tick's d, the sender's cumulative packets sent and the tick's end time; returns the share of what was
-     * sent over the last two ticks that the rise shows lost, or NaN when it shows none.
+     * Takes this tick's d, the sender's cumulative packets sent, the pause frames it has been sent (cumulative: the
+     * larger of its rx and its peer's tx pause counters) and the tick's end time; returns the share of what was sent
+     * over the last two ticks that the rise shows lost, or NaN when it shows none.
      */
-    double observe(final double d, final double sent, final long time, final double controlFramesPerSecond) {
+    double observe(final double d, final double sent, final double pausesToSender, final long time,
+                   final double controlFramesPerSecond) {
         ticks++;
+        if (pausesToSender > this.pausesToSender) {
+            pausedAt = ticks;
+        }
+        this.pausesToSender = pausesToSender;
         final double g = Double.isNaN(previousD) ? d : Math.min(d, previousD);
         final double sentThisTick = Double.isNaN(sent1) ? 0 : sent - sent1;
         if (!Double.isNaN(previousD) && ticks - risingAt > MOVES) {
@@ -143,7 +155,7 @@ final class RisingFloor implements Serializable {
         final boolean following = ticks - risingAt <= GAP_TICKS + 1;
         // steady: the past's highest floor stands still, or began rising after standing still not long ago
         final boolean steady = ticks - 2 - peakRoseAt >= STEADY_TICKS || ticks - episodeStart <= EPISODE_TICKS;
-        if (!following && !steady) {
+        if (!following && (!steady || ticks - pausedAt <= STEADY_TICKS)) {
             return Double.NaN;
         }
         for (final double recent : sentPerTick) {
@@ -164,18 +176,23 @@ final class RisingFloor implements Serializable {
         final boolean idle = !(covered > 0);
         final boolean rising = idle ? following && step >= 0
             : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
-        if (!above || !rising || !following && (idle || !consistent(step / covered, additive ? 3 : 2))) {
+        final double riseShare = rise / sentOver;
+        if (!above || !rising || !following && (idle || !consistent(riseShare, step / covered, additive ? 3 : 2))) {
             return Double.NaN;
         }
         risingAt = ticks;
         risenOver = sentOver;
-        return rise / sentOver;
+        return riseShare;
     }
 
-    /** The last {@code steps} steps over ticks that sent all rose by one share of what was sent, to {@value #CONSISTENCY}×. */
-    private boolean consistent(final double stepShare, final int steps) {
-        final double lo = Math.min(stepShare, steps > 2 ? Math.min(stepShare1, stepShare2) : stepShare1);
-        final double hi = Math.max(stepShare, steps > 2 ? Math.max(stepShare1, stepShare2) : stepShare1);
+    /**
+     * The rise above the past and the last {@code steps} steps over ticks that sent all show one share of what was
+     * sent, to {@value #CONSISTENCY}× (a floor climbing back from a deep dip to a shallower one steps by a large share
+     * and rises above the past by a small one).
+     */
+    private boolean consistent(final double riseShare, final double stepShare, final int steps) {
+        final double lo = Math.min(riseShare, Math.min(stepShare, steps > 2 ? Math.min(stepShare1, stepShare2) : stepShare1));
+        final double hi = Math.max(riseShare, Math.max(stepShare, steps > 2 ? Math.max(stepShare1, stepShare2) : stepShare1));
         return lo >= LinkConservationDetector.MIN_LOSS && hi <= CONSISTENCY * lo;
     }
 

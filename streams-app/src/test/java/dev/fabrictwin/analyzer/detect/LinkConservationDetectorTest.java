@@ -384,4 +384,25 @@ class LinkConservationDetectorTest {
 
         assertThat(run.all()).isEmpty();
     }
+
+    /**
+     * The sender is paused by its peer (multi-nic-all-to-all-256 draw 3, host-42→leaf-5 under the PFC storm at 100 s):
+     * its counter counts the held-back packets as sent, so d swells by ~6 % of each tick for a while, steps that agree,
+     * then drains. Not read as a loss in its first ticks: a paused sender's d is left to the window fit.
+     */
+    @Test
+    void shouldNotReadAPausedSendersSwellingDifferenceAsLossFast() {
+        final int from = 60;
+        final String pauses = CounterNames.perPriority(CounterNames.TX_PFC_PAUSE, 3);
+        final HandTicks.Run run = hand.drive(detector, from + 10, i -> up(i, 1e6, i >= from ? 0.94e6 : 1e6)
+            .port("spine-0", "eth0").observed(pauses, i >= from - 5 ? 1e4 : 0));
+
+        assertThat(run.all()).isEmpty();
+        // the same swelling without pauses is a loss two ticks in
+        assertThat(lossFromWithShare(from, 0.06).tick(from + 2)).hasSize(1);
+    }
+
+    private HandTicks.Run lossFromWithShare(final int from, final double share) {
+        return hand.drive(new LinkConservationDetector(), from + 3, i -> up(i, 1e6, i >= from ? (1 - share) * 1e6 : 1e6));
+    }
 }
