@@ -117,6 +117,8 @@ final class AnalyzerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
+        } catch (java.net.ConnectException e) { // it stopped (or restarted) between the log and the request
+            return -1;
         }
     }
 

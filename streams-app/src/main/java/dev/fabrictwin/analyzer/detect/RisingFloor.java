@@ -67,12 +67,13 @@ final class RisingFloor implements Serializable {
     /** The shares of the last two steps over ticks that sent (a step over what was sent in the tick it covers). */
     private double stepShare1 = Double.NaN;
     private double stepShare2 = Double.NaN;
-    /** The floor and the cumulative sent one and two ticks ago. */
+    /** The floor one and two ticks ago, the cumulative sent at the ticks whose d they are, and at the last three ticks. */
     private double g1 = Double.NaN;
     private double g2 = Double.NaN;
+    private double gSent1 = Double.NaN;
+    private double gSent2 = Double.NaN;
     private double sent1 = Double.NaN;
     private double sent2 = Double.NaN;
-    private double sent3 = Double.NaN;
     private long time2;
     private long time1;
     /** The highest floor at least two ticks old, and the tick it last rose at. */
@@ -105,7 +106,11 @@ final class RisingFloor implements Serializable {
             pausedAt = ticks;
         }
         this.pausesToSender = pausesToSender;
-        final double g = Double.isNaN(previousD) ? d : Math.min(d, previousD);
+        // the floor, and what had been sent at the tick whose d it is (the older of two equal: a tick that sent nothing
+        // leaves d where it was and moves the floor to no new tick)
+        final boolean now = Double.isNaN(previousD) || d < previousD;
+        final double g = now ? d : previousD;
+        final double gSent = now ? sent : sent1;
         final double sentThisTick = Double.isNaN(sent1) ? 0 : sent - sent1;
         if (!Double.isNaN(previousD) && ticks - risingAt > MOVES) {
             // d a tick ago stood above the floor's past and fell back: something in flight had lifted it
@@ -129,20 +134,21 @@ final class RisingFloor implements Serializable {
             }
         }
         double share = Double.NaN;
-        if (ticks > WARM_UP && movesTaken >= MOVES / 2 && !Double.isNaN(g1) && !Double.isNaN(sent3)) {
-            share = judge(g, time, controlFramesPerSecond, sentThisTick);
+        if (ticks > WARM_UP && movesTaken >= MOVES / 2 && !Double.isNaN(gSent2)) {
+            share = judge(g, gSent, time, controlFramesPerSecond, sentThisTick);
         }
         pendingMove = Double.isNaN(g1) ? Double.NaN : Math.abs(g - g1);
-        if (!Double.isNaN(g1) && sent1 - sent2 > 0) { // the shares of the last steps over ticks that sent
+        if (!Double.isNaN(g1) && gSent > gSent1) { // the shares of the last steps to a newer tick's d
             stepShare2 = stepShare1;
-            stepShare1 = (g - g1) / (sent1 - sent2);
+            stepShare1 = (g - g1) / (gSent - gSent1);
         }
         final int slot = (int) (ticks % STEADY_TICKS);
         mostSentPerTick = Math.max(mostSentPerTick, sentPerTick[slot]);
         sentPerTick[slot] = sentThisTick;
         g2 = g1;
         g1 = g;
-        sent3 = sent2;
+        gSent2 = gSent1;
+        gSent1 = gSent;
         sent2 = sent1;
         sent1 = sent;
         time2 = time1;
@@ -150,7 +156,7 @@ final class RisingFloor implements Serializable {
         return share;
     }
 
-    private double judge(final double g, final long time, final double controlFramesPerSecond,
+    private double judge(final double g, final double gSent, final long time, final double controlFramesPerSecond,
                          final double sentThisTick) {
         final boolean following = ticks - risingAt <= GAP_TICKS + 1;
         // steady: the past's highest floor stands still, or began rising after standing still not long ago
@@ -165,14 +171,15 @@ final class RisingFloor implements Serializable {
         }
         final double rise = g - peak;
         final double move = medianMove();
-        // in a staircase g is d a tick ago: the rise covers the two ticks before this one
-        final double sentOver = sent1 - sent3;
+        // the rise covers what was sent since the floor two ticks ago (in a staircase g is d a tick ago: two ticks)
+        final double sentOver = gSent - gSent2;
         final double seconds = Math.max(1, time - time2) / 1000.0;
         final boolean above = rise > KAPPA * move && rise >= LinkConservationDetector.MIN_LOSS * sentOver
             && rise >= controlFramesPerSecond * seconds && sentOver > 0;
         final double step = g - g1;
-        // the tick the step covers: one that sent nothing cannot rise, and does not interrupt a rise being followed
-        final double covered = sent1 - sent2;
+        // what the step covers: a floor that moved to no newer tick's d (a tick that sent nothing, a burst in flight)
+        // cannot rise, and does not interrupt a rise being followed
+        final double covered = gSent - gSent1;
         final boolean idle = !(covered > 0);
         final boolean rising = idle ? following && step >= 0
             : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
