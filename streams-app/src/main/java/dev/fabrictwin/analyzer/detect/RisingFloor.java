@@ -7,7 +7,7 @@ import java.util.Arrays;
  * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames)
  * rising above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector})
  * needs most of its {@value LinkConservationDetector#SPAN} points to hold the loss before its slope is significant;
- * this test needs two ticks.
+ * this test needs two or three ticks.
  *
  * <p>Why it is honest: lost packets never come back, so a lossy link's d keeps reaching new highs, while on a healthy
  * link d is a constant plus the packets in flight between the two ends' sampling instants, which is bounded. The in
@@ -17,8 +17,8 @@ import java.util.Arrays;
  *   <li>g is above its highest value at least two ticks old by more than {@value #KAPPA} of its usual tick-to-tick
  *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
  *   over those ticks and more than the control frames one end may count;</li>
- *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps over ticks
- *   that sent (three where the past showed in-flight lifting d) rose by one share of what each sent, the same share
+ *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps to a newer
+ *   tick's d (three where the past showed in-flight lifting d) rose by one share of what was sent between, the same share
  *   the rise above the past shows, to {@value #CONSISTENCY}× (a loss rises by its share of each tick's traffic;
  *   jitter of what is in flight by anything: continuous traffic after a past of gaps at the sampling instants jitters
  *   the floor up and down, a floor that is always in a dip climbs back from deep dips to shallow ones);</li>
