@@ -170,6 +170,9 @@ final class RisingFloor implements Serializable {
             }
         }
         final double rise = g - peak;
+        if (!(rise > 0)) { // the usual healthy tick: no median to take
+            return Double.NaN;
+        }
         final double move = medianMove();
         // the rise covers what was sent since the floor two ticks ago (in a staircase g is d a tick ago: two ticks)
         final double sentOver = gSent - gSent2;
