@@ -22,12 +22,14 @@ final class AnalyzerProcess implements AutoCloseable {
     private static final Pattern PROCESSING = Pattern.compile("RUNNING \\(processing\\) after ([0-9.]+) s");
 
     private static final String START_MARK = "chaos: start ";
+    private static final String LATE = "fabric_intervals_late_total";
     private final String name;
     private final List<String> command;
     private final Path log;
 
     private Process process;
     private int starts;
+    private double lateInKilledRuns;
 
     AnalyzerProcess(final String name, final String bootstrap, final String prefix, final String applicationId,
                     final Path dir) {
@@ -62,8 +64,9 @@ final class AnalyzerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGKILL, as {@code kill -9}: nothing in the process runs again. */
-    void kill() throws InterruptedException {
+    /** SIGKILL, as {@code kill -9}: nothing in the process runs again. What the run saw late is kept first. */
+    void kill() throws InterruptedException, IOException {
+        lateInKilledRuns += Math.max(0, counter(LATE, ""));
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -120,6 +123,14 @@ final class AnalyzerProcess implements AutoCloseable {
         } catch (java.net.ConnectException e) { // it stopped (or restarted) between the log and the request
             return -1;
         }
+    }
+
+    /**
+     * Intervals the analysis saw late over all runs (read just before each kill, and from the running one): a lane
+     * that waited past its bound changes what is published, so a comparison failing with this above 0 says why.
+     */
+    double intervalsLate() throws IOException {
+        return lateInKilledRuns + Math.max(0, counter(LATE, ""));
     }
 
     String logTail() throws IOException {

@@ -412,6 +412,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("log.dirs", nodeDir.toString());
             props.put("metadata.log.dir", nodeDir.toString());
             props.put("offsets.topic.replication.factor", rf);
+            // topics created without a replication factor (Kafka Streams' changelogs and repartition topics) as a real
+            // cluster has them: replicated, so a broker restart moves their leaders instead of taking them offline
+            props.put("default.replication.factor", rf);
             props.put("offsets.topic.num.partitions", "5");
             props.put("transaction.state.log.replication.factor", rf);
             props.put("transaction.state.log.min.isr", Integer.toString(Math.min(2, brokers)));
