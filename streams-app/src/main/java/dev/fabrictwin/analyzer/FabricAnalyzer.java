@@ -22,6 +22,7 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.shard.PfcBoundary;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.shard.ShardTick;
+import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.PathLearner;
@@ -129,15 +130,31 @@ public final class FabricAnalyzer implements Serializable {
         }
         lastEnd[port] = interval.t1();
         intervals++;
-        twin.observe(interval, port);
         jobs.observe(interval);
+        // the twin hears of the interval when its tick closes (link states, then expectations): the replica then
+        // runs in tick order, and what it computes does not depend on the order the devices' telemetry came in
+        final List<Tick> closed = ticks.add(interval, port);
+        return closed.isEmpty() ? Output.EMPTY : analyze(closed);
+    }
+
+    /** The closing tick's link-state reports in time, then port order; then the twin's expectation for each port. */
+    private void consultTwin(final Tick tick) {
         final long start = System.nanoTime();
-        twin.expectedInto(interval, expectedCounters, expectedGauges, present);
+        final List<long[]> reports = new ArrayList<>();
+        for (final PortTick t : tick.ports()) {
+            t.reports((t1, port, up) -> reports.add(new long[] {t1, port, up ? 1 : 0}));
+        }
+        reports.sort(java.util.Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
+        for (final long[] r : reports) {
+            twin.observeOperState(r[0], (int) r[1], r[2] == 1);
+        }
+        for (final PortTick t : tick.ports()) {
+            t.expect((p, t0, t1, counters, gauges) -> twin.expectedInto(p, t0, t1, counters, gauges, present),
+                expectedCounters, expectedGauges);
+        }
         final long spent = System.nanoTime() - start;
         lastSolveMs = spent / 1e6;
         twinNanos += spent;
-        final List<Tick> closed = ticks.add(interval, port, expectedCounters, expectedGauges);
-        return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
 
     /** End of input: closes the remaining ticks. Open alerts stay open (the capture ended, not the faults). */
@@ -150,6 +167,7 @@ public final class FabricAnalyzer implements Serializable {
         final List<JobHealth> health = new ArrayList<>();
         final List<ShardTick> shardTicks = new ArrayList<>();
         for (final Tick tick : closed) {
+            consultTwin(tick);
             final List<Finding> findings = new ArrayList<>();
             final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
             final boolean calm = correlation.openRoots().isEmpty();
@@ -205,7 +223,7 @@ public final class FabricAnalyzer implements Serializable {
         return ticks.devicesAhead();
     }
 
-    /** Time the last twin evaluation took (ms): solving happens inside as the replica advances. */
+    /** Time the twin took for the last tick closed (ms): link states, advancing the replica (solving inside) and expectations. */
     public double lastTwinMs() {
         return lastSolveMs;
     }

@@ -84,6 +84,13 @@ public final class JobHealthTracker implements Serializable {
     /** Each job's NICs by port index, in rank order (a sum over them does not depend on hashing). */
     private final Map<String, int[]> ranks = new HashMap<>();
     private final Map<String, Long> lastTrafficMs = new HashMap<>();
+    /** NIC intervals taken for the phase locks, not yet fed (their tick is open): bounded by the open ticks. */
+    private final List<Unfed> unfed = new ArrayList<>();
+
+    private record Unfed(String job, String device, String port, long t0, long t1, long txBytes) implements Serializable {
+        static final java.util.Comparator<Unfed> ORDER = java.util.Comparator.comparingLong(Unfed::t1)
+            .thenComparingLong(Unfed::t0).thenComparing(Unfed::device).thenComparing(Unfed::port);
+    }
     private static final double IDLE_SHARE = 0.01;
     private static final int IDLE_PERIODS = 2;
 
@@ -122,6 +129,7 @@ public final class JobHealthTracker implements Serializable {
         ranks.remove(job);
         locks.remove(job);
         lockedNics.values().removeIf(job::equals);
+        unfed.removeIf(u -> u.job().equals(job));
         for (final Map<String, ?> perJob : List.of(recentSlowdowns, failedFits, lastFitMs, latestFits, coarseWindows,
             reported, baselines, fitsSeen, lastTrafficMs)) {
             perJob.remove(job);
@@ -130,17 +138,39 @@ public final class JobHealthTracker implements Serializable {
         unsteered.remove(job);
     }
 
-    /** Feeds one NIC interval to its job's phase lock (other ports are ignored). */
+    /**
+     * Takes one NIC interval for its job's phase lock (other ports are ignored); the lock is fed when the interval's
+     * tick closes ({@link #onTick}).
+     */
     public void observe(final PortInterval interval) {
         final String job = lockedNics.get(new PortRef(interval.device(), interval.port()));
         if (job != null && !interval.reset() && !interval.gap()) {
-            locks.get(job).observe(interval.t0(), interval.t1(), interval.increases().getOrDefault(CounterNames.TX_BYTES, 0L));
+            unfed.add(new Unfed(job, interval.device(), interval.port(), interval.t0(), interval.t1(),
+                interval.increases().getOrDefault(CounterNames.TX_BYTES, 0L)));
+        }
+    }
+
+    /**
+     * Feeds the phase locks the intervals of the closing tick (and any that came after their tick closed) in time,
+     * then NIC order: a fit sums its window in order, and must not see what happened to arrive early.
+     */
+    private void feedLocks(final Tick tick) {
+        final long until = tick.endMs() + (tick.endMs() - tick.startMs()) / 2; // the tick's intervals end before this
+        final List<Unfed> due = new ArrayList<>();
+        unfed.removeIf(u -> u.t1() < until && due.add(u));
+        due.sort(Unfed.ORDER);
+        for (final Unfed u : due) {
+            final PhaseLock lock = locks.get(u.job());
+            if (lock != null) {
+                lock.observe(u.t0(), u.t1(), u.txBytes());
+            }
         }
     }
 
     /** After a tick closes: re-fit, steer the twin, and report each job. */
     public List<JobHealth> onTick(final Tick tick, final List<Finding> findings) {
         sync(tick.endMs());
+        feedLocks(tick);
         final List<JobHealth> out = new ArrayList<>();
         for (final PlacedJob j : twin.jobsAt(tick.endMs())) {
             double expected = 0;

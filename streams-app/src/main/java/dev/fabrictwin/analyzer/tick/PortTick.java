@@ -35,7 +35,74 @@ public final class PortTick implements Serializable {
         this.index = index;
     }
 
+    /** The twin's expectation over a span of this port's, into {@code counters} and {@code gauges} ({@link CounterIndex} slots). */
+    @FunctionalInterface
+    public interface Expectation {
+        void into(PortRef port, long t0, long t1, double[] counters, double[] gauges);
+    }
+
+    /** A port's {@code oper_up} at the end of one of its intervals ({@link #reports}). */
+    @FunctionalInterface
+    public interface OperStateReport {
+        void at(long t1, int port, boolean up);
+    }
+
+    /**
+     * The intervals added without the twin's expectation, three slots each: t0, t1 (epoch ms) and the port's
+     * {@code oper_up} at t1 (1, 0, or -1 unreported). The replica is told the link states and asked for the
+     * expectation when the tick closes ({@link #reports}, {@link #expect}): it then runs in tick order, whatever order
+     * the intervals came in.
+     */
+    private long[] deferred = NO_SPANS;
+    private int deferredCount;
+    private static final long[] NO_SPANS = new long[0];
+    private static final int SLOTS = 3;
+
+    /** An interval with the twin's expectation for it already known (a hand-built tick). */
     void add(final PortInterval interval, final double[] twinCounters, final double[] twinGauges) {
+        addObserved(interval);
+        addExpected(twinCounters, twinGauges, interval.seconds());
+    }
+
+    /** An interval whose link state and expectation the tick gives the twin when it closes. */
+    void add(final PortInterval interval) {
+        addObserved(interval);
+        if (deferredCount + SLOTS > deferred.length) {
+            deferred = java.util.Arrays.copyOf(deferred, Math.max(2 * SLOTS, 2 * deferred.length));
+        }
+        final Double operUp = interval.gauges().get(dev.fabrictwin.twin.model.CounterNames.OPER_UP);
+        deferred[deferredCount++] = interval.t0();
+        deferred[deferredCount++] = interval.t1();
+        deferred[deferredCount++] = operUp == null ? -1 : operUp != 0 ? 1 : 0;
+    }
+
+    /** The {@code oper_up} reports of the intervals added without an expectation, in their order. */
+    public void reports(final OperStateReport to) {
+        for (int i = 0; i < deferredCount; i += SLOTS) {
+            if (deferred[i + 2] >= 0) {
+                to.at(deferred[i + 1], index, deferred[i + 2] == 1);
+            }
+        }
+    }
+
+    /** Adds the twin's expectation over the intervals added without one, in their order; scratch arrays given. */
+    public void expect(final Expectation twin, final double[] counters, final double[] gauges) {
+        for (int i = 0; i < deferredCount; i += SLOTS) {
+            twin.into(port, deferred[i], deferred[i + 1], counters, gauges);
+            addExpected(counters, gauges, (deferred[i + 1] - deferred[i]) / 1000.0);
+        }
+        deferred = NO_SPANS;
+        deferredCount = 0;
+    }
+
+    private void addExpected(final double[] twinCounters, final double[] twinGauges, final double dt) {
+        for (int i = 0; i < expected.length; i++) {
+            expected[i] += twinCounters[i];
+            expectedGaugeArea[i] += twinGauges[i] * dt;
+        }
+    }
+
+    private void addObserved(final PortInterval interval) {
         final double dt = interval.seconds();
         for (final var e : interval.increases().entrySet()) {
             final int slot = CounterIndex.of(e.getKey());
@@ -48,10 +115,6 @@ public final class PortTick implements Serializable {
                 }
                 otherCounters.merge(e.getKey(), (double) e.getValue(), Double::sum);
             }
-        }
-        for (int i = 0; i < expected.length; i++) {
-            expected[i] += twinCounters[i];
-            expectedGaugeArea[i] += twinGauges[i] * dt;
         }
         if (interval.t1() >= t1) {
             gauges = interval.gauges();

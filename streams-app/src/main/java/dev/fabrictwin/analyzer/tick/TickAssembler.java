@@ -58,13 +58,29 @@ public final class TickAssembler implements Serializable {
      */
     public List<Tick> add(final PortInterval interval, final int port, final double[] expectedCounters,
                           final double[] expectedGauges) {
+        portTick(interval, port).add(interval, expectedCounters, expectedGauges);
+        return advance(interval);
+    }
+
+    /**
+     * Adds an interval of the port with this {@code Fabric.portIndex} whose expectation the tick asks the twin for
+     * when it closes ({@link PortTick#expect}); returns the ticks this closes, oldest first.
+     */
+    public List<Tick> add(final PortInterval interval, final int port) {
+        portTick(interval, port).add(interval);
+        return advance(interval);
+    }
+
+    private PortTick portTick(final PortInterval interval, final int port) {
         long index = Math.floorDiv(interval.t1() + tickMs / 2, tickMs);
         if (lastClosed != Long.MIN_VALUE && index <= lastClosed) {
             lateIntervals++;
             index = lastClosed + 1;
         }
-        open.computeIfAbsent(index, i -> new Open()).portTick(interval, port)
-            .add(interval, expectedCounters, expectedGauges);
+        return open.computeIfAbsent(index, i -> new Open()).portTick(interval, port);
+    }
+
+    private List<Tick> advance(final PortInterval interval) {
         advance(interval.device(), interval.t1());
         watermark = supportedNewest();
         final Long slowest = latestCounts.ceilingKey(watermark - STALE_TICKS * tickMs);

@@ -182,8 +182,15 @@ public final class TwinReplica implements Serializable {
     /** As {@link #expected}, into arrays indexed by {@code CounterIndex} (the analyzer's hot path). */
     public void expectedInto(final PortInterval interval, final double[] counters, final double[] gauges,
                              final boolean[] present) {
-        final double t0 = seconds(interval.t0());
-        final double t1 = seconds(interval.t1());
+        expectedInto(new PortRef(interval.device(), interval.port()), interval.t0(), interval.t1(), counters, gauges,
+            present);
+    }
+
+    /** As {@link #expectedInto(PortInterval, double[], double[], boolean[])}, for the port over [t0Ms, t1Ms]. */
+    public void expectedInto(final PortRef port, final long t0Ms, final long t1Ms, final double[] counters,
+                             final double[] gauges, final boolean[] present) {
+        final double t0 = seconds(t0Ms);
+        final double t1 = seconds(t1Ms);
         if (t1 > simulation.now()) {
             simulation.runUntil(t1);
         }
@@ -193,8 +200,7 @@ public final class TwinReplica implements Serializable {
         final double known = Math.max(from, simulation.timeline().forgottenBefore());
         final double to = Math.max(0, t1);
         final boolean scaled = known > from && to > known;
-        integrator.expectedInto(new PortRef(interval.device(), interval.port()), scaled ? known : from, to,
-            counters, gauges, present);
+        integrator.expectedInto(port, scaled ? known : from, to, counters, gauges, present);
         if (scaled) {
             final double factor = (to - from) / (to - known);
             for (int i = 0; i < counters.length; i++) {
@@ -205,13 +211,19 @@ public final class TwinReplica implements Serializable {
 
     /**
      * Follows an {@code oper_up} report of the port with this {@code Fabric.portIndex}: a port seen down takes its link
-     * down in the replica, and up again.
+     * down in the replica, and up again, at the end of the interval that saw it (an instant of the replica's run, so
+     * replicas fed in other orders agree).
      */
     public void observe(final PortInterval interval, final int port) {
         final Double operUp = interval.gauges().get(CounterNames.OPER_UP);
         if (operUp != null) {
-            simulation.setLinkUp(port / 2, operUp != 0, Math.max(seconds(interval.t1()), simulation.now()));
+            observeOperState(interval.t1(), port, operUp != 0);
         }
+    }
+
+    /** As {@link #observe}: the port of this {@code Fabric.portIndex} was up (or down) at epoch ms {@code t1Ms}. */
+    public void observeOperState(final long t1Ms, final int port, final boolean up) {
+        simulation.setLinkUp(port / 2, up, seconds(t1Ms));
     }
 
     /**

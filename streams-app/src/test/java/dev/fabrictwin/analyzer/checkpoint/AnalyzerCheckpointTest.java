@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,21 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.CapturedIntervals;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.analyzer.SampleIntervals;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.simulator.SimulationFiles;
-import dev.fabrictwin.simulator.SyntheticCluster;
-import dev.fabrictwin.twin.scenario.Scenario;
-import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * An analysis restored from a checkpoint continues exactly as one that never stopped: same alerts (ids, states,
@@ -37,62 +27,14 @@ import dev.fabrictwin.twin.telemetry.Sample;
  */
 class AnalyzerCheckpointTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private record Run(List<Alert> alerts, List<JobHealth> health) {
-    }
-
-    /** A scenario's telemetry as the rates stage hands it on. */
-    private record Capture(Scenario scenario, JsonNode topology, List<JsonNode> jobs, List<PortInterval> intervals) {
-
-        static Capture of(final String file) throws Exception {
-            final Scenario scenario = ScenarioParser.parse(Path.of("../scenarios", file));
-            final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
-            final List<Sample> samples = new ArrayList<>();
-            cluster.run(samples::add, d -> { });
-            final SampleIntervals series = new SampleIntervals(scenario.sampleInterval().toMillis());
-            final List<PortInterval> intervals = new ArrayList<>();
-            for (final Sample x : samples) {
-                series.next(x).ifPresent(intervals::add);
-            }
-            final List<JsonNode> jobs = new ArrayList<>();
-            JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-            return new Capture(scenario, JSON.readTree(SimulationFiles.topologyJson(cluster)), jobs, intervals);
-        }
-
-        FabricAnalyzer analyzer() {
-            return new FabricAnalyzer(TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()),
-                AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
-        }
-
-        /** Analyzes everything; before each interval whose index is in {@code restartAt}, checkpoints and restores. */
-        Run analyze(final int... restartAt) {
-            FabricAnalyzer analyzer = analyzer();
-            final List<Alert> alerts = new ArrayList<>();
-            final List<JobHealth> health = new ArrayList<>();
-            int next = 0;
-            for (int i = 0; i < intervals.size(); i++) {
-                if (next < restartAt.length && restartAt[next] == i) {
-                    analyzer = AnalyzerCheckpoint.read(AnalyzerCheckpoint.write(analyzer), FabricAnalyzer.class);
-                    next++;
-                }
-                final FabricAnalyzer.Output out = analyzer.accept(intervals.get(i));
-                alerts.addAll(out.alerts());
-                health.addAll(out.jobHealth());
-            }
-            alerts.addAll(analyzer.flush().alerts());
-            return new Run(alerts, health);
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"mixed-down-drop-ecn.yaml", "job-bottleneck.yaml", "straggler.yaml"})
     void aRestoredAnalysisContinuesExactlyAsOneThatNeverStopped(final String scenario) throws Exception {
-        final Capture capture = Capture.of(scenario);
+        final CapturedIntervals capture = CapturedIntervals.of(scenario);
         final int n = capture.intervals().size();
-        final Run uninterrupted = capture.analyze();
+        final CapturedIntervals.Run uninterrupted = capture.analyze();
         // restarts mid-tick, while faults are open, and while one is resolving
-        final Run restarted = capture.analyze(n / 7, n / 3 + 11, n / 2 + 5, 2 * n / 3 - 3, 6 * n / 7);
+        final CapturedIntervals.Run restarted = capture.analyze(n / 7, n / 3 + 11, n / 2 + 5, 2 * n / 3 - 3, 6 * n / 7);
 
         assertThat(uninterrupted.alerts()).isNotEmpty();
         assertThat(uninterrupted.health()).isNotEmpty();
@@ -102,8 +44,8 @@ class AnalyzerCheckpointTest {
 
     @Test
     void aBatchDeliveredAgainIsAnalyzedOnce() throws Exception {
-        final Capture capture = Capture.of("mixed-down-drop-ecn.yaml");
-        final Run once = capture.analyze();
+        final CapturedIntervals capture = CapturedIntervals.of("mixed-down-drop-ecn.yaml");
+        final CapturedIntervals.Run once = capture.analyze();
         // an upstream retry or restart hands the analysis a few hundred intervals it already took
         final FabricAnalyzer analyzer = capture.analyzer();
         final List<Alert> alerts = new ArrayList<>();

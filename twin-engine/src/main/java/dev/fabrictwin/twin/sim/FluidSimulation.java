@@ -77,6 +77,8 @@ public final class FluidSimulation implements Serializable {
     private final boolean[] activeFaults;
     /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
     private final boolean[] reportedDown;
+    /** The state each link's latest report asks for, in effect or still an event ({@link #setLinkUp}). */
+    private final boolean[] requestedDown;
     private final boolean[] flapDown;
     private final long seed;
     private double now;
@@ -174,6 +176,7 @@ public final class FluidSimulation implements Serializable {
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.activeFaults = new boolean[this.faults.size()];
         this.reportedDown = new boolean[fabric.links().size()];
+        this.requestedDown = new boolean[fabric.links().size()];
         this.flapDown = new boolean[this.faults.size()];
         for (final FaultSpec f : this.faults) {
             effects.validate(f);
@@ -332,13 +335,22 @@ public final class FluidSimulation implements Serializable {
      * re-routing flows as the fabric does, so a known-down link is expected to carry nothing.
      */
     public void setLinkUp(final int link, final boolean up, final double at) {
-        if (reportedDown[link] == !up) {
+        if (requestedDown[link] == !up) {
+            return;
+        }
+        requestedDown[link] = !up;
+        if (started && at > now + EPS_SECONDS) {
+            // an event of the run: the change takes effect at its instant however far the run has been advanced
+            // when told (reports come in whatever order the devices' telemetry arrives)
+            schedule(at, EventKind.LINK_REPORT, 2 * link + (up ? 1 : 0));
             return;
         }
         runUntil(Math.max(at, now));
-        reportedDown[link] = !up;
-        applyConditions();
-        solveAndRecord();
+        if (reportedDown[link] != !up) {
+            reportedDown[link] = !up;
+            applyConditions();
+            solveAndRecord();
+        }
     }
 
     /** A flow's next hop at a switch, pinned to a physical link ({@code link < 0} unpins). */
@@ -499,7 +511,11 @@ public final class FluidSimulation implements Serializable {
     private boolean handleDueEvents() {
         boolean any = false;
         while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
-            handle(events.poll());
+            final Event e = events.poll();
+            if (e.kind == EventKind.LINK_REPORT && reportedDown[e.ref / 2] == (e.ref % 2 == 0)) {
+                continue; // a report of the state the link is in (one arrived out of order): no solve
+            }
+            handle(e);
             any = true;
         }
         return any;
@@ -618,6 +634,10 @@ public final class FluidSimulation implements Serializable {
             }
             case JOB_END -> finish(jobs.get(e.ref));
             case PIN -> applyPins(pendingPins.remove(e.sequence()));
+            case LINK_REPORT -> {
+                reportedDown[e.ref / 2] = e.ref % 2 == 0;
+                applyConditions();
+            }
             case FLOW_START -> {
                 final ExplicitFlow x = explicitFlows.get(e.ref);
                 final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
@@ -1427,7 +1447,8 @@ public final class FluidSimulation implements Serializable {
         return j;
     }
 
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START, PIN }
+    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START, PIN,
+        LINK_REPORT }
 
     private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
         @Override
