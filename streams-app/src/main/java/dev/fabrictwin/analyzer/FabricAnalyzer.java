@@ -140,13 +140,26 @@ public final class FabricAnalyzer implements Serializable {
     /** The closing tick's link-state reports in time, then port order; then the twin's expectation for each port. */
     private void consultTwin(final Tick tick) {
         final long start = System.nanoTime();
-        final List<long[]> reports = new ArrayList<>();
+        // every port reports oper_up every interval: only the links some report would change are sorted and told
+        final java.util.BitSet changing = new java.util.BitSet();
         for (final PortTick t : tick.ports()) {
-            t.reports((t1, port, up) -> reports.add(new long[] {t1, port, up ? 1 : 0}));
+            t.reports((t1, port, up) -> {
+                if (twin.changesLink(port, up)) {
+                    changing.set(port / 2);
+                }
+            });
         }
-        reports.sort(java.util.Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
-        for (final long[] r : reports) {
-            twin.observeOperState(r[0], (int) r[1], r[2] == 1);
+        if (!changing.isEmpty()) {
+            final List<long[]> reports = new ArrayList<>();
+            for (final PortTick t : tick.ports()) {
+                if (changing.get(t.index() / 2)) {
+                    t.reports((t1, port, up) -> reports.add(new long[] {t1, port, up ? 1 : 0}));
+                }
+            }
+            reports.sort(java.util.Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
+            for (final long[] r : reports) {
+                twin.observeOperState(r[0], (int) r[1], r[2] == 1);
+            }
         }
         for (final PortTick t : tick.ports()) {
             t.expect((p, t0, t1, counters, gauges) -> twin.expectedInto(p, t0, t1, counters, gauges, present),

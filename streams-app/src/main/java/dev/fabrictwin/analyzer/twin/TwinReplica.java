@@ -31,7 +31,8 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * The analyzer's copy of the twin, built from what {@code fabric.topology} and {@code fabric.jobs} carry and
- * run in step with telemetry time: it is advanced to each interval it is asked about, it follows link state
+ * run in step with telemetry time: it is advanced to each interval it is asked about (in tick order: see
+ * {@code FabricAnalyzer}), it follows link state
  * the telemetry reports (a down link re-routes the replica's flows, so it expects the siblings to carry them),
  * and it answers "what should this port have done over exactly [t0, t1]".
  *
@@ -219,6 +220,11 @@ public final class TwinReplica implements Serializable {
         if (operUp != null) {
             observeOperState(interval.t1(), port, operUp != 0);
         }
+    }
+
+    /** Whether a report of the port of this {@code Fabric.portIndex} being up (or down) differs from its link's latest. */
+    public boolean changesLink(final int port, final boolean up) {
+        return simulation.linkRequestedUp(port / 2) != up;
     }
 
     /** As {@link #observe}: the port of this {@code Fabric.portIndex} was up (or down) at epoch ms {@code t1Ms}. */

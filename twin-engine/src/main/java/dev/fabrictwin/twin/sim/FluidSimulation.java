@@ -330,9 +330,15 @@ public final class FluidSimulation implements Serializable {
         completionGrid = seconds;
     }
 
+    /** Whether the latest report of the link ({@link #setLinkUp}, in effect or still ahead) has it up. */
+    public boolean linkRequestedUp(final int link) {
+        return !requestedDown[link];
+    }
+
     /**
      * Telemetry reports a physical link down (or back up) at time {@code at} (not before now): the twin follows,
-     * re-routing flows as the fabric does, so a known-down link is expected to carry nothing.
+     * re-routing flows as the fabric does, so a known-down link is expected to carry nothing. Reports must come in
+     * time order per link (a report equal to the link's latest is dropped).
      */
     public void setLinkUp(final int link, final boolean up, final double at) {
         if (requestedDown[link] == !up) {
