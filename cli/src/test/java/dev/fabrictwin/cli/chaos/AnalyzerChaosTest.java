@@ -202,8 +202,9 @@ class AnalyzerChaosTest {
             for (final AnalyzerProcess a : analyzers) {
                 lateIntervals += a.intervalsLate();
                 System.out.printf(Locale.ROOT, "  %s: %.0f intervals late over all runs; latest run (-1: not running): %.0f "
-                    + "delivered twice and dropped%n", a.name(), a.intervalsLate(),
-                    a.counter("fabric_records_rejected_total", "duplicate_interval"));
+                    + "delivered twice and dropped, %.0f hanging transactions aborted%n", a.name(), a.intervalsLate(),
+                    a.counter("fabric_records_rejected_total", "duplicate_interval"),
+                    a.counter("fabric_kafka_hanging_transactions_aborted_total", ""));
             }
             final boolean through = live.latestJobHealthTs() >= lastTs - 10_000;
             assertThat(through).as("the analyzers got through the whole run; partitions held by open transactions:%n%s"

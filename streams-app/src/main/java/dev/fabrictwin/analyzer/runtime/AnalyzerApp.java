@@ -29,7 +29,8 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 /**
  * The analyzer running against a broker: the topology with exactly-once processing, dead-letter exception
  * handlers, a thread-replacing uncaught-exception handler, configurable standby replicas, and Kafka Streams'
- * own metrics bound to the registry beside the product meters. Every Kafka client setting (SASL/SSL included)
+ * own metrics bound to the registry beside the product meters, and a guard that aborts the transactions Kafka leaves
+ * hanging on the partitions the analyzer writes ({@link HangingTransactionGuard}). Every Kafka client setting (SASL/SSL included)
  * comes from the properties the caller passes; the defaults below apply only where those say nothing.
  */
 public final class AnalyzerApp implements AutoCloseable {
@@ -47,14 +48,24 @@ public final class AnalyzerApp implements AutoCloseable {
     public static final long MAX_LANE_WAIT_MS = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerApp.class);
 
+    /**
+     * A transaction open and unchanged this long on a partition the analyzer writes, and unknown as such to its
+     * coordinator, is aborted: three times the producers' timeout, which the coordinator enforces within seconds.
+     */
+    static final long HANGING_TRANSACTION_AGE_MS = 30_000;
+    static final long HANGING_TRANSACTION_CHECK_MS = 10_000;
+
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final AnalyzerMetrics metrics;
+    private final HangingTransactionGuard hangingTransactions;
 
-    private AnalyzerApp(final KafkaStreams streams, final KafkaStreamsMetrics streamsMetrics, final AnalyzerMetrics metrics) {
+    private AnalyzerApp(final KafkaStreams streams, final KafkaStreamsMetrics streamsMetrics, final AnalyzerMetrics metrics,
+                        final HangingTransactionGuard hangingTransactions) {
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.metrics = metrics;
+        this.hangingTransactions = hangingTransactions;
     }
 
     /** Streams settings: the product's defaults, then everything in {@code client} on top. */
@@ -109,12 +120,17 @@ public final class AnalyzerApp implements AutoCloseable {
         streams.setUncaughtExceptionHandler(new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
+        final HangingTransactionGuard guard = new HangingTransactionGuard(Admin.create(adminConfig(config)),
+            String.valueOf(config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)),
+            String.valueOf(config.get(StreamsConfig.APPLICATION_ID_CONFIG)), List.of(settings.topics().alerts().name(),
+                settings.topics().jobHealth().name(), settings.topics().deadLetter().name()),
+            HANGING_TRANSACTION_AGE_MS, System::currentTimeMillis, registry);
         streams.start();
-        return new AnalyzerApp(streams, streamsMetrics, metrics);
+        return new AnalyzerApp(streams, streamsMetrics, metrics, guard.start(5_000, HANGING_TRANSACTION_CHECK_MS));
     }
 
-    /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
-    static int samplePartitions(final Properties config, final String topic) {
+    /** The admin client's share of the Streams settings (SASL/SSL included). */
+    static Properties adminConfig(final Properties config) {
         final Properties admin = new Properties();
         config.forEach((k, v) -> {
             final String key = k.toString();
@@ -124,7 +140,12 @@ public final class AnalyzerApp implements AutoCloseable {
                 admin.put(key.substring(StreamsConfig.ADMIN_CLIENT_PREFIX.length()), v);
             }
         });
-        try (Admin a = Admin.create(admin)) {
+        return admin;
+    }
+
+    /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
+    static int samplePartitions(final Properties config, final String topic) {
+        try (Admin a = Admin.create(adminConfig(config))) {
             return a.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot describe topic " + topic + " at " + config.get("bootstrap.servers")
@@ -151,6 +172,7 @@ public final class AnalyzerApp implements AutoCloseable {
      */
     @Override
     public void close() {
+        hangingTransactions.close();
         streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
         streamsMetrics.close();
         metrics.close();

@@ -1,0 +1,212 @@
+package dev.fabrictwin.analyzer.runtime;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Finds and aborts the hanging transactions (see {@link HangingTransactions}) on the partitions this analyzer writes:
+ * its changelogs and its output topics. Kafka can leave one behind across broker restarts (seen here on 4.3.1 with
+ * transaction version 2: a changelog's restore stopped 9 records short of its end for good, its transactional id
+ * idle at the coordinator). Without this the analyzer never finishes restoring; with it, the restore waits
+ * {@code minAgeMs} plus at most one check period. Each abort is logged with its reason and counted
+ * ({@code fabric_kafka_hanging_transactions_aborted_total}); one the broker refuses (the abort needs the cluster's
+ * ClusterAction permission) is logged with the {@code kafka-transactions.sh} command an operator can run instead.
+ *
+ * <p>Cost: two offset listings over the written partitions per check, and a describe of only the partitions a
+ * transaction holds; at 32k GPUs that is still a few hundred partitions every 30 s.
+ */
+public final class HangingTransactionGuard implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HangingTransactionGuard.class);
+    private static final long TIMEOUT_S = 30;
+
+    private final Admin admin;
+    private final String applicationId;
+    private final Set<String> outputTopics;
+    private final long minAgeMs;
+    private final LongSupplier clock;
+    private final Counter aborted;
+    private final String bootstrap;
+    private final ScheduledExecutorService schedule;
+    private volatile String lastFailure = "";
+    /** When each open transaction was first seen as it is now, by the guard's clock; only held partitions' entries. */
+    private final Map<OpenTransaction, Long> firstSeen = new HashMap<>();
+
+    /**
+     * @param admin        closed with the guard
+     * @param outputTopics topics the application writes besides its internal ones ({@code applicationId-*})
+     * @param minAgeMs     how long a transaction must have gone without a write before it may be judged
+     */
+    HangingTransactionGuard(final Admin admin, final String bootstrap, final String applicationId,
+                            final Collection<String> outputTopics, final long minAgeMs, final LongSupplier clock,
+                            final MeterRegistry registry) {
+        this.admin = admin;
+        this.bootstrap = bootstrap;
+        this.applicationId = applicationId;
+        this.outputTopics = Set.copyOf(outputTopics);
+        this.minAgeMs = minAgeMs;
+        this.clock = clock;
+        this.aborted = Counter.builder("fabric.kafka.hanging.transactions.aborted")
+            .description("Transactions Kafka left open on a partition this analyzer writes, aborted by the analyzer")
+            .register(registry);
+        this.schedule = Executors.newSingleThreadScheduledExecutor(r -> {
+            final Thread t = new Thread(r, applicationId + "-hanging-transaction-guard");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Checks every {@code periodMs}, the first time after {@code firstMs}. */
+    HangingTransactionGuard start(final long firstMs, final long periodMs) {
+        schedule.scheduleWithFixedDelay(this::checkQuietly, firstMs, periodMs, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void checkQuietly() {
+        try {
+            check();
+            lastFailure = "";
+        } catch (ExecutionException | RuntimeException | TimeoutException e) {
+            final String why = e instanceof ExecutionException ? String.valueOf(e.getCause()) : e.toString();
+            if (!why.equals(lastFailure)) { // once per distinct failure, not every period
+                LOG.warn("cannot look for hanging transactions (will retry): {}", why);
+                lastFailure = why;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The open transactions on the partitions this application writes. */
+    List<OpenTransaction> open() throws ExecutionException, InterruptedException, TimeoutException {
+        return openTransactions(heldPartitions());
+    }
+
+    /** One pass: the hanging transactions found, each aborted (or logged when the broker refused). */
+    synchronized List<OpenTransaction> check() throws ExecutionException, InterruptedException, TimeoutException {
+        final List<OpenTransaction> hanging = new ArrayList<>();
+        final List<OpenTransaction> open = open();
+        final long now = clock.getAsLong();
+        firstSeen.keySet().retainAll(open);
+        open.forEach(t -> firstSeen.putIfAbsent(t, now));
+        final Set<Long> oldProducers = open.stream().filter(t -> now - firstSeen.get(t) >= minAgeMs)
+            .map(OpenTransaction::producerId).collect(Collectors.toSet());
+        if (oldProducers.isEmpty()) {
+            return hanging;
+        }
+        final Map<Long, String> ids = admin.listTransactions(new ListTransactionsOptions().filterProducerIds(oldProducers))
+            .all().get(TIMEOUT_S, TimeUnit.SECONDS).stream()
+            .filter(l -> l.transactionalId().startsWith(applicationId + "-"))
+            .collect(Collectors.toMap(TransactionListing::producerId, TransactionListing::transactionalId, (a, b) -> a));
+        final Map<String, TransactionDescription> described = ids.isEmpty() ? Map.of()
+            : admin.describeTransactions(new HashSet<>(ids.values())).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+        final List<OpenTransaction> judged = new ArrayList<>();
+        final Map<OpenTransaction, String> reasons = new HashMap<>();
+        for (final OpenTransaction t : open) {
+            final Optional<String> id = Optional.ofNullable(ids.get(t.producerId()));
+            HangingTransactions.whyHanging(t, id, id.map(described::get), now - firstSeen.get(t), minAgeMs,
+                applicationId + "-").ifPresent(why -> {
+                    judged.add(t);
+                    reasons.put(t, why);
+                });
+        }
+        // the partitions were read before their coordinators: abort only what is still open, unchanged, after them
+        final List<OpenTransaction> still = judged.isEmpty() ? List.of()
+            : openTransactions(judged.stream().map(OpenTransaction::partition).distinct().toList());
+        for (final OpenTransaction t : judged) {
+            if (still.contains(t)) {
+                hanging.add(t);
+                abort(t, reasons.get(t), now - firstSeen.get(t));
+            }
+        }
+        return hanging;
+    }
+
+    private void abort(final OpenTransaction t, final String why, final long openForMs) throws InterruptedException {
+        try {
+            admin.abortTransaction(t.abortSpec()).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+            aborted.increment();
+            LOG.warn("aborted a hanging transaction on {}: open and unchanged for {} s, and {}; it held every "
+                + "read_committed reader of the partition (a restoring changelog, a lane, alert consumers)", t,
+                openForMs / 1000, why);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.error("a hanging transaction holds {} ({}), and the broker refused to abort it: {}; an operator can "
+                + "run: {}", t, why, e instanceof ExecutionException ? e.getCause() : e, t.operatorCommand(bootstrap));
+        }
+    }
+
+    /** This application's partitions whose last stable offset is behind their end: an open transaction holds them. */
+    private List<TopicPartition> heldPartitions() throws ExecutionException, InterruptedException,
+        TimeoutException {
+        final Set<String> topics = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS).stream()
+            .filter(t -> t.startsWith(applicationId + "-") || outputTopics.contains(t)).collect(Collectors.toSet());
+        if (topics.isEmpty()) {
+            return List.of();
+        }
+        final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(topics).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS).forEach((name, d) ->
+            d.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        final Map<TopicPartition, ListOffsetsResultInfo> stable = admin.listOffsets(latest,
+            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+        final Map<TopicPartition, ListOffsetsResultInfo> end = admin.listOffsets(latest,
+            new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+        return latest.keySet().stream().filter(p -> stable.get(p).offset() < end.get(p).offset()).toList();
+    }
+
+    private List<OpenTransaction> openTransactions(final List<TopicPartition> held) throws ExecutionException,
+        InterruptedException, TimeoutException {
+        if (held.isEmpty()) {
+            return List.of();
+        }
+        final List<OpenTransaction> open = new ArrayList<>();
+        admin.describeProducers(held).all().get(TIMEOUT_S, TimeUnit.SECONDS).forEach((p, d) -> {
+            for (final ProducerState s : d.activeProducers()) {
+                if (s.currentTransactionStartOffset().isPresent()) {
+                    open.add(new OpenTransaction(p, s.producerId(), (short) s.producerEpoch(),
+                        s.currentTransactionStartOffset().getAsLong(), s.lastTimestamp(), s.coordinatorEpoch().orElse(0)));
+                }
+            }
+        });
+        return open;
+    }
+
+    @Override
+    public void close() {
+        schedule.shutdownNow();
+        try {
+            schedule.awaitTermination(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        admin.close();
+    }
+}
