@@ -77,6 +77,9 @@ public final class Correlator implements Serializable {
             if (stronger == null && SYMPTOMATIC.contains(f.type())) {
                 stronger = explaining(f, roots, candidates);
             }
+            if (stronger == null && f.type() == FaultType.ECMP_IMBALANCE) {
+                stronger = rerouting(f, roots, candidates);
+            }
             if (stronger != null) {
                 out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
             } else {
@@ -143,20 +146,51 @@ public final class Correlator implements Serializable {
 
     /**
      * A fabric fault that explains a symptomatic candidate: for latency, a root whose jobs' flows also cross the
-     * port (the jobs the footprint routes over both); for a straggler, a root at the switch its NIC hangs off — the
-     * queue facing the NIC is that fault's — that slows the straggler's job. The strongest such root, or null.
+     * port (the jobs the footprint routes over both); for a straggler, a root that slows the straggler's job at the
+     * switch its NIC hangs off (the queue facing the NIC is that fault's) or on a path its job's traffic into the NIC
+     * may take (the collective runs at its slowest flow's pace, so the NIC takes in slowly and its switch port sees
+     * the others' bursts). The strongest such root, or null.
      */
     private String explaining(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
         final Map<String, Finding> faults = new LinkedHashMap<>(roots);
         candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c)); // a weaker one of this tick too
         final List<String> jobs = footprint.affected(f.entity());
+        final PortRef nic = f.type() == FaultType.STRAGGLER && f.entity().port() != null
+            ? new PortRef(f.entity().device(), f.entity().port()) : null;
         final String facing = f.type() == FaultType.STRAGGLER && f.entity().port() != null ? fabric.linkAt(new PortRef(f.entity().device(),
             f.entity().port())).map(l -> l.lower().device().equals(f.entity().device()) ? l.upper().device()
             : l.lower().device()).orElse(null) : null;
         return faults.entrySet().stream()
             .filter(e -> !SYMPTOMATIC.contains(e.getValue().type()) && e.getValue().type() != FaultType.JOB_BOTTLENECK)
-            .filter(e -> f.type() != FaultType.STRAGGLER || facing != null && e.getValue().entity().touches(facing))
+            .filter(e -> f.type() != FaultType.STRAGGLER || facing != null && e.getValue().entity().touches(facing)
+                || nic != null && footprint.inboundCrosses(nic, e.getValue().entity()))
             .filter(e -> footprint.affected(e.getValue().entity()).stream().anyMatch(jobs::contains))
+            .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
+            .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /**
+     * A link down one hop beyond an imbalanced group: it takes the switch's next hop at its near end out of the
+     * equal-cost set towards its far end, so the switch's traffic there spreads over the other members, and how a
+     * real switch rehashes it is unknown (the spread test hashes every flow over every member). A degraded link
+     * changes no route. The root, or null; a real imbalance next to an open link-down is its victim until it ends.
+     */
+    private String rerouting(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
+        final Map<String, Finding> faults = new LinkedHashMap<>(roots);
+        candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c));
+        final Set<String> nextHops = new java.util.HashSet<>();
+        fabric.node(f.entity().device()).ifPresent(n -> {
+            for (int i = 0; i < fabric.degree(n.index()); i++) {
+                final var other = fabric.node(fabric.link(fabric.linkOf(n.index(), i)).other(n.index()));
+                if (!other.isHost()) {
+                    nextHops.add(other.name());
+                }
+            }
+        });
+        return faults.entrySet().stream()
+            .filter(e -> e.getValue().type() == FaultType.LINK_DOWN)
+            .filter(e -> e.getValue().entity().kind() == Entity.Kind.LINK
+                && nextHops.stream().anyMatch(h -> e.getValue().entity().touches(h)))
             .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
             .map(Map.Entry::getKey).orElse(null);
     }

@@ -18,20 +18,29 @@ import dev.fabrictwin.twin.model.LinkState;
 /**
  * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any
  * spread that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin
- * predicts the spread statistically: it knows how many flows cross the group and how big each is, and a
- * Monte Carlo of {@value #TRIALS} uniform hash assignments gives how often the busiest member would carry at
- * least the observed share. Below {@value #P_VALUE} — over a window of {@value #WINDOW} ticks — the group is
- * imbalanced beyond bad luck (a polarized or skewed hash).
+ * predicts the spread statistically: it knows how many flows cross the group and how big each is, and the chance
+ * that uniform hashing puts at least the observed share on the busiest member — over a window of {@value #WINDOW}
+ * ticks — is bounded (Bernstein's inequality, union over members) or, where the bound is too loose (few flows),
+ * counted by a Monte Carlo of uniform hash assignments whose p-value is {@code (hits + 1) / (trials + 1)}, valid
+ * however few trials. The group is imbalanced beyond bad luck (a polarized or skewed hash) when that chance is below
+ * {@value #P_VALUE} divided by the fabric's ECMP groups (Bonferroni): a run's hash is fixed, so a group that
+ * is unlucky by chance stays so for the whole run, and every group of a large fabric is one more draw of that luck.
+ * A test the trial budget cannot resolve at that level falls back to the bound alone: a miss, never a false alert.
  */
 public final class EcmpSpreadDetector implements Detector {
 
     static final int WINDOW = 5;
-    static final int TRIALS = 2000;
+    /** Most Monte Carlo trials one test runs, and most hash draws (trials × flows) it spends. */
+    static final int MAX_TRIALS = 40_000;
+    static final long MAX_DRAWS = 20_000_000L;
+    /** False imbalances the test lets through per tick, over all the fabric's groups (Bonferroni). */
     static final double P_VALUE = 1e-3;
     /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
     static final int SNAPSHOTS = 20;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
+    /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
+    private int groups;
     /** Per group, whether a member's sample was missing at each of the window's ticks and the one before. */
     private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
@@ -39,6 +48,7 @@ public final class EcmpSpreadDetector implements Detector {
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        final List<Judged> judged = new ArrayList<>();
         for (final Node node : context.fabric().nodes()) {
             if (node.isHost()) {
                 continue;
@@ -114,20 +124,33 @@ public final class EcmpSpreadDetector implements Detector {
             final double share = busiest / windowTotal;
             final double[] busiestSnapshot = snapshots.stream()
                 .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
-            final long flows = flowsOf(busiestSnapshot);
-            if (flows < 2 || share <= 1.0 / group.size() + 0.1) {
-                continue;
-            }
-            final double p = chanceOfShare(weights(busiestSnapshot), group.size(), share, node.name().hashCode());
-            if (p < P_VALUE) {
-                final Link member = group.get(busiestIndex);
-                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(node.name()), "busiest_member_share",
-                    share, 1.0 / group.size(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
-                        + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
-                        + "with p < %.0e", node.name(), member.upper().device(), 100 * share, group.size(),
-                        flows, Math.max(p, 1.0 / TRIALS))));
+            judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot));
+        }
+        if (groups == 0) {
+            for (final Node node : context.fabric().nodes()) {
+                groups += !node.isHost() && context.uplinks(node).size() >= 2 ? 1 : 0;
             }
         }
+        // the family is every group of the fabric (the same in every shard of a sharded analysis)
+        final double alpha = P_VALUE / Math.max(1, groups);
+        for (final Judged j : judged) {
+            final long flows = flowsOf(j.snapshot());
+            if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
+                continue;
+            }
+            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), alpha);
+            if (p < alpha) {
+                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
+                    j.share(), 1.0 / j.members(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
+                        + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
+                        + "with p < %.0e (%d groups tested)", j.node().name(), j.busiest().upper().device(),
+                        100 * j.share(), j.members(), flows, Math.max(p, 1e-12), groups)));
+            }
+        }
+    }
+
+    /** A group whose window is judged this tick: its busiest member's share and the twin's busiest flow snapshot. */
+    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot) {
     }
 
     /**
@@ -173,20 +196,37 @@ public final class EcmpSpreadDetector implements Detector {
         return weights;
     }
 
-    /**
-     * Probability that hashing these flows uniformly onto {@code members} puts ≥ share on the busiest. Stops as soon
-     * as the answer is sure to reach {@value #P_VALUE} (a balanced group gets there in a few trials) and returns
-     * the hits so far over all trials: a lower bound that is already at least {@value #P_VALUE}.
-     */
+    /** As {@link #chanceOfShare(double[], int, double, long, double)} at the level of one group judged alone. */
     static double chanceOfShare(final double[] weights, final int members, final double share, final long seed) {
-        final SplittableRandom random = new SplittableRandom(seed);
+        return chanceOfShare(weights, members, share, seed, P_VALUE);
+    }
+
+    /**
+     * An upper bound on the probability that hashing these flows uniformly onto {@code members} puts ≥ share on the
+     * busiest, exact enough to compare with {@code alpha}: Bernstein's bound when it is already below {@code alpha},
+     * else a Monte Carlo p-value {@code (hits + 1) / (trials + 1)} that stops as soon as it is sure to reach
+     * {@code alpha} (a balanced group gets there in a few trials). When the trial budget cannot reach below
+     * {@code alpha}, the bound is returned: the test stays valid, only its power is lost.
+     */
+    static double chanceOfShare(final double[] weights, final int members, final double share, final long seed,
+                                final double alpha) {
         final double total = sum(weights);
         if (total <= 0) {
             return 1;
         }
+        final double bound = bernstein(weights, members, share * total - total / members);
+        if (bound < alpha) {
+            return bound;
+        }
+        final int trials = (int) Math.min(Math.min(MAX_TRIALS, Math.ceil(4 / alpha)),
+            MAX_DRAWS / Math.max(1, weights.length));
+        if (1.0 / (trials + 1) >= alpha) {
+            return bound;
+        }
+        final SplittableRandom random = new SplittableRandom(seed);
         int hits = 0;
         final double[] load = new double[members];
-        for (int trial = 0; trial < TRIALS; trial++) {
+        for (int trial = 0; trial < trials; trial++) {
             java.util.Arrays.fill(load, 0);
             double max = 0;
             for (final double w : weights) {
@@ -194,11 +234,29 @@ public final class EcmpSpreadDetector implements Detector {
                 load[m] += w;
                 max = Math.max(max, load[m]);
             }
-            if (max / total >= share - 1e-9 && ++hits >= P_VALUE * TRIALS) {
+            if (max / total >= share - 1e-9 && (++hits + 1.0) / (trials + 1) >= alpha) {
                 break;
             }
         }
-        return (double) hits / TRIALS;
+        return Math.min(bound, (hits + 1.0) / (trials + 1));
+    }
+
+    /**
+     * P(some member's load exceeds its mean by {@code excess}) ≤ members · exp(−t² / (2(σ² + b·t/3))): a member's
+     * load is a sum of independent terms w·Bernoulli(1/members), of variance σ² and each at most b above its mean.
+     */
+    static double bernstein(final double[] weights, final int members, final double excess) {
+        if (excess <= 0) {
+            return 1;
+        }
+        final double q = 1.0 / members;
+        double variance = 0;
+        double largest = 0;
+        for (final double w : weights) {
+            variance += w * w * q * (1 - q);
+            largest = Math.max(largest, w * (1 - q));
+        }
+        return Math.min(1, members * Math.exp(-excess * excess / (2 * (variance + largest * excess / 3))));
     }
 
     private static double sum(final double[] values) {

@@ -25,9 +25,11 @@ public final class JobFootprint implements Serializable {
     private final Fabric fabric;
     private final Map<String, Set<String>> jobsBelowDevice = new HashMap<>();
     private final Set<String> crossLeafJobs = new HashSet<>();
+    private final List<PlacedJob> jobs;
 
     public JobFootprint(final Fabric fabric, final List<PlacedJob> jobs) {
         this.fabric = fabric;
+        this.jobs = List.copyOf(jobs);
         for (final PlacedJob j : jobs) {
             final Set<String> leaves = new HashSet<>();
             for (final PortRef rank : j.ranks()) {
@@ -92,6 +94,15 @@ public final class JobFootprint implements Serializable {
 
     private boolean isHost(final String device) {
         return fabric.node(device).map(Node::isHost).orElse(false);
+    }
+
+    /**
+     * Whether the traffic of a job into {@code nic} (one whose rank it is) can cross {@code fault}'s entity, on any
+     * path ECMP may choose ({@link InboundPaths}).
+     */
+    public boolean inboundCrosses(final PortRef nic, final Entity fault) {
+        return jobs.stream().filter(j -> j.ranks().contains(nic))
+            .anyMatch(j -> InboundPaths.crosses(fabric, j, nic, fault));
     }
 
     /** The link of a port, for callers naming a bottleneck. */

@@ -74,10 +74,10 @@ class CorrelatorTest {
     void shouldRaiseCandidatesThatShareNoDeviceAsSeparateRoots() {
         final Finding leaf2Imbalance = root(ECMP_IMBALANCE, LEAF2_GROUP);
 
-        final List<Correlated> out = correlator.correlate(List.of(leaf2Imbalance, LINK0_DOWN), NOTHING_OPEN);
+        final List<Correlated> out = correlator.correlate(List.of(leaf2Imbalance, LINK0_DEGRADED), NOTHING_OPEN);
 
         assertRoles(out).containsExactly(
-            tuple(id(LINK0_DOWN), true, null),
+            tuple(id(LINK0_DEGRADED), true, null),
             tuple(id(leaf2Imbalance), true, null));
     }
 
@@ -309,15 +309,45 @@ class CorrelatorTest {
     void shouldMakeAStragglerTheVictimOfAFaultAtItsOwnLeafSlowingItsJob() {
         final Finding straggler = root(FaultType.STRAGGLER, port("host-2", "nic0"));
         final Finding imbalanceAtItsLeaf = root(ECMP_IMBALANCE, LEAF1_GROUP);
-        final Finding degradedElsewhere = root(LINK_DEGRADED, LEAF0_SPINE0);
 
         assertRoles(correlator.correlate(List.of(straggler, imbalanceAtItsLeaf), NOTHING_OPEN)).containsExactlyInAnyOrder(
             tuple(id(imbalanceAtItsLeaf), true, null),
             tuple(id(straggler), false, id(imbalanceAtItsLeaf)));
-        // a fault on another leaf slows the job too, but queues at no port facing the straggler's NIC
+    }
+
+    @Test
+    void shouldMakeAStragglerTheVictimOfAFaultOnAPathItsJobsTrafficIntoItMayTake() {
+        // host-0 (leaf-0) sends to host-2 (leaf-1) over leaf-0's uplinks: a degraded one slows every flow hashed
+        // onto it, the ring runs at that pace, and host-2 takes in slowly while its port sees the bursts
+        final Finding straggler = root(FaultType.STRAGGLER, port("host-2", "nic0"));
+        final Finding degradedOnItsPath = root(LINK_DEGRADED, LEAF0_SPINE0);
+        final Finding degradedOffItsPaths = root(LINK_DEGRADED, LEAF2_SPINE0);
+
         assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
-            .correlate(List.of(straggler), Map.of(id(degradedElsewhere), degradedElsewhere)))
+            .correlate(List.of(straggler), Map.of(id(degradedOnItsPath), degradedOnItsPath)))
+            .containsExactly(tuple(id(straggler), false, id(degradedOnItsPath)));
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(straggler), Map.of(id(degradedOffItsPaths), degradedOffItsPaths)))
             .containsExactly(tuple(id(straggler), true, null));
+    }
+
+    @Test
+    void shouldMakeAnImbalanceTheVictimOfALinkFaultOneHopBeyondItsGroup() {
+        // leaf-0—spine-0 down: spine-0 no longer reaches leaf-0, so leaf-1's traffic to leaf-0 leaves spine-0 out
+        final Finding imbalance = root(ECMP_IMBALANCE, LEAF1_GROUP);
+        final Finding hostLinkDown = root(FaultType.LINK_DOWN, Entity.link("host-0", "leaf-0"));
+
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(imbalance), Map.of(id(LINK0_DOWN), LINK0_DOWN)))
+            .containsExactly(tuple(id(imbalance), false, id(LINK0_DOWN)));
+        // a degraded link routes nothing elsewhere
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(imbalance), Map.of(id(LINK0_DEGRADED), LINK0_DEGRADED)))
+            .containsExactly(tuple(id(imbalance), true, null));
+        // a fault below a leaf changes no next hop of leaf-1's group
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+            .correlate(List.of(imbalance), Map.of(id(hostLinkDown), hostLinkDown)))
+            .containsExactly(tuple(id(imbalance), true, null));
     }
 
     private void assertHeldBackFor(final int ticks, final Finding... findings) {

@@ -175,7 +175,7 @@ class EcmpSpreadDetectorTest {
         Arrays.fill(sixteen, 1);
         final double[] four = {1, 1, 1, 1};
 
-        // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, unseen in 2,000 trials
+        // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, unseen in 4,000 trials: p-value 1 / 4,001
         assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7)).isLessThan(EcmpSpreadDetector.P_VALUE);
         // all 4 on one: 1 in 8; the count stops as soon as the answer is sure to reach the p-value
         assertThat(EcmpSpreadDetector.chanceOfShare(four, 2, 1.0, 7)).isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
@@ -183,5 +183,27 @@ class EcmpSpreadDetectorTest {
         assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {10, 1, 1}, 2, 10.0 / 12, 7))
             .isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
         assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {0, 0}, 2, 1.0, 7)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldBoundTheChanceWithoutTrialsWhenFlowsAreManyAndNeverClaimMoreThanTheTrialsCanShow() {
+        final double[] many = new double[10_000];
+        Arrays.fill(many, 1);
+        // 30 % on one of four members, 10,000 equal flows: Bernstein's bound is astronomically small already
+        assertThat(EcmpSpreadDetector.bernstein(many, 4, 0.05 * many.length)).isLessThan(1e-20);
+        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.30, 7, 1e-9)).isLessThan(1e-9);
+        // 26 %: within what hashing 10,000 flows does (2.5 standard deviations): not significant
+        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.26, 7, 1e-3)).isGreaterThanOrEqualTo(1e-3);
+
+        final double[] sixteen = new double[16];
+        Arrays.fill(sixteen, 1);
+        // at a level no affordable count of trials can show, the bound decides: all 16 on one of two is 3e-5 by
+        // chance, not below 1e-9, so it is not called significant there
+        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7, 1e-9)).isGreaterThanOrEqualTo(1e-9);
+        // 10 of 16 equal flows on one of four members happens by chance with p ≈ 6.5e-3 (binomial): never below 1e-3
+        for (long seed = 0; seed < 20; seed++) {
+            assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 4, 10.0 / 16, seed, 1e-3)).as("seed %d", seed)
+                .isGreaterThanOrEqualTo(1e-3);
+        }
     }
 }
