@@ -26,6 +26,10 @@ import dev.fabrictwin.twin.model.LinkState;
  * {@value #P_VALUE} divided by the fabric's ECMP groups (Bonferroni): a run's hash is fixed, so a group that
  * is unlucky by chance stays so for the whole run, and every group of a large fabric is one more draw of that luck.
  * A test the trial budget cannot resolve at that level falls back to the bound alone: a miss, never a false alert.
+ * A group whose busiest member also backed up beyond the twin in the tick (its queue or buffer peak, {@link
+ * PfcOriginDetector#backedUp}) is judged at {@value #CONGESTED_P_VALUE} over the groups: an imbalance that congests
+ * has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in 900 by chance: not called on its
+ * own in a fabric of 8 groups, called when that member queues).
  */
 public final class EcmpSpreadDetector implements Detector {
 
@@ -35,6 +39,8 @@ public final class EcmpSpreadDetector implements Detector {
     static final long MAX_DRAWS = 20_000_000L;
     /** False imbalances the test lets through per tick, over all the fabric's groups (Bonferroni). */
     static final double P_VALUE = 1e-3;
+    /** The same, for a group whose busiest member also backed up beyond the twin in the tick (two pieces of evidence). */
+    static final double CONGESTED_P_VALUE = 5e-2;
     /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
     static final int SNAPSHOTS = 20;
 
@@ -124,7 +130,9 @@ public final class EcmpSpreadDetector implements Detector {
             final double share = busiest / windowTotal;
             final double[] busiestSnapshot = snapshots.stream()
                 .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
-            judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot));
+            final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
+            judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot,
+                busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort)));
         }
         if (groups == 0) {
             for (final Node node : context.fabric().nodes()) {
@@ -138,19 +146,22 @@ public final class EcmpSpreadDetector implements Detector {
             if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
                 continue;
             }
-            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), alpha);
-            if (p < alpha) {
+            // a busiest member backed up beyond the twin is evidence of its own: the share then needs less luck to rule out
+            final double level = j.backedUp() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
+            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level);
+            if (p < level) {
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
                     j.share(), 1.0 / j.members(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
-                        + "%s carries %.0f%% of its %d uplinks' traffic; hashing its %d flows would do that by chance "
+                        + "%s carries %.0f%% of its %d uplinks' traffic%s; hashing its %d flows would do that by chance "
                         + "with p < %.0e (%d groups tested)", j.node().name(), j.busiest().upper().device(),
-                        100 * j.share(), j.members(), flows, Math.max(p, 1e-12), groups)));
+                        100 * j.share(), j.members(), j.backedUp() ? " and queues beyond the twin" : "", flows,
+                        Math.max(p, 1e-12), groups)));
             }
         }
     }
 
     /** A group whose window is judged this tick: its busiest member's share and the twin's busiest flow snapshot. */
-    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot) {
+    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot, boolean backedUp) {
     }
 
     /**
