@@ -41,12 +41,16 @@ public final class EcmpSpreadDetector implements Detector {
     static final double P_VALUE = 1e-3;
     /** The same, for a group whose busiest member also backed up beyond the twin in the tick (two pieces of evidence). */
     static final double CONGESTED_P_VALUE = 5e-2;
+    /** How much more chance a group already found imbalanced may show and still be (hysteresis). */
+    static final double HOLD = 10;
     /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
     static final int SNAPSHOTS = 20;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
     /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
     private int groups;
+    /** Groups found imbalanced at their last judgement. */
+    private final java.util.Set<String> imbalanced = new java.util.HashSet<>();
     /** Per group, whether a member's sample was missing at each of the window's ticks and the one before. */
     private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
@@ -75,6 +79,7 @@ public final class EcmpSpreadDetector implements Detector {
             final boolean missing = present < group.size();
             if (group.size() < 2 || memberDown) {
                 windows.remove(node.name()); // the twin re-routes around a down member: start over
+                imbalanced.remove(node.name());
                 flowSnapshots.remove(node.name());
                 lostTicks.remove(node.name());
                 continue;
@@ -144,12 +149,19 @@ public final class EcmpSpreadDetector implements Detector {
         for (final Judged j : judged) {
             final long flows = flowsOf(j.snapshot());
             if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
+                imbalanced.remove(j.node().name());
                 continue;
             }
             // a busiest member backed up beyond the twin is evidence of its own: the share then needs less luck to rule out
-            final double level = j.backedUp() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
+            final double opening = j.backedUp() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
+            // a group found imbalanced stays so while its chance stays under ten times the level that found it: a
+            // share hovering at the level is one imbalance, not one alert each time it crosses
+            final double level = imbalanced.contains(j.node().name()) ? Math.min(0.5, HOLD * opening) : opening;
             final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level);
-            if (p < level) {
+            if (p >= level) {
+                imbalanced.remove(j.node().name());
+            } else {
+                imbalanced.add(j.node().name());
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
                     j.share(), 1.0 / j.members(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
                         + "%s carries %.0f%% of its %d uplinks' traffic%s; hashing its %d flows would do that by chance "
@@ -229,7 +241,8 @@ public final class EcmpSpreadDetector implements Detector {
         if (bound < alpha) {
             return bound;
         }
-        final int trials = (int) Math.min(Math.min(MAX_TRIALS, Math.ceil(4 / alpha)),
+        // enough trials that a chance near alpha is counted, not guessed (50 hits expected at alpha)
+        final int trials = (int) Math.min(Math.min(MAX_TRIALS, Math.max(2_000, Math.ceil(50 / alpha))),
             MAX_DRAWS / Math.max(1, weights.length));
         if (1.0 / (trials + 1) >= alpha) {
             return bound;

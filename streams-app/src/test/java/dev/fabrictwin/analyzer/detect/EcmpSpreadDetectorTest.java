@@ -69,6 +69,21 @@ class EcmpSpreadDetectorTest {
     }
 
     @Test
+    void shouldCallALesserImbalanceOnlyWhenItsBusiestMemberQueuesBeyondTheTwin() {
+        // 14 of 16 equal flows on one of two members: 4e-3 by chance, above 1e-3 over the fabric's 2 groups, under 0.05
+        final HandTicks.Run alone = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1.75e9, 0.25e9));
+        final HandTicks queueing = allToAll(4);
+        final String busiest = "eth" + queueing.fabric().node("leaf-0")
+            .map(n -> queueing.fabric().degree(n.index()) - 2).orElseThrow();
+        final HandTicks.Run congested = queueing.drive(new EcmpSpreadDetector(), WINDOW, i -> uplinks(queueing, i,
+            1.75e9, 0.25e9).port("leaf-0", busiest).gauge(CounterNames.BUFFER_WATERMARK_BYTES, 2e6));
+
+        assertThat(alone.all()).isEmpty();
+        assertThat(congested.tick(WINDOW)).singleElement().satisfies(f ->
+            assertThat(f.summary()).contains("spine-0 carries 88% of its 2 uplinks' traffic and queues beyond the twin"));
+    }
+
+    @Test
     void shouldFindNothingWhenTheGroupIsBalanced() {
         assertThat(hand.drive(detector, 2 * WINDOW, i -> uplinks(hand, i, 1e9, 1e9)).all()).isEmpty();
     }
@@ -175,7 +190,7 @@ class EcmpSpreadDetectorTest {
         Arrays.fill(sixteen, 1);
         final double[] four = {1, 1, 1, 1};
 
-        // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, unseen in 4,000 trials: p-value 1 / 4,001
+        // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, about 1 in 40,000 trials
         assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7)).isLessThan(EcmpSpreadDetector.P_VALUE);
         // all 4 on one: 1 in 8; the count stops as soon as the answer is sure to reach the p-value
         assertThat(EcmpSpreadDetector.chanceOfShare(four, 2, 1.0, 7)).isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
