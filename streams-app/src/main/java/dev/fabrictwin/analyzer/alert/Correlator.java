@@ -152,8 +152,7 @@ public final class Correlator implements Serializable {
      * the others' bursts). The strongest such root, or null.
      */
     private String explaining(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
-        final Map<String, Finding> faults = new LinkedHashMap<>(roots);
-        candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c)); // a weaker one of this tick too
+        final Map<String, Finding> faults = faults(roots, candidates);
         final List<String> jobs = footprint.affected(f.entity());
         final PortRef nic = f.type() == FaultType.STRAGGLER && f.entity().port() != null
             ? new PortRef(f.entity().device(), f.entity().port()) : null;
@@ -176,8 +175,7 @@ public final class Correlator implements Serializable {
      * changes no route. The root, or null; a real imbalance next to an open link-down is its victim until it ends.
      */
     private String rerouting(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
-        final Map<String, Finding> faults = new LinkedHashMap<>(roots);
-        candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c));
+        final Map<String, Finding> faults = faults(roots, candidates);
         final Set<String> nextHops = new java.util.HashSet<>();
         fabric.node(f.entity().device()).ifPresent(n -> {
             for (int i = 0; i < fabric.degree(n.index()); i++) {
@@ -193,6 +191,13 @@ public final class Correlator implements Serializable {
                 && nextHops.stream().anyMatch(h -> e.getValue().entity().touches(h)))
             .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
             .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** The roots, then this tick's candidates not among them (a weaker fault of this tick can explain too). */
+    private static Map<String, Finding> faults(final Map<String, Finding> roots, final List<Finding> candidates) {
+        final Map<String, Finding> faults = new LinkedHashMap<>(roots);
+        candidates.forEach(c -> faults.putIfAbsent(Alert.id(c.type(), c.entity()), c));
+        return faults;
     }
 
     private String strongerOverlapping(final Finding f, final Map<String, Finding> roots) {
