@@ -105,7 +105,7 @@ public final class Fabric implements Serializable {
     public Node requireNode(final String name) {
         final Node n = nodesByName.get(name);
         if (n == null) {
-            throw new IllegalArgumentException("no device named '" + name + "' in fabric " + id);
+            throw new IllegalArgumentException("no device named " + Quoted.of(name) + " in fabric " + id);
         }
         return n;
     }

@@ -28,7 +28,7 @@ public final class FabricBuilder {
 
     public int addNode(final String name, final Tier tier, final int pod) {
         if (byName.containsKey(name)) {
-            throw new IllegalArgumentException("duplicate device name '" + name + "'");
+            throw new IllegalArgumentException("duplicate device name " + Quoted.of(name));
         }
         final Node node = new Node(nodes.size(), name, tier, pod);
         nodes.add(node);
@@ -39,7 +39,7 @@ public final class FabricBuilder {
     public int nodeIndex(final String name) {
         final Integer i = byName.get(name);
         if (i == null) {
-            throw new IllegalArgumentException("unknown device '" + name + "'");
+            throw new IllegalArgumentException("unknown device " + Quoted.of(name));
         }
         return i;
     }

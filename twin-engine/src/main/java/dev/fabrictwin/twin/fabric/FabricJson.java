@@ -81,7 +81,7 @@ public final class FabricJson {
             try {
                 tier = Tier.valueOf(n.path("tier").asText("").toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("fabric node '" + name + "' needs 'tier': host, leaf, spine or core", e);
+                throw new IllegalArgumentException("fabric node " + Quoted.of(name) + " needs 'tier': host, leaf, spine or core", e);
             }
             b.addNode(name, tier, n.path("pod").asInt(-1));
             i++;
@@ -121,8 +121,9 @@ public final class FabricJson {
         final String text = link.path(field).asText("");
         final int slash = text.indexOf('/');
         if (slash <= 0 || slash == text.length() - 1) {
-            throw new IllegalArgumentException("fabric link needs '" + field + "' as device/port, was '" + text + "'");
+            throw new IllegalArgumentException("fabric link needs '" + field + "' as device/port, was " + Quoted.of(text));
         }
+        Quoted.requirePrintable(text, "fabric link '" + field + "'");
         return new PortRef(text.substring(0, slash), text.substring(slash + 1));
     }
 }

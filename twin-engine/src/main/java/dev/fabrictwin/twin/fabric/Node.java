@@ -17,6 +17,7 @@ public record Node(int index, String name, Tier tier, int pod) implements Serial
         if (name.isBlank()) {
             throw new IllegalArgumentException("node name must not be blank");
         }
+        Quoted.requirePrintable(name, "node name");
     }
 
     public boolean isHost() {

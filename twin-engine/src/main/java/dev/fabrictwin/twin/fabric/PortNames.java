@@ -244,7 +244,7 @@ public final class PortNames implements Serializable {
 
     private static void requirePortName(final String name, final String what) {
         if (split(name) == null) {
-            throw new IllegalArgumentException("topology " + what + " must be device/port, was '" + name + "'");
+            throw new IllegalArgumentException("topology " + what + " must be device/port, was " + Quoted.of(name));
         }
     }
 

@@ -72,8 +72,8 @@ public enum Technology {
             case "roce", "rocev2" -> ROCE_V2;
             case "ib", "infiniband" -> INFINIBAND;
             case "ethernet", "tcp", "eth" -> ETHERNET;
-            default -> throw new IllegalArgumentException("unknown technology '" + text
-                + "' (expected roce, infiniband or ethernet)");
+            default -> throw new IllegalArgumentException("unknown technology " + Quoted.of(text)
+                + " (expected roce, infiniband or ethernet)");
         };
     }
 }

@@ -2,6 +2,8 @@ package dev.fabrictwin.twin.scenario;
 
 import java.util.Locale;
 
+import dev.fabrictwin.twin.fabric.Quoted;
+
 /**
  * How the fabric's RDMA transport reacts to congestion (docs/contracts.md, {@code transport}). {@code ECN}: switches
  * mark ECN and DCQCN senders slow down, so only overload beyond what marking absorbs reaches PFC; {@code PFC}: no
@@ -15,7 +17,7 @@ public enum Transport {
         return switch (text.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "").replace("+", "")) {
             case "ecn", "dcqcn", "ecndcqcn" -> ECN;
             case "pfc", "pfconly", "lossless" -> PFC;
-            default -> throw new IllegalArgumentException("unknown transport '" + text + "' (expected ecn or pfc)");
+            default -> throw new IllegalArgumentException("unknown transport " + Quoted.of(text) + " (expected ecn or pfc)");
         };
     }
 }

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.fabrictwin.twin.fabric.Quoted;
+
 /**
  * A declared training job (docs/contracts.md). {@code hostList} is empty unless the job names its hosts; then
  * {@code hosts} equals its size. {@code bytesPerIteration} is the collective's size S, whose meaning per
@@ -28,6 +30,7 @@ public record JobSpec(String id, int hosts, List<String> hostList, Pattern patte
         if (id.isBlank()) {
             throw new IllegalArgumentException("job id must not be blank");
         }
+        Quoted.requirePrintable(id, "job id");
         if (!hostList.isEmpty()) {
             hosts = hostList.size();
         }

@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import dev.fabrictwin.twin.fabric.Quoted;
+
 /** The collective a job runs each iteration (docs/contracts.md, Job semantics). */
 public enum Pattern {
     RING_ALLREDUCE("ring-allreduce"),
@@ -41,7 +43,7 @@ public enum Pattern {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown pattern '" + text + "' (expected "
+        throw new IllegalArgumentException("unknown pattern " + Quoted.of(text) + " (expected "
             + Arrays.stream(values()).map(Pattern::label).collect(Collectors.joining(", ")) + ")");
     }
 }

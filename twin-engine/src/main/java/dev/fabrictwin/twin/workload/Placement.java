@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.Quoted;
 
 /**
  * Places jobs in declaration order on the first free hosts in host order (or their {@code hostList}) and
@@ -30,7 +31,7 @@ public final class Placement {
             if (!job.hostList().isEmpty()) {
                 for (final String name : job.hostList()) {
                     final Node n = fabric.node(name).filter(Node::isHost).orElseThrow(() ->
-                        new IllegalArgumentException("job " + job.id() + ": '" + name + "' is not a host of the fabric"));
+                        new IllegalArgumentException("job " + job.id() + ": " + Quoted.of(name) + " is not a host of the fabric"));
                     if (!used.add(name)) {
                         throw new IllegalArgumentException("job " + job.id() + ": host " + name + " is already used by another job");
                     }
