@@ -126,7 +126,8 @@ public final class LinkConservationDetector implements Detector {
                 running[t.index()] = new Running();
             }
             final Running r = running[t.index()];
-            if (t.unreliable() || !t.reports(CounterIndex.TX_PACKETS) || !t.reports(CounterIndex.RX_PACKETS)) {
+            if (!t.packetsExact(context.capacityBps(t)) || !t.reports(CounterIndex.TX_PACKETS)
+                || !t.reports(CounterIndex.RX_PACKETS)) {
                 r.tx = 0;
                 r.rx = 0;
                 r.txPause = 0;
@@ -159,7 +160,8 @@ public final class LinkConservationDetector implements Detector {
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 direction.restart(a.epoch, b.epoch);
             }
-            if (sender.unreliable() || receiver.unreliable()) {
+            if (!sender.packetsExact(context.capacityBps(sender))
+                || !receiver.packetsExact(context.capacityBps(receiver))) {
                 continue;
             }
             // control frames on this direction, which one end may count as packets and the other not: never read as
@@ -170,7 +172,7 @@ public final class LinkConservationDetector implements Detector {
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
             final double rise = direction.floor.observe(difference, a.tx,
-                Math.max(a.rxPause, b.txPause), time, CONTROL_FRAMES_PER_SECOND);
+                Math.max(a.rxPause, b.txPause), time, CONTROL_FRAMES_PER_SECOND, context.config().tickMs());
             if (!Double.isNaN(rise)) {
                 final Link link = context.fabric().link(directed / 2);
                 risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),

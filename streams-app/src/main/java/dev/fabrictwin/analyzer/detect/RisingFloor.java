@@ -18,21 +18,26 @@ import java.util.Arrays;
  *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
  *   over those ticks and more than the control frames one end may count;</li>
  *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps to a newer
- *   tick's d (three where the past showed in-flight lifting d) rose by one share of what was sent between, the same share
- *   the rise above the past shows, to {@value #CONSISTENCY}× (a loss rises by its share of each tick's traffic;
- *   jitter of what is in flight by anything: continuous traffic after a past of gaps at the sampling instants jitters
- *   the floor up and down, a floor that is always in a dip climbs back from deep dips to shallow ones);</li>
+ *   tick's d rose by one share of what was sent between, the same share the rise shows, to {@value #CONSISTENCY}×
+ *   (a loss rises by its share of each tick's traffic; jitter of what is in flight by anything: continuous traffic
+ *   after a past of gaps at the sampling instants jitters the floor up and down). The rise is read from the older of
+ *   the two floors, from where the floor usually sits (the median of its past) when that one was in a dip, and from
+ *   the past's highest when it was already above it: one high floor in the past must not halve the share read. A
+ *   step that starts in a dip below where the floor sits counts for nothing (a floor that is always in a dip climbs
+ *   back from deep dips to shallow ones). Where the past showed in-flight lifting d (additive), three steps must
+ *   agree, or two to {@value #TIGHT_CONSISTENCY}× after a flat one;</li>
  *   <li>that highest value stands still, or began rising at most {@value #EPISODE_TICKS} ticks ago after standing still
  *   for {@value #STEADY_TICKS} (a past that was itself rising, a loss from the start, a job settling, is left to the
  *   window fit);</li>
  *   <li>the sender was not paused in the last {@value #STEADY_TICKS} ticks: a paused sender's backlog can be counted as
  *   sent (counters that count at enqueue) and swell d by a growing amount that drains when the pauses end;</li>
- *   <li>the sender sent no more per tick, over the last {@value #STEADY_TICKS} ticks, than it did in the past before
- *   them (to {@value #LOAD_TOLERANCE}×), so a larger in-flight amount (more traffic between the two instants, a job
- *   starting) cannot pass for a loss.</li>
+ *   <li>the sender sent no more per tick (a tick after missed samples counts as the ticks it covers), over the last
+ *   {@value #STEADY_TICKS} ticks, than it did in the past before them (to {@value #LOAD_TOLERANCE}×), so a larger
+ *   in-flight amount (more traffic between the two instants, a job starting) cannot pass for a loss.</li>
  * </ul>
  * Once open, the rise is followed while it keeps going with at most {@value #GAP_TICKS} ticks between rising ticks
- * (a burst dipping d interrupts it). State: a few numbers and a ring of {@value #MOVES} moves per direction.
+ * (a burst dipping d interrupts it). State: a few numbers and rings of {@value #MOVES} moves and floors per
+ * direction.
  */
 final class RisingFloor implements Serializable {
 
@@ -55,6 +60,12 @@ final class RisingFloor implements Serializable {
      * sent, jitter of what is in flight by anything.
      */
     static final double CONSISTENCY = 1.5;
+    /**
+     * Two steps on an additive direction suffice when they and the rise agree this closely and the step before them was
+     * flat (under a quarter of their share): a loss starts at once and its share of each tick's traffic repeats to the
+     * counters' read jitter; a lifted floor's jitter does not repeat, a swelling backlog grows into its share.
+     */
+    static final double TIGHT_CONSISTENCY = 1.1;
 
     private long ticks;
     private double previousD = Double.NaN;
@@ -67,6 +78,9 @@ final class RisingFloor implements Serializable {
     /** The shares of the last two steps over ticks that sent (a step over what was sent in the tick it covers). */
     private double stepShare1 = Double.NaN;
     private double stepShare2 = Double.NaN;
+    /** The floors those steps started from. */
+    private double stepFrom1 = Double.NaN;
+    private double stepFrom2 = Double.NaN;
     /** The floor one and two ticks ago, the cumulative sent at the ticks whose d they are, and at the last three ticks. */
     private double g1 = Double.NaN;
     private double g2 = Double.NaN;
@@ -85,6 +99,8 @@ final class RisingFloor implements Serializable {
     private double mostSentPerTick;
     private final double[] sentPerTick = new double[STEADY_TICKS];
     private final double[] moves = new double[MOVES];
+    /** The floors that joined the past with those moves: their median is where the floor usually sits. */
+    private final double[] floors = new double[MOVES];
     private int movesTaken;
     private double pendingMove = Double.NaN;
     /** The last tick the rise was read as loss; {@link Long#MIN_VALUE} when none. */
@@ -100,7 +116,7 @@ final class RisingFloor implements Serializable {
      * over the last two ticks that the rise shows lost, or NaN when it shows none.
      */
     double observe(final double d, final double sent, final double pausesToSender, final long time,
-                   final double controlFramesPerSecond) {
+                   final double controlFramesPerSecond, final long tickMs) {
         ticks++;
         if (pausesToSender > this.pausesToSender) {
             pausedAt = ticks;
@@ -112,6 +128,9 @@ final class RisingFloor implements Serializable {
         final double g = now ? d : previousD;
         final double gSent = now ? sent : sent1;
         final double sentThisTick = Double.isNaN(sent1) ? 0 : sent - sent1;
+        // what one tick carried: a tick after missed samples covers several
+        final double loadThisTick = sentThisTick
+            / Math.max(1, Math.round((time - time1) / (double) Math.max(1, tickMs)));
         if (!Double.isNaN(previousD) && ticks - risingAt > MOVES) {
             // d a tick ago stood above the floor's past and fell back: something in flight had lifted it
             final double tolerance = Math.max(controlFramesPerSecond * Math.max(1, time - time1) / 1000.0,
@@ -130,21 +149,24 @@ final class RisingFloor implements Serializable {
             }
             peak = Math.max(peak, g2);
             if (!Double.isNaN(pendingMove) && ticks - risingAt > MOVES) {
+                floors[movesTaken % MOVES] = g2;
                 moves[movesTaken++ % MOVES] = pendingMove;
             }
         }
         double share = Double.NaN;
         if (ticks > WARM_UP && movesTaken >= MOVES / 2 && !Double.isNaN(gSent2)) {
-            share = judge(g, gSent, time, controlFramesPerSecond, sentThisTick);
+            share = judge(g, gSent, time, controlFramesPerSecond, loadThisTick);
         }
         pendingMove = Double.isNaN(g1) ? Double.NaN : Math.abs(g - g1);
         if (!Double.isNaN(g1) && gSent > gSent1) { // the shares of the last steps to a newer tick's d
             stepShare2 = stepShare1;
+            stepFrom2 = stepFrom1;
             stepShare1 = (g - g1) / (gSent - gSent1);
+            stepFrom1 = g1;
         }
         final int slot = (int) (ticks % STEADY_TICKS);
         mostSentPerTick = Math.max(mostSentPerTick, sentPerTick[slot]);
-        sentPerTick[slot] = sentThisTick;
+        sentPerTick[slot] = loadThisTick;
         g2 = g1;
         g1 = g;
         gSent2 = gSent1;
@@ -157,7 +179,7 @@ final class RisingFloor implements Serializable {
     }
 
     private double judge(final double g, final double gSent, final long time, final double controlFramesPerSecond,
-                         final double sentThisTick) {
+                         final double loadThisTick) {
         final boolean following = ticks - risingAt <= GAP_TICKS + 1;
         // steady: the past's highest floor stands still, or began rising after standing still not long ago
         final boolean steady = ticks - 2 - peakRoseAt >= STEADY_TICKS || ticks - episodeStart <= EPISODE_TICKS;
@@ -165,7 +187,7 @@ final class RisingFloor implements Serializable {
             return Double.NaN;
         }
         for (final double recent : sentPerTick) {
-            if (Math.max(recent, sentThisTick) > LOAD_TOLERANCE * mostSentPerTick) {
+            if (Math.max(recent, loadThisTick) > LOAD_TOLERANCE * mostSentPerTick) {
                 return Double.NaN;
             }
         }
@@ -186,8 +208,14 @@ final class RisingFloor implements Serializable {
         final boolean idle = !(covered > 0);
         final boolean rising = idle ? following && step >= 0
             : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
-        final double riseShare = rise / sentOver;
-        if (!above || !rising || !following && (idle || !consistent(riseShare, step / covered, additive ? 3 : 2))) {
+        // the rise a loss made over those two floors: from the older one, or from where the floor usually sits when
+        // that one was in a dip (a floor climbing back from a dip rises by less than its steps), or from the past's
+        // highest when it was already above it (a single high floor in the past must not halve the share read)
+        final double usual = median(floors);
+        final double riseShare = (g - Math.min(Math.max(g2, usual), peak)) / sentOver;
+        if (!above || !rising
+            || !following && (idle || !consistentSteps(riseShare, step / covered, usual - KAPPA * move
+                - LinkConservationDetector.MIN_LOSS * sentOver))) {
             return Double.NaN;
         }
         risingAt = ticks;
@@ -196,14 +224,27 @@ final class RisingFloor implements Serializable {
     }
 
     /**
-     * The rise above the past and the last {@code steps} steps over ticks that sent all show one share of what was
-     * sent, to {@value #CONSISTENCY}× (a floor climbing back from a deep dip to a shallower one steps by a large share
-     * and rises above the past by a small one).
+     * This step's share and the last one or two (three on an additive direction unless two agree to
+     * {@value #TIGHT_CONSISTENCY}× after a flat one) agree with the rise on one share. A step that starts in a dip
+     * below where the floor usually sits counts for nothing: a floor climbing back out of a dip is no evidence of loss,
+     * whatever share its climb shows ({@code dipBelow}: where the floor usually sits, less its usual moves).
      */
-    private boolean consistent(final double riseShare, final double stepShare, final int steps) {
-        final double lo = Math.min(riseShare, Math.min(stepShare, steps > 2 ? Math.min(stepShare1, stepShare2) : stepShare1));
-        final double hi = Math.max(riseShare, Math.max(stepShare, steps > 2 ? Math.max(stepShare1, stepShare2) : stepShare1));
-        return lo >= LinkConservationDetector.MIN_LOSS && hi <= CONSISTENCY * lo;
+    private boolean consistentSteps(final double riseShare, final double stepShare, final double dipBelow) {
+        if (g1 < dipBelow) {
+            return false;
+        }
+        final double s1 = stepFrom1 < dipBelow ? Double.NaN : stepShare1;
+        final double s2 = stepFrom2 < dipBelow ? Double.NaN : stepShare2;
+        return consistent(riseShare, stepShare, s1, s1, CONSISTENCY)
+            && (!additive || consistent(riseShare, stepShare, s1, s2, CONSISTENCY)
+                || consistent(riseShare, stepShare, s1, s1, TIGHT_CONSISTENCY) && Math.abs(s2) <= stepShare / 4);
+    }
+
+    private static boolean consistent(final double riseShare, final double step, final double s1, final double s2,
+                                      final double ratio) {
+        final double lo = Math.min(Math.min(riseShare, step), Math.min(s1, s2));
+        final double hi = Math.max(Math.max(riseShare, step), Math.max(s1, s2));
+        return lo >= LinkConservationDetector.MIN_LOSS && hi <= ratio * lo;
     }
 
     /** Packets sent over the two ticks the last rise read as loss covered. */
@@ -212,11 +253,15 @@ final class RisingFloor implements Serializable {
     }
 
     private double medianMove() {
+        return median(moves);
+    }
+
+    private double median(final double[] ring) {
         final int n = Math.min(movesTaken, MOVES);
         if (n == 0) {
             return 0;
         }
-        final double[] sorted = Arrays.copyOf(moves, n);
+        final double[] sorted = Arrays.copyOf(ring, n);
         Arrays.sort(sorted);
         return sorted[n / 2];
     }

@@ -16,6 +16,9 @@ import dev.fabrictwin.twin.model.CounterIndex;
  */
 public final class PortTick implements Serializable {
 
+    /** The smallest Ethernet frame: bounds how many packets a port can count in a time. */
+    private static final int MIN_FRAME_BYTES = 64;
+
     private final PortRef port;
     private final int index;
     private final double[] observed = new double[CounterIndex.size()];
@@ -212,5 +215,14 @@ public final class PortTick implements Serializable {
     /** Counter values are lower bounds only (a reset inside), or span lost samples: trust them less. */
     public boolean unreliable() {
         return reset || gap;
+    }
+
+    /**
+     * The packet counters' increases are exact: no reset inside, and lost samples (a gap) spanning less time than a
+     * port needs to count 2^32 packets at line rate in minimum-size frames (5.5 s at 400 Gb/s), so even a 32-bit
+     * counter's wrap is unambiguous. Such an interval carries every packet of the ticks it spans.
+     */
+    public boolean packetsExact(final double lineBps) {
+        return !reset && (!gap || seconds * lineBps / 8 / MIN_FRAME_BYTES < 0x1p32);
     }
 }
