@@ -62,8 +62,10 @@ final class RisingFloor implements Serializable {
     static final double CONSISTENCY = 1.5;
     /**
      * Two steps on an additive direction suffice when they and the rise agree this closely and the step before them was
-     * flat (under a quarter of their share): a loss starts at once and its share of each tick's traffic repeats to the
-     * counters' read jitter; a lifted floor's jitter does not repeat, a swelling backlog grows into its share.
+     * flat (under a quarter of their share, or a climb back out of a dip) or the loss's own first step (its tick split
+     * differently at the two sampling instants: up to 2.5× their share, not under it): a loss starts at once and its
+     * share of each tick's traffic repeats to the counters' read jitter; a lifted floor's jitter does not repeat, a
+     * swelling backlog grows into its share.
      */
     static final double TIGHT_CONSISTENCY = 1.1;
 
@@ -235,9 +237,12 @@ final class RisingFloor implements Serializable {
         }
         final double s1 = stepFrom1 < dipBelow ? Double.NaN : stepShare1;
         final double s2 = stepFrom2 < dipBelow ? Double.NaN : stepShare2;
+        // before two close steps: flat, or a climb back out of a dip to where the floor sits, or the loss's first step
+        final double before = Double.isNaN(stepShare2) || stepFrom2 < dipBelow ? 0 : stepShare2;
         return consistent(riseShare, stepShare, s1, s1, CONSISTENCY)
             && (!additive || consistent(riseShare, stepShare, s1, s2, CONSISTENCY)
-                || consistent(riseShare, stepShare, s1, s1, TIGHT_CONSISTENCY) && Math.abs(s2) <= stepShare / 4);
+                || consistent(riseShare, stepShare, s1, s1, TIGHT_CONSISTENCY) && (Math.abs(before) <= stepShare / 4
+                    || before >= stepShare / CONSISTENCY && before <= 2.5 * stepShare));
     }
 
     private static boolean consistent(final double riseShare, final double step, final double s1, final double s2,

@@ -405,6 +405,22 @@ class LinkConservationDetectorTest {
     }
 
     /**
+     * The floor climbs back out of a dip just before a loss starts (mixed-down-drop-ecn draw 1, host-6→leaf-1 at 97–103
+     * s: −127k, then −3, then 1 % of each tick): that climb is no step of the loss, and no swelling either, so the
+     * loss's two close steps after it suffice.
+     */
+    @Test
+    void shouldFindALossInTwoCloseStepsRightAfterTheFloorClimbsBackOutOfADip() {
+        final int from = 61;
+        final HandTicks.Run run = lossFrom(from, from + 4,
+            i -> i % 9 == 0 && i < from ? 4e5 : i == from - 2 ? -1.27e5 : 0);
+
+        assertThat(run.upTo(from + 1)).isEmpty();
+        assertThat(run.tick(from + 2)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+    }
+
+    /**
      * One floor in the past stood high (two lifted ticks running, counters-32bit draw 2 under a PFC storm): a loss
      * climbing past it is judged by its rise from where the floor sits, not from that one high floor, so its share
      * agrees with its steps and it is found as soon as it clears the high floor.
