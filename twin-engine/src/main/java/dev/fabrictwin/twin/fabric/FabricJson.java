@@ -121,7 +121,8 @@ public final class FabricJson {
         final String text = link.path(field).asText("");
         final int slash = text.indexOf('/');
         if (slash <= 0 || slash == text.length() - 1) {
-            throw new IllegalArgumentException("fabric link needs '" + field + "' as device/port, was " + Quoted.of(text));
+            throw new IllegalArgumentException("fabric link needs '" + field + "' as device/port, was "
+                + Quoted.of(text));
         }
         Quoted.requirePrintable(text, "fabric link '" + field + "'");
         return new PortRef(text.substring(0, slash), text.substring(slash + 1));

@@ -17,7 +17,8 @@ public enum Transport {
         return switch (text.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "").replace("+", "")) {
             case "ecn", "dcqcn", "ecndcqcn" -> ECN;
             case "pfc", "pfconly", "lossless" -> PFC;
-            default -> throw new IllegalArgumentException("unknown transport " + Quoted.of(text) + " (expected ecn or pfc)");
+            default -> throw new IllegalArgumentException("unknown transport " + Quoted.of(text)
+                + " (expected ecn or pfc)");
         };
     }
 }

@@ -31,7 +31,8 @@ public final class Placement {
             if (!job.hostList().isEmpty()) {
                 for (final String name : job.hostList()) {
                     final Node n = fabric.node(name).filter(Node::isHost).orElseThrow(() ->
-                        new IllegalArgumentException("job " + job.id() + ": " + Quoted.of(name) + " is not a host of the fabric"));
+                        new IllegalArgumentException("job " + job.id() + ": " + Quoted.of(name)
+                            + " is not a host of the fabric"));
                     if (!used.add(name)) {
                         throw new IllegalArgumentException("job " + job.id() + ": host " + name + " is already used by another job");
                     }
