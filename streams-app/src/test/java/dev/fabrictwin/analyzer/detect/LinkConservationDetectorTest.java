@@ -180,9 +180,7 @@ class LinkConservationDetectorTest {
             : i == from - 6 ? up(i, 3e6, 3e6).port("leaf-0", "eth2").gap().seconds(3)
             : up(i, 1e6, Math.round(1e6 * (i >= from ? 0.99 : 1))));
 
-        assertThat(run.upTo(from + 1)).isEmpty();
-        assertThat(run.tick(from + 2)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(run, from + 2);
     }
 
     @Test
@@ -346,9 +344,7 @@ class LinkConservationDetectorTest {
         final HandTicks.Run lossy = lossFrom(from, from + 4, LinkConservationDetectorTest::dipping);
 
         assertThat(healthy.all()).isEmpty();
-        assertThat(lossy.upTo(from + 2)).isEmpty();
-        assertThat(lossy.tick(from + 3)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(lossy, from + 3);
     }
 
     /**
@@ -396,9 +392,7 @@ class LinkConservationDetectorTest {
             Math.round(1e6 - (i == from ? 0.008e6 : i == from + 1 ? 0.012e6 : i > from + 1 ? 0.01e6 : 0)
                 - lifts.applyAsDouble(i) + lifts.applyAsDouble(i - 1))));
 
-        assertThat(close.upTo(from + 1)).isEmpty();
-        assertThat(close.tick(from + 2)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(close, from + 2);
         assertThat(loose.upTo(from + 2)).isEmpty();
         assertThat(loose.tick(from + 3)).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-3)));
@@ -415,9 +409,7 @@ class LinkConservationDetectorTest {
         final HandTicks.Run run = lossFrom(from, from + 4,
             i -> i % 9 == 0 && i < from ? 4e5 : i == from - 2 ? -1.27e5 : 0);
 
-        assertThat(run.upTo(from + 1)).isEmpty();
-        assertThat(run.tick(from + 2)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(run, from + 2);
     }
 
     /**
@@ -432,9 +424,7 @@ class LinkConservationDetectorTest {
 
         final HandTicks.Run run = lossFrom(from, from + 5, lifts);
 
-        assertThat(run.upTo(from + 1)).isEmpty();
-        assertThat(run.tick(from + 2)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(run, from + 2);
     }
 
     /**
@@ -489,9 +479,7 @@ class LinkConservationDetectorTest {
         final HandTicks.Run run = hand.drive(detector, from + 5, i -> i == from - 3 ? hand.tick(i)
             : up(i, i == from - 2 ? 2e6 : 1e6, Math.round((i == from - 2 ? 2e6 : 1e6) * (i >= from ? 0.99 : 1))));
 
-        assertThat(run.upTo(from + 1)).isEmpty();
-        assertThat(run.tick(from + 2)).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
+        assertFirstLossAt(run, from + 2);
     }
 
     /** A link that idled, then carries a job whose traffic is in flight at the instants: the past never carried that. */
@@ -519,6 +507,13 @@ class LinkConservationDetectorTest {
         assertThat(run.all()).isEmpty();
         // the same swelling without pauses is a loss two ticks in
         assertThat(lossFromWithShare(from, 0.06).tick(from + 2)).hasSize(1);
+    }
+
+    /** Nothing before tick {@code at}, then the 1 % loss, alone. */
+    private static void assertFirstLossAt(final HandTicks.Run run, final int at) {
+        assertThat(run.upTo(at - 1)).isEmpty();
+        assertThat(run.tick(at)).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.01, within(1e-9)));
     }
 
     private HandTicks.Run lossFromWithShare(final int from, final double share) {
