@@ -26,10 +26,13 @@ import dev.fabrictwin.twin.model.LinkState;
  * {@value #P_VALUE} divided by the fabric's ECMP groups (Bonferroni): a run's hash is fixed, so a group that
  * is unlucky by chance stays so for the whole run, and every group of a large fabric is one more draw of that luck.
  * A test the trial budget cannot resolve at that level falls back to the bound alone: a miss, never a false alert.
- * A group whose busiest member also backed up beyond the twin in the tick (its queue or buffer peak, {@link
- * PfcOriginDetector#backedUp}) is judged at {@value #CONGESTED_P_VALUE} over the groups: an imbalance that congests
- * has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in 900 by chance: not called on its
- * own in a fabric of 8 groups, called when that member queues).
+ * A group whose busiest member rose above every share it carried in its calm past ({@link CalmShares}: the last
+ * {@value CalmShares#HISTORY} windows not found imbalanced) and also backed up beyond the twin in the tick (its queue
+ * or buffer peak, {@link PfcOriginDetector#backedUp}) is judged at {@value #CONGESTED_P_VALUE} over the groups: an
+ * imbalance that appears and congests has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in
+ * 900 by chance: not called on its own in a fabric of 8 groups, called when that member's share jumps and it queues).
+ * The queueing alone is no second piece: a member that hashing gave 10 of 16 flows from the first tick queues beyond
+ * a twin that spreads evenly as surely as a skewed one does; it differs from a fault only in having always been so.
  */
 public final class EcmpSpreadDetector implements Detector {
 
@@ -45,6 +48,8 @@ public final class EcmpSpreadDetector implements Detector {
     static final double HOLD = 10;
     /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
     static final int SNAPSHOTS = 20;
+    /** How far above its highest calm share a member must rise to count as a change (a bursty job's windows vary). */
+    static final double DEPARTURE = 0.1;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
     /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
@@ -55,6 +60,8 @@ public final class EcmpSpreadDetector implements Detector {
     private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
     private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
+    /** Per group, its members' shares while nothing was found: the group's own normal. */
+    private final Map<String, CalmShares> calm = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -82,6 +89,7 @@ public final class EcmpSpreadDetector implements Detector {
                 imbalanced.remove(node.name());
                 flowSnapshots.remove(node.name());
                 lostTicks.remove(node.name());
+                calm.remove(node.name()); // and the hash spreads over other members when it is back
                 continue;
             }
             if (untrusted) {
@@ -133,11 +141,19 @@ public final class EcmpSpreadDetector implements Detector {
                 }
             }
             final double share = busiest / windowTotal;
+            final double[] shares = new double[w.size()];
+            for (int i = 0; i < w.size(); i++) {
+                shares[i] = w.get(i).sum() / windowTotal;
+            }
+            final CalmShares past =
+                calm.computeIfAbsent(node.name(), n -> new CalmShares(group.size(), context.ticks(WINDOW)));
+            final boolean departed = past.learned() && share > past.highest(busiestIndex) + DEPARTURE;
             final double[] busiestSnapshot = snapshots.stream()
                 .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
             final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
             judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot,
-                busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort)));
+                departed && busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort),
+                departed ? past.highest(busiestIndex) : Double.NaN, shares));
         }
         if (groups == 0) {
             for (final Node node : context.fabric().nodes()) {
@@ -150,30 +166,39 @@ public final class EcmpSpreadDetector implements Detector {
             final long flows = flowsOf(j.snapshot());
             if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
                 imbalanced.remove(j.node().name());
+                calm.get(j.node().name()).add(j.shares());
                 continue;
             }
-            // a busiest member backed up beyond the twin is evidence of its own: the share then needs less luck to rule out
-            final double opening = j.backedUp() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
+            // a busiest member that rose above its calm past and backs up beyond the twin is a change with evidence of
+            // its own: the share then needs less luck to rule out
+            final double opening = j.roseAndQueued() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
             // a group found imbalanced stays so while its chance stays under ten times the level that found it: a
             // share hovering at the level is one imbalance, not one alert each time it crosses
             final double level = imbalanced.contains(j.node().name()) ? Math.min(0.5, HOLD * opening) : opening;
             final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level);
             if (p >= level) {
                 imbalanced.remove(j.node().name());
+                calm.get(j.node().name()).add(j.shares());
             } else {
                 imbalanced.add(j.node().name());
+                calm.get(j.node().name()).forgetPending();
+                final String change = j.roseAndQueued()
+                    ? String.format(" (at most %.0f%% before) and queues beyond the twin", 100 * j.calmHighest()) : "";
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
                     j.share(), 1.0 / j.members(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
                         + "%s carries %.0f%% of its %d uplinks' traffic%s; hashing its %d flows would do that by chance "
                         + "with p < %.0e (%d groups tested)", j.node().name(), j.busiest().upper().device(),
-                        100 * j.share(), j.members(), j.backedUp() ? " and queues beyond the twin" : "", flows,
-                        Math.max(p, 1e-12), groups)));
+                        100 * j.share(), j.members(), change, flows, Math.max(p, 1e-12), groups)));
             }
         }
     }
 
-    /** A group whose window is judged this tick: its busiest member's share and the twin's busiest flow snapshot. */
-    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot, boolean backedUp) {
+    /**
+     * A group whose window is judged this tick: its busiest member's share, the twin's busiest flow snapshot, whether
+     * that member rose above its calm past and backed up beyond the twin, and every member's share.
+     */
+    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot, boolean roseAndQueued,
+                          double calmHighest, double[] shares) {
     }
 
     /**

@@ -1,0 +1,66 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.io.Serializable;
+
+/**
+ * The shares an ECMP group's members carried in its last {@value #HISTORY} windows judged calm: what this group's
+ * hash does with the flows that cross it. A run's hash is fixed, so a group unlucky from the first tick stays as
+ * unlucky: its busiest share is this fabric's normal, and only a member rising above what it carried before is a
+ * change worth a second piece of evidence. A window enters the past only once it is a whole window old and nothing
+ * was found meanwhile: a sliding window ramps into a new share over its ticks, and learning the ramp's first windows
+ * as calm would raise the past just ahead of the change. Floats: at 32k GPUs a few thousand groups of up to 64
+ * members.
+ */
+final class CalmShares implements Serializable {
+
+    /** Windows kept per member. */
+    static final int HISTORY = 30;
+    /** Windows a group must have been seen calm before it has a past to depart from. */
+    static final int LEARNED = 10;
+
+    private final float[][] shares;
+    private final java.util.ArrayDeque<double[]> pending = new java.util.ArrayDeque<>();
+    private final int delay;
+    private int next;
+    private int count;
+
+    /** {@code delay}: windows a calm window waits before it counts (the sliding window's length in ticks). */
+    CalmShares(final int members, final int delay) {
+        this.shares = new float[members][HISTORY];
+        this.delay = delay;
+    }
+
+    /** Records one calm window's shares, one per member (they sum to 1); it counts {@code delay} windows later. */
+    void add(final double[] memberShares) {
+        pending.addLast(memberShares);
+        if (pending.size() > delay) {
+            remember(pending.removeFirst());
+        }
+    }
+
+    /** A window found imbalanced: the windows still waiting were the change's ramp, not the group's normal. */
+    void forgetPending() {
+        pending.clear();
+    }
+
+    private void remember(final double[] memberShares) {
+        for (int m = 0; m < shares.length; m++) {
+            shares[m][next] = (float) memberShares[m];
+        }
+        next = (next + 1) % HISTORY;
+        count = Math.min(HISTORY, count + 1);
+    }
+
+    boolean learned() {
+        return count >= LEARNED;
+    }
+
+    /** The most this member carried in the calm windows kept. */
+    double highest(final int member) {
+        double highest = 0;
+        for (int i = 0; i < count; i++) {
+            highest = Math.max(highest, shares[member][i]);
+        }
+        return highest;
+    }
+}
