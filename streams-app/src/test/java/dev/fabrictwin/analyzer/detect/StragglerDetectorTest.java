@@ -68,8 +68,8 @@ class StragglerDetectorTest {
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
                 StragglerDetector.LINE_SHARE, Severity.WARNING, null));
-            assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs 2.0× slower than the "
-                + "twin's while the switch port facing it queues and it takes in 24% of line rate");
+            assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs up to 2.0× slower than "
+                + "usual while the switch port facing it queues and it takes in 24% of line rate");
         });
     }
 
@@ -85,6 +85,74 @@ class StragglerDetectorTest {
 
         hand.slowdown("j", 1.31);
         assertThat(hand.drive(detector, 1, i -> ring(WINDOW + i, Set.of(1), SLOW, true)).last())
+            .extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
+    }
+
+    /** Ticks of a calm past: every NIC keeps up, no port queues, the job at its usual pace (unless told otherwise). */
+    private static final int PAST = StragglerDetector.CALM_PAST + WINDOW;
+
+    @Test
+    void shouldNeedOnlyFifteenPercentWhenAPortThatWasCalmStartsQueueingAndTheJobWasSteady() {
+        // the phase lock's estimate lags and wavers while a slowdown sets in: 1.2 is all it says in the first ticks
+        final HandTicks.Run perTick = hand.drive(detector, PAST + WINDOW, i -> {
+            hand.slowdown("j", i <= PAST ? 1.0 : 1.2);
+            return i <= PAST ? ring(i, Set.of(), 0, false) : ring(i, Set.of(1), SLOW, true);
+        });
+
+        // the port queues in 3 of the window's 4 ticks after three slow ones
+        assertThat(perTick.upTo(PAST + 2)).isEmpty();
+        assertThat(perTick.tick(PAST + 3)).singleElement().satisfies(f -> assertThat(f.summary())
+            .startsWith("host-1 nic0 is a straggler: job j's comm runs up to 1.2× slower than usual"));
+    }
+
+    @Test
+    void shouldRememberTheJobsSlowdownOfTheTickBeforeForTheLesserThreshold() {
+        // 1.51, 1.10, 1.49 (infiniband draw 2): the tick at 1.10 counts the 1.51 before it
+        final HandTicks.Run perTick = hand.drive(detector, PAST + WINDOW + 1, i -> {
+            hand.slowdown("j", i <= PAST + WINDOW - 1 ? 1.0 : i == PAST + WINDOW ? 1.2 : 1.1);
+            return i <= PAST ? ring(i, Set.of(), 0, false) : ring(i, Set.of(1), SLOW, true);
+        });
+
+        assertThat(perTick.tick(PAST + WINDOW)).hasSize(1);
+        assertThat(perTick.tick(PAST + WINDOW + 1)).hasSize(1);
+    }
+
+    @Test
+    void shouldNotLowerTheThresholdForAPortThatOftenQueuedBefore() {
+        // a third of its past ticks queueing beyond the twin (a buffer or threshold the twin does not know): no change
+        final HandTicks.Run perTick = hand.drive(detector, PAST + 2 * WINDOW, i -> {
+            hand.slowdown("j", i <= PAST ? 1.0 : 1.2);
+            return i <= PAST ? ring(i, Set.of(1), FAST, i % 3 == 0) : ring(i, Set.of(1), SLOW, true);
+        });
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotLowerTheThresholdForAJobWhoseSlowdownWavered() {
+        // a healthy all-to-all's estimate swings 0.6 to 1.3: its 1.2 says nothing
+        final HandTicks.Run perTick = hand.drive(detector, PAST + 2 * WINDOW, i -> {
+            hand.slowdown("j", i <= PAST ? (i % 4 == 0 ? 0.7 : 1.0) : 1.2);
+            return i <= PAST ? ring(i, Set.of(), 0, false) : ring(i, Set.of(1), SLOW, true);
+        });
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotLowerTheThresholdForAnAllToAllWhoseNicsTakeInFromEveryPeerAtOnce() {
+        // its ports queue in bursts (incasts) whenever the twin misjudges a buffer: four false stragglers in a healthy
+        // two-hour run (healthy-2h draw 2) when its 1.2 counted
+        final HandTicks a2a = HandTicks.on(HandTicks.spineLeaf(2),
+            HandTicks.job("a", Pattern.ALL_TO_ALL, "host-0", "host-1", "host-2", "host-3"));
+        final HandTicks.Run perTick = a2a.drive(new StragglerDetector(), PAST + 2 * WINDOW, i -> {
+            a2a.slowdown("a", i <= PAST ? 1.0 : 1.2);
+            return i <= PAST ? ring(a2a, i, Set.of(), 0, false) : ring(a2a, i, Set.of(1), SLOW, true);
+        });
+
+        assertThat(perTick.all()).isEmpty();
+        a2a.slowdown("a", 1.31);
+        assertThat(a2a.drive(new StragglerDetector(), WINDOW, i -> ring(a2a, i, Set.of(1), SLOW, true)).last())
             .extracting(Finding::entity).containsExactly(Entity.port(HOST_1));
     }
 
