@@ -244,8 +244,8 @@ class AnalyzerChaosTest {
         final long until = Math.min(live.latestJobHealthTs(), uninterrupted.latestJobHealthTs());
         // to the bit: the analysis does not depend on the order or pace its lanes deliver (ArrivalOrderTest)
         assertThat(onlyInOne(live.jobHealth(until), uninterrupted.jobHealth(until)))
-            .as("job health, every figure: records only one side published up to %d (killed and restarted vs never stopped)",
-                until).isEmpty();
+            .as("job health, every figure: records only one side published up to %d (killed and restarted, %.0f intervals "
+                + "seen late, vs never stopped)", until, lateIntervals).isEmpty();
         // how long each start took to process is reported, not asserted: a restart can sit behind a changelog
         // partition whose restore stalls in the broker (seen here for 90 s after a broker restart, position 2732 of
         // 2781), which says nothing about the analyzer; the run as a whole must recover, asserted above
