@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +14,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-import dev.fabrictwin.cli.UsageException;
+import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.evaluation.CaptureEvaluation;
 import dev.fabrictwin.evaluation.Evaluation;
 import dev.fabrictwin.evaluation.ScoreTable;
 import dev.fabrictwin.evaluation.Scorecard;
@@ -39,6 +41,12 @@ import picocli.CommandLine.Spec;
             + "intervals; p95 in the JSON) and false alerts per hour of healthy running.",
         "--baseline thresholds scores a static-threshold detector (utilization > 90 %%, PFC pauses, ECN marks, any "
             + "drops or errors, P99 over the SLO, link down) on the same samples, side by side.",
+        "--samples F --truth T with --scenario S scores a capture someone else made instead of simulating: the canonical "
+            + "samples (plain JSON lines, not compressed) go through the path 'replay' runs, with S's fabric, jobs and "
+            + "sample interval (its faults are not read), and the root-cause alerts are scored against the truth records "
+            + "in T (JSON lines as sim.truth carries them; an empty file is a healthy capture). The same table and JSON, "
+            + "then the false root alerts per 10k ports per day of healthy time and one line per false root alert: type, "
+            + "entity, first seen in seconds from the capture's first sample.",
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -47,6 +55,8 @@ import picocli.CommandLine.Spec;
         "  fabric-twin eval --scenario scenarios/link-down.yaml --kafka     # on an embedded broker instead of replay",
         "  fabric-twin eval --all scenarios/ --draws 20 --json              # robustness: 20 draws of the hidden parameters",
         "  fabric-twin eval --scenario scenarios/silent-drop.yaml --draws 3 --vary control-frames",
+        "  fabric-twin simulate --scenario scenarios/pfc-storm-small.yaml --out out/pfc     # or any lab's capture:",
+        "  fabric-twin eval --scenario scenarios/pfc-storm-small.yaml --samples out/pfc/samples.jsonl --truth out/pfc/truth.jsonl",
     })
 public final class EvalCommand implements Callable<Integer> {
 
@@ -63,6 +73,14 @@ public final class EvalCommand implements Callable<Integer> {
         @Option(names = "--all", paramLabel = "DIR", description = "Every *.yaml scenario in this folder, pooled.")
         Path all;
     }
+
+    @Option(names = "--samples", paramLabel = "FILE", description = "With --scenario and --truth: score this capture "
+        + "(canonical samples, one JSON object per line; decompress .xz first) instead of simulating the scenario.")
+    private Path samples;
+
+    @Option(names = "--truth", paramLabel = "FILE", description = "With --samples: the capture's faults, one truth record "
+        + "(id, type, target, start, end in epoch ms) per line; an empty file for a healthy capture.")
+    private Path truth;
 
     @Option(names = "--baseline", paramLabel = "thresholds",
         description = "Also score the static-threshold baseline (the only one: thresholds).")
@@ -97,6 +115,9 @@ public final class EvalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (baseline != null && !baseline.equals("thresholds")) {
             throw new UsageException("--baseline must be 'thresholds', was '" + baseline + "'");
+        }
+        if (samples != null || truth != null) {
+            return capture();
         }
         final List<Path> files = files();
         final PrintWriter out = spec.commandLine().getOut();
@@ -164,6 +185,52 @@ public final class EvalCommand implements Callable<Integer> {
         }
         if (json) {
             out.println(ScoreTable.jsonLine(analyzer, base, Map.of("scenarios", (double) runs.size())));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --samples F --truth T --scenario S}: a capture someone else made, replayed and scored. */
+    private int capture() throws IOException {
+        if (samples == null || truth == null || input.scenario == null) {
+            throw new UsageException("--samples and --truth go together, with --scenario (not --all)");
+        }
+        if (kafka || draws != null || draw != null || (vary != null && !vary.isEmpty())) {
+            throw new UsageException("--samples scores the capture as given: it takes neither --kafka, --draws, --draw nor --vary");
+        }
+        final Scenario s = ScenarioParser.parse(files().get(0));
+        Shards.check(s, shards);
+        CaptureEvaluation.check(samples, truth);
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final long t0 = System.nanoTime();
+        err.printf(Locale.ROOT, "eval: replaying %s (%s, %d ms interval) against %s ...%n", samples, s.name(),
+            s.sampleInterval().toMillis(), truth);
+        err.flush();
+        final CaptureEvaluation c = CaptureEvaluation.run(s, samples, truth, baseline != null, shards);
+        final Evaluation e = c.evaluation();
+        err.printf(Locale.ROOT, "eval: %s: %,d samples in %.1f s%n", s.name(), e.samples(), (System.nanoTime() - t0) / 1e9);
+        err.flush();
+        out.printf(Locale.ROOT, "Capture %s (scenario %s): %,d samples, %d ports, %.0f s, %d fault(s)%n", samples, s.name(),
+            e.samples(), e.ports(), (c.endMs() - c.startMs()) / 1000.0, e.truth().size());
+        ScoreTable.print(out, e.analyzer(), e.baseline());
+        final Scorecard.Line all = e.analyzer().overall();
+        out.printf(Locale.ROOT, "False root alerts: %d (%d of them while no fault was active: %s per 10k ports per day over "
+                + "%.2f healthy hours of %d ports)%n", c.falseRoots().size(), all.falseHealthy(),
+            ScoreTable.num(c.falseRootsPer10kPortsPerDay()), all.healthyHours(), e.ports());
+        for (final Alert a : c.falseRoots()) {
+            out.printf(Locale.ROOT, "  %-18s %-40s %9.1f s%n", a.type().name(), a.entity().key(),
+                (a.firstSeen() - c.startMs()) / 1000.0);
+        }
+        if (json) {
+            final Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("scenarios", 1.0);
+            extra.put("samples", (double) e.samples());
+            extra.put("ports", (double) e.ports());
+            extra.put("falseRoots", (double) c.falseRoots().size());
+            final double rate = c.falseRootsPer10kPortsPerDay();
+            extra.put("falseRootsPer10kPortsPerDay", Double.isFinite(rate) ? rate : null);
+            out.println(ScoreTable.jsonLine(e.analyzer(), e.baseline(), extra));
         }
         out.flush();
         return 0;

@@ -102,4 +102,86 @@ class EvalCommandTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.errLines()).singleElement().asString().contains("no *.yaml scenario files in");
     }
+
+    /** The score table's rows (type and figure columns), without the heading line that names the run. */
+    private static java.util.List<String> tableRows(final String out) {
+        return out.lines().filter(l -> l.startsWith("  ") && l.contains("│")).toList();
+    }
+
+    /**
+     * {@code eval --samples}: a capture our simulator wrote to a folder, scored as someone else's capture, gives the
+     * table {@code eval --scenario} gives for the same run; with an empty truth every root alert is a false one,
+     * listed with its first-seen time from the capture's start and counted per 10k ports per day.
+     */
+    @Test
+    void shouldScoreACaptureFromFilesLikeTheSimulatedRun(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws Exception {
+        final String scenario = "../scenarios/link-down.yaml";
+        final FabricTwinCliTest.Run sim = FabricTwinCliTest.run("simulate", "--scenario", scenario, "--out", dir.toString());
+        assertThat(sim.exitCode()).as(sim.err()).isZero();
+        final String samples = dir.resolve("samples.jsonl").toString();
+
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", samples,
+            "--truth", dir.resolve("truth.jsonl").toString(), "--json");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("Capture " + samples + " (scenario link-down)", "twin-based analyzer", "LINK_DOWN",
+            "False root alerts: 0 ");
+        final JsonNode score = lastLine(run);
+        assertThat(score.get("faults").asInt()).isEqualTo(1);
+        assertThat(score.get("recall").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("precision").asDouble()).isEqualTo(1.0);
+        assertThat(score.get("falseRoots").asInt()).isZero();
+        assertThat(score.get("falseRootsPer10kPortsPerDay").asDouble()).isZero();
+        assertThat(score.path("byType").path("LINK_DOWN").path("localization").asDouble()).isEqualTo(1.0);
+        final FabricTwinCliTest.Run simulated = FabricTwinCliTest.run("eval", "--scenario", scenario);
+        assertThat(simulated.exitCode()).as(simulated.err()).isZero();
+        assertThat(tableRows(run.out())).isNotEmpty().isEqualTo(tableRows(simulated.out()));
+
+        final java.nio.file.Path none = java.nio.file.Files.createFile(dir.resolve("healthy-truth.jsonl"));
+        final FabricTwinCliTest.Run healthy = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", samples,
+            "--truth", none.toString(), "--json");
+        assertThat(healthy.exitCode()).as(healthy.err()).isZero();
+        final JsonNode h = lastLine(healthy);
+        final int falseRoots = h.get("falseRoots").asInt();
+        assertThat(falseRoots).isPositive();
+        assertThat(h.get("alerts").asInt()).isEqualTo(falseRoots);
+        // 300 s of 1 s samples: the capture spans about 300 s (its stamps carry the simulated clocks' skew)
+        final double expected = falseRoots * 10_000.0 / (h.get("ports").asDouble() * 300.0 / 86_400.0);
+        assertThat(h.get("falseRootsPer10kPortsPerDay").asDouble()).isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(healthy.out()).containsPattern("False root alerts: " + falseRoots + " \\(" + falseRoots + " of them while no fault");
+        final java.util.List<String> listed = healthy.out().lines().filter(l -> l.matches("  [A-Z_]+ +\\S+ +-?\\d+\\.\\d s")).toList();
+        assertThat(listed).hasSize(falseRoots).anySatisfy(l -> assertThat(l).matches("  LINK_DOWN +link:leaf-5~spine-2 +(8[5-9]|9[0-9])\\.\\d s"));
+    }
+
+    @Test
+    void shouldRejectACaptureWithoutTruthACompressedOneAndABadTruthInOneLineWithExitTwo(
+        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        final java.nio.file.Path plain = java.nio.file.Files.writeString(dir.resolve("s.jsonl"),
+            "{\"ts\": 1735689600000, \"device\": \"leaf-0\", \"port\": \"eth0\", \"counters\": {\"tx_bytes\": 1}}\n");
+        final java.nio.file.Path xz = java.nio.file.Files.write(dir.resolve("s.jsonl.xz"),
+            new byte[] {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4});
+        final java.nio.file.Path badTruth = java.nio.file.Files.writeString(dir.resolve("t.jsonl"), "\n{\"type\": \"MOON\"}\n");
+        final java.nio.file.Path empty = java.nio.file.Files.createFile(dir.resolve("none.jsonl"));
+        final String scenario = "../scenarios/link-down.yaml";
+
+        final FabricTwinCliTest.Run noTruth = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", plain.toString());
+        assertThat(noTruth.exitCode()).isEqualTo(2);
+        assertThat(noTruth.errLines()).containsExactly(
+            "fabric-twin eval: --samples and --truth go together, with --scenario (not --all)");
+        final FabricTwinCliTest.Run compressed = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", xz.toString(),
+            "--truth", empty.toString());
+        assertThat(compressed.exitCode()).isEqualTo(2);
+        assertThat(compressed.errLines()).singleElement().asString().contains("is xz-compressed; decompress it first");
+        final FabricTwinCliTest.Run bad = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", plain.toString(),
+            "--truth", badTruth.toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.errLines()).singleElement().asString().contains(badTruth + ":2: not a truth record");
+        final FabricTwinCliTest.Run kafka = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", plain.toString(),
+            "--truth", empty.toString(), "--kafka");
+        assertThat(kafka.exitCode()).isEqualTo(2);
+        assertThat(kafka.errLines()).singleElement().asString().contains("neither --kafka");
+        final FabricTwinCliTest.Run help = FabricTwinCliTest.run("eval", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("--samples", "--truth", "eval --scenario scenarios/pfc-storm-small.yaml --samples");
+    }
 }
