@@ -33,13 +33,16 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Finds and aborts the hanging transactions (see {@link HangingTransactions}) on the partitions this analyzer writes:
- * its changelogs and its output topics. Kafka can leave one behind across broker restarts (seen here on 4.3.1 with
- * transaction version 2: a changelog's restore stopped 9 records short of its end for good, its transactional id
- * idle at the coordinator). Without this the analyzer never finishes restoring; with it, the restore waits
- * {@code minAgeMs} plus at most one check period. Each abort is logged with its reason and counted
- * ({@code fabric_kafka_hanging_transactions_aborted_total}); one the broker refuses (the abort needs the cluster's
- * ClusterAction permission) is logged with the {@code kafka-transactions.sh} command an operator can run instead.
+ * Finds the hanging transactions (see {@link HangingTransactions}) on the partitions this analyzer writes: its
+ * changelogs, its lanes and its output topics. Kafka can leave one behind across broker restarts (seen here on 4.3.1
+ * with transaction version 2: a transaction's marker never reached one partition, whose read_committed readers then
+ * stop there for good). One its coordinator shows aborted is aborted here too, after {@code minAgeMs} plus at most one
+ * check period, logged with its reason and counted ({@code fabric_kafka_hanging_transactions_aborted_total}); one the
+ * broker refuses to abort (that needs the cluster's ClusterAction permission) is logged with the
+ * {@code kafka-transactions.sh} command an operator can run instead. One whose outcome the coordinator does not show is
+ * left as it is, logged once and counted ({@code fabric_kafka_hanging_transactions_left_total}): it may have been
+ * committed everywhere else, and an abort would drop committed records from this partition alone (AnalyzerChaosTest
+ * saw exactly that: a lane's intervals lost, a changelog's writes undone under outputs that stood).
  *
  * <p>Cost: two offset listings over the written partitions per check, and a describe of only the partitions a
  * transaction holds; at 32k GPUs that is still a few hundred partitions every 30 s.
@@ -58,6 +61,10 @@ public final class HangingTransactionGuard implements AutoCloseable {
     private final String bootstrap;
     private final ScheduledExecutorService schedule;
     private volatile String lastFailure = "";
+    /** Hanging transactions left open (their outcome unknown), each reported once; bounded. */
+    private final Set<OpenTransaction> reported = new HashSet<>();
+    private static final int MAX_REPORTED = 1_000;
+    private final Counter left;
     /** When each open transaction was first seen as it is now, by the guard's clock; only held partitions' entries. */
     private final Map<OpenTransaction, Long> firstSeen = new HashMap<>();
 
@@ -77,6 +84,10 @@ public final class HangingTransactionGuard implements AutoCloseable {
         this.clock = clock;
         this.aborted = Counter.builder("fabric.kafka.hanging.transactions.aborted")
             .description("Transactions Kafka left open on a partition this analyzer writes, aborted by the analyzer")
+            .register(registry);
+        this.left = Counter.builder("fabric.kafka.hanging.transactions.left")
+            .description("Transactions Kafka left open on a partition this analyzer writes whose outcome its coordinator "
+                + "does not show: not aborted (it may have been committed), reported for an operator")
             .register(registry);
         this.schedule = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, applicationId + "-hanging-transaction-guard");
@@ -133,10 +144,15 @@ public final class HangingTransactionGuard implements AutoCloseable {
         final Map<OpenTransaction, String> reasons = new HashMap<>();
         for (final OpenTransaction t : open) {
             final Optional<String> id = Optional.ofNullable(ids.get(t.producerId()));
-            HangingTransactions.whyHanging(t, id, id.map(described::get), now - firstSeen.get(t), minAgeMs,
+            final Optional<TransactionDescription> coordinator = id.map(described::get);
+            HangingTransactions.whyHanging(t, id, coordinator, now - firstSeen.get(t), minAgeMs,
                 applicationId + "-").ifPresent(why -> {
-                    judged.add(t);
-                    reasons.put(t, why);
+                    if (HangingTransactions.abortIsItsOutcome(t, coordinator.get())) {
+                        judged.add(t);
+                        reasons.put(t, why);
+                    } else {
+                        leave(t, why);
+                    }
                 });
         }
         // the partitions were read before their coordinators: abort only what is still open, unchanged, after them
@@ -149,6 +165,17 @@ public final class HangingTransactionGuard implements AutoCloseable {
             }
         }
         return hanging;
+    }
+
+    /** Says once, for an operator, why a hanging transaction whose outcome is unknown is left as it is. */
+    private void leave(final OpenTransaction t, final String why) {
+        if (reported.size() < MAX_REPORTED && reported.add(t)) {
+            left.increment();
+            LOG.error("a transaction Kafka left open holds {} ({}), and its coordinator does not show it aborted: it may "
+                + "have been committed everywhere else and lost only its marker here, so aborting it could drop committed "
+                + "records; read_committed readers of the partition wait at it. If losing them is acceptable, an operator "
+                + "can run: {}", t, why, t.operatorCommand(bootstrap));
+        }
     }
 
     private void abort(final OpenTransaction t, final String why, final long openForMs) throws InterruptedException {

@@ -65,4 +65,21 @@ class HangingTransactionsTest {
             .isEmpty();
         assertThat(judge(coordinator(TransactionState.UNKNOWN, 3002, 54))).isEmpty();
     }
+
+    /**
+     * Issue 32, 1: after a broker restart a committed transaction had lost its marker on one lane and one changelog;
+     * aborting it there dropped intervals the changelog said were sent (false SILENT_DROP roots in AnalyzerChaosTest).
+     */
+    @Test
+    void onlyATransactionItsCoordinatorShowsAbortedMayBeAbortedHere() {
+        final TransactionDescription committed = coordinator(TransactionState.COMPLETE_COMMIT, 3002, 55).get();
+        final TransactionDescription aborted = coordinator(TransactionState.COMPLETE_ABORT, 3002, 55).get();
+        final TransactionDescription laterAborted = coordinator(TransactionState.COMPLETE_ABORT, 3002, 57).get();
+        final TransactionDescription reinitialized = coordinator(TransactionState.EMPTY, 4001, 0).get();
+
+        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, aborted)).isTrue();
+        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, committed)).isFalse();
+        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, laterAborted)).as("a later transaction's outcome").isFalse();
+        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, reinitialized)).isFalse();
+    }
 }
