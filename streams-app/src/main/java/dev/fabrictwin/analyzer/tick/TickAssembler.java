@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.fabrictwin.analyzer.rates.DeviceClocks;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
 
@@ -32,15 +33,13 @@ public final class TickAssembler implements Serializable {
     private long lastClosed = Long.MIN_VALUE;
     private long watermark = Long.MIN_VALUE;
     private long lateIntervals;
-    /** Each device's latest interval end, and those values as a multiset: the slowest live device is its floor. */
-    private final java.util.Map<String, Long> latestByDevice = new java.util.HashMap<>();
-    private final TreeMap<Long, Integer> latestCounts = new TreeMap<>();
+    /** Each device's latest interval end: the slowest live device is event time's floor, the supported newest its top. */
+    private final DeviceClocks clocks;
     static final int STALE_TICKS = 60;
     /** An open tick indexes its ports over the whole fabric once it holds 1/this of them ({@link Open}). */
     static final int DENSE_SHARE = 64;
     /** How far ahead of every other device one device may run before its clock is taken for wrong, in ticks. */
-    static final int SUPPORT_TICKS = 5;
-    private final long supportMs;
+    public static final int SUPPORT_TICKS = 5;
 
     public TickAssembler(final long tickMs, final long graceMs, final int ports) {
         if (tickMs <= 0 || graceMs < 0) {
@@ -49,7 +48,7 @@ public final class TickAssembler implements Serializable {
         this.tickMs = tickMs;
         this.graceMs = graceMs;
         this.ports = ports;
-        this.supportMs = Math.max(graceMs, SUPPORT_TICKS * tickMs);
+        this.clocks = new DeviceClocks(Math.max(graceMs, SUPPORT_TICKS * tickMs));
     }
 
     /**
@@ -81,56 +80,15 @@ public final class TickAssembler implements Serializable {
     }
 
     private List<Tick> advance(final PortInterval interval) {
-        advance(interval.device(), interval.t1());
-        watermark = supportedNewest();
-        final Long slowest = latestCounts.ceilingKey(watermark - STALE_TICKS * tickMs);
+        clocks.advance(interval.device(), interval.t1());
+        watermark = clocks.supportedNewest();
+        final Long slowest = clocks.slowestSince(watermark - STALE_TICKS * tickMs);
         return closeUpTo((slowest == null ? watermark : slowest) - graceMs);
-    }
-
-    /**
-     * The newest device time that another device comes near ({@link #supportMs}): a lone device far ahead of all
-     * others has a wrong clock, and letting it set event time would close every tick before the rest of the fabric
-     * arrives (its partition would stall, every other interval late). With fewer than three devices, the newest (two
-     * cannot tell a clock running ahead from a device that stopped).
-     */
-    private long supportedNewest() {
-        if (latestByDevice.size() < 3) {
-            return latestCounts.lastKey();
-        }
-        Map.Entry<Long, Integer> top = latestCounts.lastEntry();
-        while (true) {
-            final Map.Entry<Long, Integer> below = latestCounts.lowerEntry(top.getKey());
-            if (top.getValue() >= 2 || below == null || top.getKey() - below.getKey() <= supportMs) {
-                return top.getKey();
-            }
-            top = below;
-        }
     }
 
     /** Devices whose latest interval ends more than the support span ahead of event time: their clocks run ahead (ms). */
     public Map<String, Long> devicesAhead() {
-        if (watermark == Long.MIN_VALUE || latestCounts.isEmpty() || latestCounts.lastKey() <= watermark + supportMs) {
-            return Map.of();
-        }
-        final Map<String, Long> ahead = new java.util.TreeMap<>();
-        latestByDevice.forEach((device, t) -> {
-            if (t > watermark + supportMs) {
-                ahead.put(device, t - watermark);
-            }
-        });
-        return ahead;
-    }
-
-    private void advance(final String device, final long t1) {
-        final Long before = latestByDevice.get(device);
-        if (before != null && before >= t1) {
-            return;
-        }
-        latestByDevice.put(device, t1);
-        if (before != null) {
-            latestCounts.computeIfPresent(before, (k, n) -> n == 1 ? null : n - 1);
-        }
-        latestCounts.merge(t1, 1, Integer::sum);
+        return clocks.ahead(watermark);
     }
 
     /** Closes every open tick (end of input). */

@@ -20,17 +20,22 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.analyzer.rates.DeviceClocks;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.rates.TimeGate;
+import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.InvalidSampleException;
 import dev.fabrictwin.contract.sample.SampleSerde;
+import dev.fabrictwin.twin.fabric.Quoted;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -46,6 +51,7 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 public final class RatesStage {
 
     public static final String LAST_SAMPLE_STORE = "port-last-sample";
+    private static final Logger LOG = LoggerFactory.getLogger(RatesStage.class);
     static final ObjectMapper JSON = new ObjectMapper();
 
     private RatesStage() {
@@ -112,6 +118,8 @@ public final class RatesStage {
         /** A port silent this long (event time) is forgotten. */
         static final long FORGET_AFTER_MS = 15 * 60_000;
         static final Duration FORGET_EVERY = Duration.ofMinutes(1);
+        /** Devices with a wrong clock logged at most (one line each): bounds the log and the memory of what was said. */
+        static final int MAX_LOGGED_AHEAD = 1_000;
 
         private final long nominalIntervalMs;
         private final int lanes;
@@ -136,6 +144,14 @@ public final class RatesStage {
         private int lane;
         /** Wrong clocks stop here, before they can move event time (wall-clock skew of real devices is far smaller). */
         private TimeGate clocks;
+        /**
+         * The partition's devices' latest sample times: lane records are stamped no later than the time they support
+         * together, so one device whose clock runs ahead cannot stall its lane in the analysis's timestamp-ordered merge
+         * (its intervals still travel, and the analysis keeps them in ticks of their own until the fabric gets there).
+         */
+        private DeviceClocks partitionTime;
+        /** Devices whose clock running ahead was logged (once each, until they come back in line); bounded. */
+        private final java.util.Set<String> loggedAhead = new java.util.HashSet<>();
 
         PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs) {
             this.nominalIntervalMs = nominalIntervalMs;
@@ -157,6 +173,8 @@ public final class RatesStage {
             recovered = false;
             newestTs = Long.MIN_VALUE;
             clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
+            partitionTime = new DeviceClocks(TickAssembler.SUPPORT_TICKS * nominalIntervalMs);
+            loggedAhead.clear();
             // one task per sample partition: its lane is fixed (the partition mod lanes)
             this.lane = context.taskId().partition() % lanes;
             if (batchFlushMs > 0) {
@@ -187,6 +205,9 @@ public final class RatesStage {
                 last.delete(key);
                 latest.remove(key);
             });
+            silent.stream().map(key -> key.substring(0, key.lastIndexOf('/'))).distinct()
+                .filter(device -> partitionTime.latest(device) != null && partitionTime.latest(device) < before)
+                .forEach(partitionTime::forget);
         }
 
         @Override
@@ -204,6 +225,8 @@ public final class RatesStage {
             }
             recoverPendingOnce();
             newestTs = Math.max(newestTs, sample.ts());
+            partitionTime.advance(sample.device(), sample.ts());
+            noteClockAhead(sample.device(), sample.ts());
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {
@@ -213,7 +236,7 @@ public final class RatesStage {
             if (batchFlushMs == 0) {
                 last.put(portKey, sample);
                 step.interval().ifPresent(i -> context.forward(record.withValue(new LaneBatch(lane, List.of(i)))
-                    .withTimestamp(i.t1())));
+                    .withTimestamp(laneStamp(i.t1()))));
                 return;
             }
             if (step.interval().isPresent()) {
@@ -271,8 +294,29 @@ public final class RatesStage {
             for (final PortInterval i : pending) {
                 newest = Math.max(newest, i.t1());
             }
-            context.forward(new Record<>(null, new LaneBatch(lane, List.copyOf(pending)), newest));
+            context.forward(new Record<>(null, new LaneBatch(lane, List.copyOf(pending)), laneStamp(newest)));
             pending.clear();
+        }
+
+        /** A lane record's time: its newest interval end, but never past the time the partition's devices support. */
+        private long laneStamp(final long newest) {
+            final long supported = partitionTime.supportedNewest();
+            return supported == Long.MIN_VALUE ? newest : Math.min(newest, supported);
+        }
+
+        /** Logs a device whose clock runs ahead of its partition's, once until it is back in line. */
+        private void noteClockAhead(final String device, final long ts) {
+            final long supported = partitionTime.supportedNewest();
+            if (ts <= supported + TickAssembler.SUPPORT_TICKS * nominalIntervalMs) {
+                loggedAhead.remove(device);
+                return;
+            }
+            if (loggedAhead.size() < MAX_LOGGED_AHEAD && loggedAhead.add(device)) {
+                LOG.warn("device {} stamps its samples {} s ahead of the other devices of partition {}: its clock looks "
+                    + "wrong; its intervals wait in ticks of their own and hold nothing else up "
+                    + "(fabric_device_clock_ahead_seconds)", Quoted.of(device), (ts - supported) / 1000.0,
+                    context.taskId().partition());
+            }
         }
 
         /** The port's last sample: in memory, else from the store (after a restart or a task migration). */

@@ -95,6 +95,29 @@ class RatesBatchingTest {
         assertThat(out.get(0).timestamp()).as("the batch's newest interval end").isEqualTo(2_000);
     }
 
+    /**
+     * Issue 32, 3: a device stamped 90 s ahead made its lane record 90 s ahead, and the analysis's timestamp-ordered
+     * merge then held every later record of that lane back until the rest of the fabric got there (a sixth of the
+     * fabric blinded for a minute, its intervals then late). Its intervals still travel, stamped with the time the
+     * partition's devices support together.
+     */
+    @Test
+    void shouldNotLetOneDeviceWhoseClockRunsAheadStampItsLaneAhead() {
+        for (long ts = 1_000; ts <= 3_000; ts += 1_000) {
+            round("leaf-1", ts, 1);
+            round("leaf-2", ts, 1);
+            round("leaf-3", ts, 1);
+            round("host-9", ts + 90_000, 1);
+        }
+        round("leaf-1", 4_000, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+
+        final List<TestRecord<String, List<PortInterval>>> out = batches.readRecordsToList();
+        assertThat(out).extracting(TestRecord::timestamp).allSatisfy(ts -> assertThat(ts).isLessThanOrEqualTo(4_000L));
+        assertThat(out).flatExtracting(TestRecord::value).extracting(i -> i.device() + "@" + i.t1())
+            .contains("host-9@92000", "host-9@93000", "leaf-1@4000");
+    }
+
     @Test
     void shouldSendAPendingBatchOnceTheFlushIntervalOfWallTimePasses() {
         round("leaf-1", 1_000, 2);
