@@ -28,4 +28,9 @@ public record Finding(FaultType type, Entity entity, boolean rootCandidate, Enti
                                   final double observed, final double expected, final String summary) {
         return new Finding(type, entity, false, cause, metric, observed, expected, Severity.WARNING, summary);
     }
+
+    /** The same finding about another entity (a more precise name for what it found). */
+    public Finding naming(final Entity other) {
+        return new Finding(type, other, rootCandidate, cause, metric, observed, expected, severity, summary);
+    }
 }

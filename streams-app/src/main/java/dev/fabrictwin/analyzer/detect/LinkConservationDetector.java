@@ -187,7 +187,8 @@ public final class LinkConservationDetector implements Detector {
                     continue;
                 }
                 w.add(a.tx, difference, rate, time);
-                if (w.size < SPAN || w.dropped < SPAN / 2 || w.activePoints < MIN_ACTIVE_TICKS) {
+                if (w.size < SPAN || w.dropped < SPAN / 2 || w.activePoints < MIN_ACTIVE_TICKS
+                    || w.effectivePoints() < MIN_ACTIVE_TICKS) {
                     continue;
                 }
                 judged++;
@@ -220,7 +221,30 @@ public final class LinkConservationDetector implements Detector {
                     SPAN * c.window.every), (x, y) -> x.observed() >= y.observed() ? x : y);
             }
         }
-        out.addAll(perLink.values());
+        out.addAll(named(context, perLink).values());
+    }
+
+    /**
+     * A loss names its physical link: where several links join the same two devices (a host's NICs on one leaf), a
+     * link entity would name all of them, so a loss on some of them names each by its port at the lower end (the
+     * NIC); a loss on all of them names the link between the devices.
+     */
+    private static Map<Integer, Finding> named(final TickContext context, final Map<Integer, Finding> perLink) {
+        final Map<Integer, Finding> out = new java.util.TreeMap<>(perLink);
+        for (final Map.Entry<Integer, Finding> e : perLink.entrySet()) {
+            final Link link = context.fabric().link(e.getKey());
+            final List<Link> parallel = context.fabric().linksBetween(link.lower().device(), link.upper().device());
+            if (parallel.size() < 2) {
+                continue;
+            }
+            if (!parallel.stream().allMatch(l -> perLink.containsKey(l.index()))) {
+                out.put(e.getKey(), e.getValue().naming(Entity.port(link.lower())));
+            } else if (link.index() != parallel.get(0).index()) { // one finding for the pair: the largest loss
+                out.remove(e.getKey());
+                out.merge(parallel.get(0).index(), e.getValue(), (x, y) -> x.observed() >= y.observed() ? x : y);
+            }
+        }
+        return out;
     }
 
     private static Finding finding(final Link link, final PortTick sender, final PortTick receiver, final double share,
@@ -325,6 +349,23 @@ public final class LinkConservationDetector implements Detector {
             segmentPeak[at] = differenceNow;
             size++;
             activePoints += active(size - 1) ? 1 : 0;
+        }
+
+        /**
+         * How many points the window's traffic is spread over, each weighted by what it sent: (Σ s)² / Σ s² over the
+         * steps between points. A window whose traffic came in its last tick or two (a job resuming after a stall: a
+         * trickle kept the earlier points "active") is a fit through two points, and what is in flight between two
+         * ends read at different instants then passes for a share of that burst lost.
+         */
+        double effectivePoints() {
+            double sum = 0;
+            double squares = 0;
+            for (int i = 1; i < size; i++) {
+                final double step = Math.max(0, sent(i) - sent(i - 1));
+                sum += step;
+                squares += step * step;
+            }
+            return squares > 0 ? sum * sum / squares : 0;
         }
 
         /** d at a tick between this window's points: part of the window's past once that point has left it. */
