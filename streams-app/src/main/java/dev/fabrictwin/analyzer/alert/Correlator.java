@@ -80,6 +80,9 @@ public final class Correlator implements Serializable {
             if (stronger == null && f.type() == FaultType.ECMP_IMBALANCE) {
                 stronger = rerouting(f, roots, candidates);
             }
+            if (stronger == null && f.type() == FaultType.ECMP_IMBALANCE) {
+                stronger = undeclaredEntering(f, roots, candidates);
+            }
             if (stronger != null) {
                 out.putIfAbsent(id, new Correlated(id, f, false, stronger, footprint.affected(f.entity())));
             } else {
@@ -191,6 +194,19 @@ public final class Correlator implements Serializable {
                 && nextHops.stream().anyMatch(h -> e.getValue().entity().touches(h)))
             .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
             .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /**
+     * Undeclared traffic entering the fabric at an imbalanced switch: a NIC on it sending what no job declares. The
+     * twin does not know that flow, so where the switch hashes it reads as an imbalance of the group; it is the
+     * sender's fault. The root, or null.
+     */
+    private String undeclaredEntering(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
+        return faults(roots, candidates).entrySet().stream()
+            .filter(e -> e.getValue().type() == FaultType.UNEXPECTED_TRAFFIC && e.getValue().rootCandidate()
+                && e.getValue().entity().kind() == Entity.Kind.PORT
+                && portLinkDevices(e.getValue().entity()).contains(f.entity().device()))
+            .map(Map.Entry::getKey).findFirst().orElse(null);
     }
 
     /** The roots, then this tick's candidates not among them (a weaker fault of this tick can explain too). */

@@ -13,9 +13,10 @@ import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
- * {@value #WINDOW} ticks (several iterations, so a phase error of the twin averages out) a NIC receiving more
- * than the twin expects by {@value #EXCESS_SHARE} of its line rate is where the traffic lands — the root
- * cause; NICs sending unexplained traffic are its sources, symptoms of the same alert.
+ * {@value #WINDOW} ticks (several iterations, so a phase error of the twin averages out) a NIC sending more than
+ * the twin expects by {@value #EXCESS_SHARE} of its line rate is a source of undeclared traffic — a root cause: the
+ * traffic is its own. A NIC receiving that much more is where it lands, a victim of the largest source; a receiver
+ * with no source in sight (traffic from outside the monitored hosts) is the root itself.
  */
 public final class UnexpectedTrafficDetector implements Detector {
 
@@ -66,42 +67,42 @@ public final class UnexpectedTrafficDetector implements Detector {
             excess(w[2].sum(), w[3].sum(), lineBytes).ifPresent(x -> txExcess.put(t.port(), x));
         }
         final int first = out.size();
-        rxExcess.forEach((port, x) -> out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), RX_METRIC, x,
-            0, Severity.WARNING, String.format("%s %s receives %.0f%% of line rate more than the declared jobs explain",
+        rxExcess.forEach((port, x) -> out.add(sink(port, x, null)));
+        txExcess.forEach((port, x) -> out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), TX_METRIC, x,
+            0, Severity.WARNING, String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
                 port.device(), port.port(), 100 * x))));
-        txExcess.forEach((port, x) -> out.add(source(port, x, null)));
-        linkSources(out.subList(first, out.size()));
+        linkSinks(out.subList(first, out.size()));
     }
 
     /**
-     * Makes every NIC sending unexplained traffic a symptom of where it lands: the NIC receiving the most of it
-     * (the first such on a tie), when there is one; else each source is a root of its own. Sharded, the correlation
-     * stage links them over the whole fabric (a source and its sink may be judged by different shards).
+     * Makes every NIC receiving unexplained traffic a symptom of the NIC sending the most of it (the first such on a
+     * tie), when there is one; else each receiver is a root of its own. Sharded, the correlation stage links them over
+     * the whole fabric (a source and its sink may be judged by different shards).
      */
-    public static void linkSources(final List<Finding> findings) {
-        Finding sink = null;
+    public static void linkSinks(final List<Finding> findings) {
+        Finding source = null;
         for (final Finding f : findings) {
-            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && RX_METRIC.equals(f.metric())
-                && (sink == null || f.observed() > sink.observed())) {
-                sink = f;
+            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && TX_METRIC.equals(f.metric())
+                && (source == null || f.observed() > source.observed())) {
+                source = f;
             }
         }
         for (int i = 0; i < findings.size(); i++) {
             final Finding f = findings.get(i);
-            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && TX_METRIC.equals(f.metric())) {
-                findings.set(i, source(new PortRef(f.entity().device(), f.entity().port()), f.observed(),
-                    sink == null ? null : new PortRef(sink.entity().device(), sink.entity().port())));
+            if (f.type() == FaultType.UNEXPECTED_TRAFFIC && RX_METRIC.equals(f.metric())) {
+                findings.set(i, sink(new PortRef(f.entity().device(), f.entity().port()), f.observed(),
+                    source == null ? null : new PortRef(source.entity().device(), source.entity().port())));
             }
         }
     }
 
-    private static Finding source(final PortRef port, final double excess, final PortRef sink) {
-        final String summary = String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
+    private static Finding sink(final PortRef port, final double excess, final PortRef source) {
+        final String summary = String.format("%s %s receives %.0f%% of line rate more than the declared jobs explain",
             port.device(), port.port(), 100 * excess);
-        return sink == null
-            ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), TX_METRIC, excess, 0, Severity.WARNING, summary)
-            : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), Entity.port(sink), TX_METRIC, excess, 0,
-                summary + ", towards " + sink.device());
+        return source == null
+            ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), RX_METRIC, excess, 0, Severity.WARNING, summary)
+            : Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), Entity.port(source), RX_METRIC, excess, 0,
+                summary + ", from " + source.device());
     }
 
     private static java.util.Optional<Double> excess(final double observed, final double expected, final double line) {

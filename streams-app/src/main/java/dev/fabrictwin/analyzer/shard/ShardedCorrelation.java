@@ -164,8 +164,8 @@ public final class ShardedCorrelation implements Serializable {
 
     /**
      * The findings of one tick over the whole fabric: every shard's, in shard order, then the PFC pauses that entered a
-     * shard at a boundary device, walked on with what the other shards saw there; unexplained traffic's sources are
-     * linked to where it lands, wherever that is judged. A finding about a job (its
+     * shard at a boundary device, walked on with what the other shards saw there; unexplained traffic's receivers are
+     * linked to the NIC sending it, wherever that is judged. A finding about a job (its
      * slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an entity
      * two shards both report on (a boundary device) is taken from the first only.
      */
@@ -191,7 +191,7 @@ public final class ShardedCorrelation implements Serializable {
                     .ifPresent(findings::add));
             }
         }
-        UnexpectedTrafficDetector.linkSources(findings);
+        UnexpectedTrafficDetector.linkSinks(findings);
         return findings;
     }
 

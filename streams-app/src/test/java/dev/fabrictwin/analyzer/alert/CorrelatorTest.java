@@ -177,6 +177,23 @@ class CorrelatorTest {
             NOTHING_OPEN)).isEmpty();
     }
 
+    /**
+     * A NIC sending undeclared traffic into its leaf: the twin does not know that flow, so the leaf's group reads as
+     * imbalanced wherever the flow hashes; the sender is the fault, the imbalance its victim (issue 31). An imbalance
+     * at another leaf stays a root of its own.
+     */
+    @Test
+    void shouldMakeAnImbalanceWhereUndeclaredTrafficEntersTheFabricItsVictim() {
+        final Finding rogue = root(FaultType.UNEXPECTED_TRAFFIC, port("host-2", "nic0"));
+        final Finding atItsLeaf = root(ECMP_IMBALANCE, LEAF1_GROUP);
+        final Finding elsewhere = root(ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"));
+
+        final List<Correlated> out = correlator.correlate(List.of(atItsLeaf, elsewhere, rogue), NOTHING_OPEN);
+
+        assertRoles(out).containsExactly(tuple(id(rogue), true, null), tuple(id(atItsLeaf), false, id(rogue)),
+            tuple(id(elsewhere), true, null));
+    }
+
     // ---- job slowdowns ----
 
     @Test

@@ -39,23 +39,23 @@ class UnexpectedTrafficDetectorTest {
             .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes).expected(CounterNames.RX_BYTES, expected));
     }
 
+    /** Issue 31: undeclared traffic is the sender's; the NIC it lands on is its victim. */
     @Test
-    void shouldBlameTheNicTakingInTrafficNoJobExplainsAndCallItsSourceASymptom() {
+    void shouldBlameTheNicSendingTrafficNoJobExplainsAndCallWhereItLandsASymptom() {
         final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> flow(i, 5e9));
 
         assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
         assertThat(perTick.last()).hasSize(2);
         assertThat(perTick.last()).filteredOn(Finding::rootCandidate).singleElement().satisfies(f -> {
-            assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), "rx_excess_share", 0.4, 0,
+            assertFinding(f, Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), "tx_excess_share", 0.4, 0,
                 Severity.WARNING, null));
-            assertThat(f.summary())
-                .isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain");
+            assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain");
         });
         assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement().satisfies(f -> {
-            assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SOURCE), Entity.port(SINK),
-                "tx_excess_share", 0.4, 0, null));
-            assertThat(f.summary()).isEqualTo("host-0 nic0 sends 40% of line rate more than the declared jobs explain, "
-                + "towards host-2");
+            assertFinding(f, Finding.symptom(FaultType.UNEXPECTED_TRAFFIC, Entity.port(SINK), Entity.port(SOURCE),
+                "rx_excess_share", 0.4, 0, null));
+            assertThat(f.summary()).isEqualTo("host-2 nic0 receives 40% of line rate more than the declared jobs explain, "
+                + "from host-0");
         });
     }
 
@@ -69,15 +69,12 @@ class UnexpectedTrafficDetectorTest {
     }
 
     @Test
-    void shouldMakeTheSourceTheRootWhenNoNicIsSeenTakingItIn() {
-        final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
-            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9));
-
-        assertThat(perTick.last()).singleElement().satisfies(f -> {
-            assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+    void shouldMakeTheReceiverTheRootWhenNoNicIsSeenSendingIt() {
+        assertThat(sink(5e9, 0).last()).singleElement().satisfies(f -> {
+            assertThat(f.entity()).isEqualTo(Entity.port(SINK));
             assertThat(f.rootCandidate()).isTrue();
-            assertThat(f.metric()).isEqualTo("tx_excess_share");
-            assertThat(f.summary()).doesNotContain("towards");
+            assertThat(f.metric()).isEqualTo("rx_excess_share");
+            assertThat(f.summary()).doesNotContain("from");
         });
     }
 
@@ -97,16 +94,16 @@ class UnexpectedTrafficDetectorTest {
     }
 
     @Test
-    void shouldPointEverySourceAtTheNicTakingInTheMost() {
+    void shouldPointEveryReceiverAtTheNicSendingTheMost() {
         final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
-            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 9e9)
-            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)
-            .port("host-3", "nic0").observed(CounterNames.RX_BYTES, 4e9));
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9)
+            .port("host-1", "nic0").observed(CounterNames.TX_BYTES, 4e9)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 9e9));
 
         assertThat(perTick.last()).filteredOn(Finding::rootCandidate).extracting(f -> f.entity().key(), Finding::observed)
-            .containsExactlyInAnyOrder(tuple("port:host-2/nic0", 0.4), tuple("port:host-3/nic0", 0.32));
+            .containsExactlyInAnyOrder(tuple("port:host-0/nic0", 0.4), tuple("port:host-1/nic0", 0.32));
         assertThat(perTick.last()).filteredOn(f -> !f.rootCandidate()).singleElement()
-            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.port(SINK)));
+            .satisfies(f -> assertThat(f.cause()).isEqualTo(Entity.port(SOURCE)));
     }
 
     @Test

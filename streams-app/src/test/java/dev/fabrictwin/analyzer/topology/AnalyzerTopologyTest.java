@@ -228,7 +228,7 @@ class AnalyzerTopologyTest {
     }
 
     @Test
-    void trafficNoJobExplainsOpensUnexpectedTrafficWhereItLands() {
+    void trafficNoJobExplainsOpensUnexpectedTrafficOnItsSender() {
         final long bytes = (long) (0.8 * LINE_BYTES_PER_S);
         run(30, (t, p, c, g) -> {
             if (t < 10) {
@@ -243,10 +243,10 @@ class AnalyzerTopologyTest {
         final List<Alert> opened = opened();
         assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
             assertThat(a.type()).isEqualTo(FaultType.UNEXPECTED_TRAFFIC);
-            assertThat(a.entity().key()).isEqualTo("port:host-3/nic0");
+            assertThat(a.entity().key()).isEqualTo("port:host-0/nic0");
         });
         assertThat(opened).filteredOn(a -> !a.rootCause()).singleElement()
-            .satisfies(a -> assertThat(a.entity().key()).isEqualTo("port:host-0/nic0"));
+            .satisfies(a -> assertThat(a.entity().key()).isEqualTo("port:host-3/nic0"));
     }
 
     @Test

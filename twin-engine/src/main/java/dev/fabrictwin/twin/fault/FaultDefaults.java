@@ -12,7 +12,8 @@ import java.util.Map;
  * <li>ECMP_IMBALANCE {@code skew}: share of the group's flows forced onto its first member;</li>
  * <li>SILENT_DROP {@code dropRate} fraction of packets lost without error counters;</li>
  * <li>STRAGGLER {@code rateFactor}: the host port's rate cap as a fraction of its line rate;</li>
- * <li>UNEXPECTED_TRAFFIC {@code load} fraction of line rate sent by each rogue sender, {@code senders} count;</li>
+ * <li>UNEXPECTED_TRAFFIC {@code load} fraction of line rate sent by each rogue sender (the target: a NIC, or up to
+ * {@code senders} NICs under a switch), all to one host elsewhere;</li>
  * <li>ECN_MISCONFIG: marking disabled on the device ({@code markingFactor} 0 = none);</li>
  * <li>LATENCY_SLO {@code addedLatencyUs} extra one-way latency on the target;</li>
  * <li>JOB_BOTTLENECK: an impact, not a cause; injecting it caps the job's NICs ({@code rateFactor}).</li>

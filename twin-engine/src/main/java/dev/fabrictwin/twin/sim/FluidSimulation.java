@@ -769,21 +769,30 @@ public final class FluidSimulation implements Serializable {
         }
     }
 
+    /**
+     * Undeclared traffic from where the fault's target names: a NIC sends it, or up to {@code senders} NICs under a
+     * switch (or of a job) do; each at {@code load} of its line rate, all towards one host NIC elsewhere (drawn from
+     * the fault's seed), so the receiver is congested as by an incast. The target is the culprit: the traffic is
+     * the sender's, its receiver a victim (as other simulators and operators name it).
+     */
     private void addRogueFlows(final int faultIndex, final FaultSpec fault) {
-        final List<PortRef> victims = effects.targetPorts(fault.target()).stream()
+        final List<PortRef> targetNics = effects.targetPorts(fault.target()).stream()
             .filter(p -> fabric.requireNode(p.device()).isHost()).toList();
-        final List<PortRef> destinations = victims.isEmpty() ? hostPortsUnder(fault.target()) : victims;
-        if (destinations.isEmpty()) {
+        final List<PortRef> sources = new ArrayList<>(targetNics.isEmpty() ? hostPortsUnder(fault.target()) : targetNics);
+        if (sources.isEmpty()) {
             return;
         }
         final SplittableRandom random = new SplittableRandom(seed ^ fault.id().hashCode());
-        final List<Node> candidates = new ArrayList<>(fabric.hosts());
-        candidates.removeIf(h -> destinations.stream().anyMatch(d -> d.device().equals(h.name())));
-        final int senders = (int) Math.min(fault.param("senders"), candidates.size());
-        for (int s = 0; s < senders; s++) {
-            final Node from = candidates.remove(random.nextInt(candidates.size()));
-            final PortRef src = fabric.nicsOf(from).get(0);
-            final PortRef dst = destinations.get(s % destinations.size());
+        while (sources.size() > Math.max(1, (int) fault.param("senders"))) {
+            sources.remove(random.nextInt(sources.size()));
+        }
+        final List<Node> destinations = new ArrayList<>(fabric.hosts());
+        destinations.removeIf(h -> sources.stream().anyMatch(s -> s.device().equals(h.name())));
+        if (destinations.isEmpty()) {
+            return;
+        }
+        final PortRef dst = fabric.nicsOf(destinations.get(random.nextInt(destinations.size()))).get(0);
+        for (final PortRef src : sources) {
             final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
             final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
                 Router.flowKey(src, dst, fault.id().hashCode()), false, fabric.txLink(src));
