@@ -17,6 +17,7 @@ import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
+import dev.fabrictwin.kafka.common.KafkaAccessException;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
@@ -54,25 +55,27 @@ public final class KafkaSimulationPublisher {
         }
         final boolean realtime = speed > 0;
         TopicSetup.ensure(clientConfig, topics);
-        final AtomicReference<Exception> failure = new AtomicReference<>();
+        final AtomicReference<KafkaAccessException> failure = new AtomicReference<>();
         try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
-            producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
-                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            // every send is checked: a refused topology, job or truth record (no ACL for its topic, over the record
+            // limit) fails the command with its topic and reason instead of leaving the analyzer without it
+            send(producer, new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)), failure);
             for (final var job : cluster.twin().jobs()) {
-                producer.send(new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
+                send(producer, new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))),
+                    failure);
             }
             for (final TruthRecord t : cluster.truth()) {
-                producer.send(new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)));
+                send(producer, new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)), failure);
             }
             producer.flush();
+            failIfRefused(failure);
             final long wallStart = System.nanoTime();
             final long simStart = cluster.scenario().epoch().toEpochMilli();
             final TopicSpec<String, Sample> samples = topics.samples();
             final Serializer<Sample> values = samples.valueSerde().serializer();
             final long published = cluster.run(sample -> {
-                if (failure.get() != null) {
-                    throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
-                }
+                failIfRefused(failure);
                 // an interrupt means "stop": consumed here (not left set) so the producer below still closes cleanly
                 if (Thread.interrupted()) {
                     throw new java.util.concurrent.CancellationException("publication stopped");
@@ -81,18 +84,29 @@ public final class KafkaSimulationPublisher {
                 if (realtime && due(wallStart, wallElapsedMs) > 0) {
                     pace(wallStart, wallElapsedMs);
                 }
-                producer.send(new ProducerRecord<>(samples.name(), sample.device(), values.serialize(samples.name(), sample)),
-                    (m, e) -> {
-                        if (e != null) {
-                            failure.compareAndSet(null, e);
-                        }
-                    });
+                send(producer, new ProducerRecord<>(samples.name(), sample.device(), values.serialize(samples.name(), sample)),
+                    failure);
             }, progress);
             producer.flush();
-            if (failure.get() != null) {
-                throw new IllegalStateException("producing to Kafka failed: " + failure.get().getMessage(), failure.get());
-            }
+            failIfRefused(failure);
             return published;
+        }
+    }
+
+    /** Sends; the first refusal is kept as one line naming the topic and the broker's reason. */
+    private static void send(final Producer<String, byte[]> producer, final ProducerRecord<String, byte[]> record,
+                             final AtomicReference<KafkaAccessException> failure) {
+        producer.send(record, (m, e) -> {
+            if (e != null) {
+                failure.compareAndSet(null, new KafkaAccessException("Kafka refused a record on " + record.topic()
+                    + " (key " + record.key() + "): " + e.getClass().getSimpleName() + ": " + e.getMessage(), e));
+            }
+        });
+    }
+
+    private static void failIfRefused(final AtomicReference<KafkaAccessException> failure) {
+        if (failure.get() != null) {
+            throw failure.get();
         }
     }
 
