@@ -55,4 +55,81 @@ class RealTopologyOutputsTest {
         assertThat(f.linkAt(new PortRef("S-0008f10500200b50", "1")).orElseThrow().capacityBps()).isEqualTo(40e9);
         assertThat(f.nodes().stream().map(Node::name)).contains("Voltaire_4036_#_4036-8C5C");
     }
+
+    private static Observations lldpctl(final String device, final String file) throws IOException {
+        return LldpctlJson.read(device, JSON.readTree(refdata("debian-lldpd/" + file)));
+    }
+
+    /**
+     * lldpd 1.0.16 on a host whose link has no LLDP agent at its other end prints {@code {"lldp": {}}} ({@code -f json})
+     * or {@code {"lldp": [{}]}} ({@code -f json0}): a table with no neighbour, listed in the report, not an error that
+     * stops the import of the other devices.
+     */
+    @Test
+    void lldpctlOfAHostWithNoNeighbourIsAnEmptyTableListedInTheReport() throws IOException {
+        for (final String file : List.of("gpu02.lldpctl-json.json", "gpu02.lldpctl-json0.json")) {
+            final Observations o = lldpctl("gpu02", file);
+            assertThat(o.neighbors()).as(file).isEmpty();
+            assertThat(o.reporters()).as(file).containsExactly("gpu02");
+            assertThat(o.skipped()).as(file).containsExactly("gpu02: an LLDP table with no neighbour (agent just started, or links down)");
+        }
+        final Observations all = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01", "gpu02")) {
+            all.addAll(lldpctl(device, device + ".lldpctl-json0.json"));
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(all, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        assertThat(r.report().lines()).contains("  skipped: gpu02: an LLDP table with no neighbour (agent just started, or links down)");
+        assertThat(r.report().lines().get(0)).endsWith("; 1 source entries skipped");
+    }
+
+    /**
+     * {@code lldpctl -f json0} (every value a list; Cumulus {@code net show lldp json} prints this shape) of three
+     * devices joined by veth pairs under lldpd 1.0.16: the same neighbours as {@code -f json} of the same moment, and a
+     * whole fabric from the json0 tables alone (gpu01 advertises Station only, the switches Router).
+     */
+    @Test
+    void lldpctlJson0GivesTheSameNeighboursAsJsonAndAWholeFabric() throws IOException {
+        final Observations json0 = lldpctl("leaf01", "leaf01.lldpctl-json0.json");
+        assertThat(json0.neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+        assertThat(json0.neighbors()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").neighbors());
+        assertThat(json0.kinds()).containsEntry("gpu01", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+
+        final Observations all = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01")) {
+            all.addAll(lldpctl(device, device + ".lldpctl-json0.json"));
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(all, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        final Fabric f = FabricJson.fromJson(r.document(), "lab", Technology.ROCE_V2);
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        assertThat(r.report().halfSeen()).isEmpty();
+        assertThat(f.requireNode("gpu01").isHost()).isTrue();
+        assertThat(f.requireNode("leaf01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.LEAF);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
+    }
+
+    @Test
+    void lldpctlRefusesOtherJsonNamingWhatItExpectedAndFound() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
+            .hasMessage("not lldpctl -f json or json0 output: expected an object with key 'lldp', found an object with keys [jobs]");
+    }
+
+    /**
+     * sonic-snmpagent's APPL_DB mock: 33 front-panel ports see switch13, and the management port {@code eth1} sees
+     * the out-of-band switch14. The management row is no fabric link: skipped and listed.
+     */
+    @Test
+    void sonicManagementPortRowsAreSkippedAndListedNotLinked() throws IOException {
+        final Observations o = SonicLldp.read("sonic01", JSON.readTree(refdata("sonic-snmpagent/appl_db.json")));
+
+        assertThat(o.neighbors()).hasSize(33).allSatisfy(n -> {
+            assertThat(n.localPort()).startsWith("Ethernet");
+            assertThat(n.remoteDevice()).isEqualTo("switch13");
+        });
+        assertThat(o.neighbors()).contains(new Neighbor("sonic01", "Ethernet0", "switch13", "Ethernet1", Double.NaN));
+        assertThat(o.skipped()).containsExactly("sonic01/eth1 → switch14/Ethernet0: a SONiC management port, not a fabric link");
+    }
 }
