@@ -49,4 +49,42 @@ class RealSchedulerOutputsTest {
         assertThat(imported.documents()).containsOnlyKeys("26515966");
         assertThat(imported.defaulted()).containsExactly("26515966");
     }
+
+    /**
+     * Slurm-web's captures of slurmrestd's slurmdb job records, the shape {@code sacct --json} prints ({@code
+     * state.current} a list, {@code time.start}, {@code nodes} "None assigned" while pending, {@code comment} an
+     * object): the running job of Slurm 25.11 becomes a document on its three hosts; the pending and the completed job
+     * (Slurm 24.05) are skipped and counted.
+     */
+    @Test
+    void sacctJsonJobRecordsOfSlurm24And25() throws Exception {
+        final List<ScheduledJob> jobs = new java.util.ArrayList<>();
+        for (final String file : List.of("slurmdb-25.11-0.0.42-job-running.json", "slurmdb-25.11-0.0.42-job-pending.json",
+            "slurmdb-24.05-0.0.41-job-completed.json")) {
+            jobs.addAll(SlurmJobs.fromJson(JSON.readTree(refdata("slurm-web/" + file))));
+        }
+
+        assertThat(jobs).extracting(ScheduledJob::id).containsExactly("5658", "5667", "649718");
+        final ScheduledJob running = jobs.get(0);
+        assertThat(running.running()).isTrue();
+        assertThat(running.name()).isEqualTo("wrap");
+        assertThat(running.hosts()).containsExactly("cn1", "cn3", "cn4");
+        assertThat(running.startMs()).isEqualTo(1_762_786_381_000L);
+        assertThat(running.endMs()).isNull(); // time.end 0: still running
+        assertThat(running.metadata()).isEmpty(); // comment {"administrator": "", "job": "", "system": ""}
+        assertThat(jobs.get(1).state()).isEqualTo("PENDING");
+        assertThat(jobs.get(1).hosts()).isEmpty();
+        assertThat(jobs.get(2).state()).isEqualTo("COMPLETED");
+
+        final JobImport imported = JobImport.of(jobs, List.of(), JSON);
+        assertThat(imported.documents()).containsOnlyKeys("5658");
+        assertThat(imported.report()).startsWith("jobs import: 1 running, 2 skipped (not running or no hosts)");
+    }
+
+    @Test
+    void aJobRecordWithNoStateIsRefusedNamingBothShapes() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("{\"jobs\": [{\"job_id\": 7, \"nodes\": \"a1\"}]}")))
+            .hasMessage("jobs[0] (job 7): no state: expected job_state (squeue/scontrol --json) or state.current "
+                + "(sacct --json), found keys [job_id, nodes]");
+    }
 }

@@ -68,7 +68,8 @@ class SchedulerSourcesTest {
         assertThat(jobs.get(1).endMs()).isNull();
         assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("{\"jobs\": [{\"name\": \"x\"}]}")))
             .hasMessage("jobs[0] has no job_id");
-        assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("[]"))).hasMessageContaining("needs a 'jobs' array");
+        assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("[]"))).hasMessage("not squeue/scontrol/sacct --json output: "
+            + "expected an object with a 'jobs' array, found a JSON array");
     }
 
     @Test
