@@ -87,4 +87,31 @@ class RealSchedulerOutputsTest {
             .hasMessage("jobs[0] (job 7): no state: expected job_state (squeue/scontrol --json) or state.current "
                 + "(sacct --json), found keys [job_id, nodes]");
     }
+
+    /**
+     * {@code kubectl get pod NAME -o yaml} as the Kubernetes documentation prints it (one Pod, YAML, no {@code items}):
+     * read, and its pod, which belongs to no training job (a Deployment's nginx), counted and named in the report.
+     */
+    @Test
+    void onePodAsYamlIsReadAndAPodOfNoTrainingJobIsCountedInTheReport() throws Exception {
+        final KubernetesPods.Pods pods = KubernetesPods.read(refdata("kubernetes-website/debug-running-pod.kubectl-get-pod-o-yaml.yaml"));
+
+        assertThat(pods.jobs()).isEmpty();
+        assertThat(pods.ignored()).containsExactly("default/nginx-deployment-67d4bdd6f5-w6kd7");
+        assertThat(JobImport.of(pods.jobs(), pods.ignored(), List.of(), JSON).report()).isEqualTo("jobs import: 0 running, "
+            + "0 skipped (not running or no hosts); 1 pods of no training job ignored (default/nginx-deployment-67d4bdd6f5-w6kd7)");
+    }
+
+    /** The Volcano documentation's Pod YAML was edited by hand into invalid YAML: refused in one line with where. */
+    @Test
+    void invalidPodYamlIsRefusedInOneLineNamingTheFormatAndTheLine() throws IOException {
+        final String text = refdata("volcano-docs/how_to_use_svc_plugin.L104-223.yaml");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesPods.read(text))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("not kubectl get pods -o yaml output (line ")
+            .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesPods.read("{\"kind\": \"Service\"}"))
+            .hasMessage("not kubectl get pods output: expected a list with 'items' or one object of kind Pod, "
+                + "found keys [kind] (kind Service)");
+    }
 }
