@@ -13,6 +13,11 @@ import java.util.regex.Pattern;
  * Technologies"} on every HCA of a fabric) name nobody: when two nodes would get the same name, each is named by its
  * GUID instead ({@code S-0008f10500200b50}), so distinct devices never merge. Link speed is width × lane rate (SDR
  * 2.5, DDR 5, QDR 10, FDR10 10, FDR 14, EDR 25, HDR 50, NDR 100, XDR 200 Gb/s).
+ *
+ * <p>{@code ibnetdiscover -p} (the ports report infiniband_exporter runs) is read too: one line per port with both
+ * ends, {@code CA 134 1 0x7cfe9003003b4bde 4x EDR - SW 1719 10 0x7cfe9003009ce5b0 ( 'o0001 HCA-1' - 'ib-i1l1s01' )},
+ * the node type, LID, port and GUID of each end and both descriptions; a port with no peer ({@code SW 2052 37 0x...
+ * 4x ??? 'ib-i4l1s01'}) is no link and is counted. Names follow the same rules, the GUID standing in as above.
  */
 public final class Ibnetdiscover {
 
@@ -25,7 +30,94 @@ public final class Ibnetdiscover {
     private Ibnetdiscover() {
     }
 
+    private static final Pattern PORTS_LINE = Pattern.compile("^(CA|SW|RT)\\s+\\d+\\s+(\\d+)\\s+0x([0-9a-fA-F]+)\\s+(\\d+)x\\s*(\\S+)"
+        + "\\s+-\\s+(CA|SW|RT)\\s+\\d+\\s+(\\d+)\\s+0x([0-9a-fA-F]+)\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)\\s*$");
+    private static final Pattern PORTS_UNLINKED = Pattern.compile("^(CA|SW|RT)\\s+\\d+\\s+\\d+\\s+0x([0-9a-fA-F]+)\\s+\\d+x\\s*\\S+\\s+'(.*)'\\s*$");
+
     public static Observations read(final String text) {
+        final boolean ports = text.lines().map(String::strip).anyMatch(l -> PORTS_LINE.matcher(l).matches());
+        final Observations out = ports ? readPorts(text) : readTopology(text);
+        if (out.neighbors().isEmpty() && out.reporters().isEmpty()) {
+            throw new IllegalArgumentException("not ibnetdiscover output: expected 'Switch'/'Ca' node lines (ibnetdiscover) "
+                + "or port lines like 'SW 12 1 0x... 4x EDR - CA 7 1 0x... ( 'sw' - 'host mlx5_0' )' (ibnetdiscover -p), "
+                + "found: " + text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).findFirst()
+                    .map(l -> l.length() > 80 ? l.substring(0, 80) + "..." : l).orElse("no text"));
+        }
+        return out;
+    }
+
+    /** {@code ibnetdiscover -p}: every line one port, both ends and both descriptions on it. */
+    private static Observations readPorts(final String text) {
+        final Map<String, String[]> described = new java.util.LinkedHashMap<>(); // guid -> {type, description}
+        final java.util.List<Matcher> links = new java.util.ArrayList<>();
+        final java.util.Set<String> local = new java.util.LinkedHashSet<>(); // nodes whose own ports are listed
+        int unlinked = 0;
+        int n = 0;
+        for (final String raw : text.split("\\R")) {
+            n++;
+            final String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            final Matcher m = PORTS_LINE.matcher(line);
+            final Matcher alone = PORTS_UNLINKED.matcher(line);
+            if (m.matches()) {
+                described.putIfAbsent(guid(m.group(1), m.group(3)), new String[] {m.group(1), m.group(9)});
+                described.putIfAbsent(guid(m.group(6), m.group(8)), new String[] {m.group(6), m.group(10)});
+                local.add(guid(m.group(1), m.group(3)));
+                links.add(m);
+            } else if (alone.matches()) {
+                described.putIfAbsent(guid(alone.group(1), alone.group(2)), new String[] {alone.group(1), alone.group(3)});
+                local.add(guid(alone.group(1), alone.group(2)));
+                unlinked++;
+            } else {
+                throw new IllegalArgumentException("line " + n + ": not an ibnetdiscover -p port line: " + line);
+            }
+        }
+        final Map<String, String[]> names = names(described);
+        final Observations out = new Observations();
+        for (final Map.Entry<String, String[]> e : described.entrySet()) {
+            final String device = names.get(e.getKey())[0];
+            if (local.contains(e.getKey())) {
+                out.reported(device);
+            }
+            out.kind(device, e.getValue()[0].equals("CA") ? Observations.Kind.HOST : Observations.Kind.SWITCH);
+        }
+        for (final Matcher m : links) {
+            final String[] self = names.get(guid(m.group(1), m.group(3)));
+            final String[] peer = names.get(guid(m.group(6), m.group(8)));
+            out.add(new Neighbor(self[0], self[1] + m.group(2), peer[0], peer[1] + m.group(7), speed(m.group(4), m.group(5))));
+        }
+        if (unlinked > 0) {
+            out.skipped(unlinked + " ibnetdiscover -p port lines with no peer (ports without a link)");
+        }
+        return out;
+    }
+
+    /** The topology file's node name for a GUID: {@code S-}, {@code H-} or {@code R-} and the hex digits. */
+    private static String guid(final String type, final String hex) {
+        return (type.equals("SW") ? "S-" : type.equals("CA") ? "H-" : "R-") + hex.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** {device, port prefix} per GUID; a name two GUIDs would share gives way to each GUID. */
+    private static Map<String, String[]> names(final Map<String, String[]> described) {
+        final Map<String, String[]> names = new java.util.HashMap<>();
+        final Map<String, Integer> guidsPerName = new java.util.HashMap<>();
+        described.forEach((guid, td) -> {
+            final String[] name = name(td[0].equals("CA") ? "Ca" : "Switch", td[1], guid);
+            names.put(guid, name);
+            guidsPerName.merge(name[0] + "\u0000" + name[1], 1, Integer::sum);
+        });
+        names.replaceAll((guid, name) -> guidsPerName.get(name[0] + "\u0000" + name[1]) > 1 ? new String[] {guid, ""} : name);
+        return names;
+    }
+
+    private static double speed(final String width, final String rate) {
+        final Double lane = LANE_GBPS.get(rate);
+        return lane == null ? Double.NaN : Integer.parseInt(width) * lane * 1e9;
+    }
+
+    private static Observations readTopology(final String text) {
         // first pass: every node's name (a port line may name a peer described further down)
         final Map<String, String[]> names = new java.util.HashMap<>();
         final Map<String, Integer> guidsPerName = new java.util.HashMap<>();
@@ -62,9 +154,8 @@ public final class Ibnetdiscover {
             if (peer == null) {
                 throw new IllegalArgumentException("line " + n + ": peer " + port.group(2) + " is not described in the output");
             }
-            final Double lane = LANE_GBPS.get(port.group(5));
-            final double speed = lane == null ? Double.NaN : Integer.parseInt(port.group(4)) * lane * 1e9;
-            out.add(new Neighbor(current[0], current[1] + port.group(1), peer[0], peer[1] + port.group(3), speed));
+            out.add(new Neighbor(current[0], current[1] + port.group(1), peer[0], peer[1] + port.group(3),
+                speed(port.group(4), port.group(5))));
         }
         return out;
     }

@@ -132,4 +132,34 @@ class RealTopologyOutputsTest {
         assertThat(o.neighbors()).contains(new Neighbor("sonic01", "Ethernet0", "switch13", "Ethernet1", Double.NaN));
         assertThat(o.skipped()).containsExactly("sonic01/eth1 → switch14/Ethernet0: a SONiC management port, not a fabric link");
     }
+
+    /**
+     * infiniband_exporter's {@code ibnetdiscover -p} fixture (an EDR fabric): both ends, width, rate and both
+     * descriptions on each line. The three HCAs are hosts ({@code o0001}, port {@code HCA-1/1}) on two leaves, the
+     * switch-to-switch cable is seen from one end only, and the two ports with no peer are counted.
+     */
+    @Test
+    void ibnetdiscoverPortsReportGivesHostsSwitchesAndSpeeds() throws IOException {
+        final Observations o = Ibnetdiscover.read(refdata("treydock-ibnetdiscover/ibnetdiscover-p.test.out"));
+        assertThat(o.neighbors()).contains(new Neighbor("o0001", "HCA-1/1", "ib-i1l1s01", "10", 100e9),
+            new Neighbor("ib-i1l1s01", "1", "ib-i1l2s01", "1", 100e9));
+        assertThat(o.skipped()).containsExactly("2 ibnetdiscover -p port lines with no peer (ports without a link)");
+
+        final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "edr", Technology.INFINIBAND, JSON);
+        final Fabric f = FabricJson.fromJson(r.document(), "edr", Technology.INFINIBAND);
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 3), java.util.Map.entry("leaf", 2),
+            java.util.Map.entry("spine", 1));
+        assertThat(r.report().confirmed()).isEqualTo(3);
+        assertThat(r.report().halfSeen()).containsExactly("ib-i1l1s01/1 — ib-i1l2s01/1 (only ib-i1l1s01 reports it)");
+        assertThat(r.report().warnings()).isEmpty();
+        assertThat(f.linkAt(new PortRef("p0001", "HCA-1/1")).orElseThrow().upper()).isEqualTo(new PortRef("ib-i4l1s01", "35"));
+        assertThat(f.linkAt(new PortRef("p0001", "HCA-1/1")).orElseThrow().capacityBps()).isEqualTo(100e9);
+    }
+
+    @Test
+    void ibnetdiscoverRefusesOtherTextNamingBothForms() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
+            .hasMessageStartingWith("not ibnetdiscover output: expected 'Switch'/'Ca' node lines (ibnetdiscover) or port lines")
+            .hasMessageEndingWith("found: Port 1: up");
+    }
 }
