@@ -74,6 +74,54 @@ class IngestExitStatusTest {
             + "scrapes: 2 rounds of 1 targets, failed: 2 (http://127.0.0.1:" + port + "/metrics 2)");
     }
 
+    /** Real outputs produced with Debian's packages (telemetry-ingest refdata/MANIFEST.tsv, scripts/capture/). */
+    private static String nic(final String file) {
+        return Path.of("..", "telemetry-ingest", "src", "test", "resources", "refdata", "debian-nic", file).toString();
+    }
+
+    /** {@code --output -} writes samples to the process's stdout, not to picocli's writer: caught here. */
+    private static Run runToStdout(final String... args) {
+        final java.io.PrintStream before = System.out;
+        final java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            final Run r = run(args);
+            return new Run(r.exitCode(), r.out() + stdout.toString(java.nio.charset.StandardCharsets.UTF_8), r.err());
+        } finally {
+            System.setOut(before);
+        }
+    }
+
+    @Test
+    void shouldNameAnEthtoolDumpsPortWithPortSinceEthtoolPrintsNone() {
+        final Run r = runToStdout("ingest", "--format", "ethtool", "--device", "gpu01", "--port", "ens1f0", "--file",
+            nic("veth-ens1f0.ethtool-S.txt"), "--output", "-", "--rejected", dir.resolve("e.rejected").toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("\"device\":\"gpu01\",\"port\":\"ens1f0\"").doesNotContain("nic0");
+        assertThat(r.errLines()).containsExactly("ingest: records in: 1, samples out: 1, rejected: 0");
+
+        final Run notEthtool = runToStdout("ingest", "--format", "prometheus", "--device", "gpu01", "--port", "eth0", "--file",
+            nic("node_exporter-1.5.0-host.prom"), "--output", "-");
+        assertThat(notEthtool.exitCode()).isEqualTo(2);
+        assertThat(notEthtool.errLines()).containsExactly("fabric-twin ingest: --port names the port of ethtool -S dumps, "
+            + "which print none; --format prometheus names its ports itself");
+    }
+
+    /** node_exporter 1.5.0 on a virtio_net machine: speed -125000 (unknown) no longer dead-letters the port's sample. */
+    @Test
+    void shouldIngestAPortWhoseSpeedIsUnknownAndCountTheDroppedGauge() {
+        final Run r = runToStdout("ingest", "--format", "prometheus", "--device", "gpu01", "--file", nic("node_exporter-1.5.0-host.prom"),
+            "--output", "-", "--rejected", dir.resolve("p.rejected").toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("\"port\":\"eth0\"").doesNotContain("speed_bps\":-");
+        assertThat(r.errLines()).hasSize(1);
+        assertThat(r.errLines()[0]).startsWith("ingest: records in: 1, samples out: ").endsWith(
+            ", rejected: 0, values dropped: 1 (speed-unknown 1)");
+        assertThat(dir.resolve("p.rejected")).doesNotExist();
+    }
+
     @Test
     void shouldRejectInconsistentOptionsWithOneLineAndExitTwo() throws IOException {
         final Path targets = Files.writeString(dir.resolve("t.yaml"), "targets: [http://127.0.0.1:1/metrics]\n");

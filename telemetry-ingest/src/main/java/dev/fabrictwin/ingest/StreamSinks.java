@@ -59,4 +59,9 @@ public final class StreamSinks implements IngestSink {
         }
         stats.reject(r.reason());
     }
+
+    @Override
+    public void dropped(final String reason) {
+        stats.dropped(reason);
+    }
 }

@@ -46,6 +46,11 @@ class CollectorMessagesTest {
                 public void reject(final Rejection rejection) {
                     rejected.add(rejection);
                 }
+
+                @Override
+                public void dropped(final String reason) {
+                    throw new AssertionError("a value dropped: " + reason);
+                }
             });
         assertThat(rejected).isEmpty();
         return out;

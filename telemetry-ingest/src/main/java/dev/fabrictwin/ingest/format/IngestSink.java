@@ -11,4 +11,10 @@ public interface IngestSink {
     void sample(Sample sample);
 
     void reject(Rejection rejection);
+
+    /**
+     * One value of an otherwise good sample was left out on purpose, for {@code reason} (a code such as
+     * {@code speed-unknown}): counted in the summary, never dropped silently.
+     */
+    void dropped(String reason);
 }

@@ -58,6 +58,11 @@ public final class KafkaIngestSink implements IngestSink {
         stats.reject(r.reason());
     }
 
+    @Override
+    public void dropped(final String reason) {
+        stats.dropped(reason);
+    }
+
     private void onSend(final org.apache.kafka.clients.producer.RecordMetadata m, final Exception e) {
         if (e != null) {
             failure.compareAndSet(null, e);

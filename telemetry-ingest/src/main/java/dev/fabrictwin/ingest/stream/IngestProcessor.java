@@ -94,5 +94,10 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
                 IngestTopology.DEAD_LETTER_SINK);
             stats.reject(r.reason());
         }
+
+        @Override
+        public void dropped(final String reason) {
+            stats.dropped(reason);
+        }
     }
 }

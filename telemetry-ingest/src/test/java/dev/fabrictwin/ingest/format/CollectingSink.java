@@ -11,6 +11,7 @@ public final class CollectingSink implements IngestSink {
 
     public final List<Sample> samples = new ArrayList<>();
     public final List<Rejection> rejections = new ArrayList<>();
+    public final List<String> dropped = new ArrayList<>();
     public int records;
 
     @Override
@@ -26,6 +27,11 @@ public final class CollectingSink implements IngestSink {
     @Override
     public void reject(final Rejection rejection) {
         rejections.add(rejection);
+    }
+
+    @Override
+    public void dropped(final String reason) {
+        dropped.add(reason);
     }
 
     /** The one sample for a device and port (fails if there is none or several). */

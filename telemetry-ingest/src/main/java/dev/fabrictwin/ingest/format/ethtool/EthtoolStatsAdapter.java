@@ -36,8 +36,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *   <li><b>Device</b>: {@link ParseContext#device()} ({@code --device}, the host); without it each dump is
  *       rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the interface a header names ({@code # ethtool -S eth0}, {@code NIC statistics for eth0:});
- *       if none does, {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (docs/contracts.md), since
- *       {@link ParseContext} carries no port.</li>
+ *       if none does (ethtool itself prints none), {@link ParseContext#port()} ({@code --port}), else
+ *       {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (docs/contracts.md).</li>
  *   <li><b>Timestamp</b>: {@link ParseContext#defaultTimestamp()}; dumps carry none.</li>
  * </ul>
  * Names are mapped by {@code mappings/ethtool.tsv}: physical-port counters are preferred over software ones, the
@@ -148,7 +148,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         private final ParseContext context;
         private final LineUnit unit;
         private final CounterAccumulator counters = new CounterAccumulator(FORMAT);
-        private String port = DEFAULT_PORT;
+        private String port;
         private boolean hasStats;
         private boolean hasCommand;
         private boolean hasNicHeader;
@@ -158,6 +158,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
 
         Dump(final ParseContext context) {
             this.context = context;
+            this.port = context.port() != null ? context.port() : DEFAULT_PORT;
             this.unit = new LineUnit(FORMAT, "dump", "ethtool -S dumps name no host: give the device (--device)", context);
         }
 

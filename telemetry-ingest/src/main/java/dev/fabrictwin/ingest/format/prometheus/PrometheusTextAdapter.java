@@ -53,6 +53,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 public final class PrometheusTextAdapter implements FormatAdapter {
 
     public static final String FORMAT = "prometheus";
+    /** Why a negative {@code node_network_speed_bytes} is left out of its sample. */
+    public static final String SPEED_UNKNOWN = "speed-unknown";
 
     /** Labels a Prometheus server adds on federation; they do not make a series a sub-entity of the port. */
     private static final Set<String> TOLERATED_LABELS = Set.of("device", "port", "instance", "job");
@@ -95,6 +97,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         final CounterAccumulator counters = new CounterAccumulator(FORMAT);
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final Map<String, String> gaugeSources = new LinkedHashMap<>();
+        /** Values left out of the sample on purpose, by reason code (reported to the sink with the sample). */
+        final java.util.List<String> dropped = new java.util.ArrayList<>();
         final RawUnit raw;
 
         Group(final int limit) {
@@ -202,6 +206,13 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             if (gauge) {
                 final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
                 final Group g = group(port, ts);
+                if (target.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS) && v < 0) {
+                    // node_exporter exports /sys/class/net/*/speed = -1 (virtio, veth, bonds, a link that is down) as
+                    // -125000: no speed is known; the port's counters and oper_up are still good
+                    g.dropped.add(SPEED_UNKNOWN);
+                    g.raw.addLine(line.bytes());
+                    return;
+                }
                 final String previous = g.gaugeSources.get(target.name());
                 if (previous != null && previous.equals(s.name())) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
@@ -248,6 +259,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                         QueueDimension.withTotals(g.counters.toMap()), QueueDimension.withGaugeTotals(g.gauges));
                     SampleValidator.validate(s, context);
                     sink.sample(s);
+                    g.dropped.forEach(sink::dropped);
                 } catch (SampleFormatException ex) {
                     sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, unit.where()));
                 }

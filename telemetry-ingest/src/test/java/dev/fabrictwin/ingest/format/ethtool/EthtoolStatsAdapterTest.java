@@ -37,6 +37,8 @@ class EthtoolStatsAdapterTest extends AdapterContract {
     private static final Path BE2NET = refdata("ethq-ethtool-S/be2net.ethtool-S.txt");
     /** Holds a "..." line where the capture elided rings 2-6: not in {@link #fixtures()}, its rejection is asserted. */
     private static final Path BNX2X = refdata("ethq-ethtool-S/bnx2x.ethtool-S.txt");
+    private static final Path VETH = refdata("debian-nic/veth-ens1f0.ethtool-S.txt");
+    private static final Path VETH_LOOP = refdata("debian-nic/veth-two-nics.ethtool-S-loop.txt");
 
     @Override
     protected FormatAdapter adapter() {
@@ -45,11 +47,36 @@ class EthtoolStatsAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET);
+        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET, VETH, VETH_LOOP);
     }
 
     private CollectingSink parse(final String text) {
         return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * ethtool 6.1's {@code ethtool -S ens1f0} of a veth (Debian 12) prints no interface name: the port comes from the
+     * context ({@code ingest --port ens1f0}), nic0 only when none is given. {@code peer_ifindex}, the index of the
+     * veth's other end, is an attribute, not a count, and is not stored as a counter.
+     */
+    @Test
+    void shouldNameTheDumpsPortFromTheContextSinceEthtoolPrintsNone() throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        adapter().parse(new ByteArrayInputStream(Files.readAllBytes(VETH)), context().withPort("ens1f0"), sink);
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.only("dut", "ens1f0").counters()).containsEntry("rx_drops.q0", 0L).containsEntry("rx_drops", 0L)
+            .doesNotContainKey("peer_ifindex");
+        assertThat(parse(VETH).only("dut", "nic0")).isNotNull(); // no --port: the host's first NIC, as before
+    }
+
+    /** The loop docs/ingest.md gives for several NICs ({@code # ethtool -S IF} before each dump), run on two veths. */
+    @Test
+    void shouldReadSeveralNicsFromTheDocumentedLoop() throws IOException {
+        final CollectingSink sink = parse(VETH_LOOP);
+
+        assertThat(sink.records).isEqualTo(2);
+        assertThat(sink.samples).extracting(Sample::port).containsExactly("ens1f0", "ens1f1");
     }
 
     /** Found by fuzzing: "ethtool -S :" named an empty port, and the sample's constructor threw out of the adapter. */

@@ -23,6 +23,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     private static final Path ETHTOOL = refdata("node_exporter/ethtool_linux_test.go.expected_exposition.L291-375.prom");
     private static final Path E2E = refdata("node_exporter/collector_fixtures_e2e-output.txt");
+    private static final Path VIRTIO_HOST = refdata("debian-nic/node_exporter-1.5.0-host.prom");
     private static final long DEFAULT_TS = 1_700_000_000_000L;
 
     @Override
@@ -32,11 +33,27 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ETHTOOL, E2E);
+        return List.of(ETHTOOL, E2E, VIRTIO_HOST);
     }
 
     private CollectingSink parse(final String text) {
         return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * node_exporter 1.5.0 (Debian 12) on a virtio_net machine: the NIC reports no speed, so node_network_speed_bytes is
+     * -125000. That one gauge is left out and counted ("speed-unknown"); the port's counters and oper_up go out.
+     */
+    @Test
+    void shouldDropOnlyTheSpeedGaugeWhenNodeExporterSaysSpeedUnknown() throws IOException {
+        final CollectingSink sink = parse(VIRTIO_HOST);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.counters()).containsEntry("rx_bytes", 207_371_979L).containsEntry("rx_packets", 4_871L)
+            .containsEntry("tx_bytes", 418_515L).containsEntry("tx_packets", 3_654L);
+        assertThat(eth0.gauges()).containsEntry("oper_up", 1.0).doesNotContainKey("speed_bps");
+        assertThat(sink.dropped).containsExactly(PrometheusTextAdapter.SPEED_UNKNOWN);
     }
 
     @Test
@@ -213,7 +230,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
         final CollectingSink cpuOnly = parse("# TYPE node_load1 gauge\nnode_load1 0.5\nnode_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\n");
         assertThat(cpuOnly.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
 
-        final ParseContext small = new ParseContext("dut", DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
+        final ParseContext small = new ParseContext("dut", null, DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
             java.time.Duration.ofDays(365_000), 1024);
         final CollectingSink sink = new CollectingSink();
         adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), small, sink);
