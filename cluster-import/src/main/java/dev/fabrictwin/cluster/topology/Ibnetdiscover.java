@@ -4,6 +4,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.twin.fabric.InfinibandNames;
+import dev.fabrictwin.twin.fabric.InfinibandNames.Name;
+
 /**
  * InfiniBand {@code ibnetdiscover} output. A node line ({@code Switch 36 "S-<guid>" # "<description>" ...} or
  * {@code Ca 2 "H-<guid>" # "<description>"}) is followed by its ports' lines ({@code [1](portguid) "S-<guid>"[7] #
@@ -74,19 +77,22 @@ public final class Ibnetdiscover {
                 throw new IllegalArgumentException("line " + n + ": not an ibnetdiscover -p port line: " + line);
             }
         }
-        final Map<String, String[]> names = names(described);
+        final Map<String, Name> named = new java.util.HashMap<>();
+        described.forEach((guid, td) -> named.put(guid, InfinibandNames.of(td[0].equals("CA"), td[1], guid)));
+        final Map<String, Name> names = InfinibandNames.unique(named);
         final Observations out = new Observations();
         for (final Map.Entry<String, String[]> e : described.entrySet()) {
-            final String device = names.get(e.getKey())[0];
+            final String device = names.get(e.getKey()).device();
             if (local.contains(e.getKey())) {
                 out.reported(device);
             }
             out.kind(device, e.getValue()[0].equals("CA") ? Observations.Kind.HOST : Observations.Kind.SWITCH);
         }
         for (final Matcher m : links) {
-            final String[] self = names.get(guid(m.group(1), m.group(3)));
-            final String[] peer = names.get(guid(m.group(6), m.group(8)));
-            out.add(new Neighbor(self[0], self[1] + m.group(2), peer[0], peer[1] + m.group(7), speed(m.group(4), m.group(5))));
+            final Name self = names.get(guid(m.group(1), m.group(3)));
+            final Name peer = names.get(guid(m.group(6), m.group(8)));
+            out.add(new Neighbor(self.device(), self.port(m.group(2)), peer.device(), peer.port(m.group(7)),
+                speed(m.group(4), m.group(5))));
         }
         if (unlinked > 0) {
             out.skipped(unlinked + " ibnetdiscover -p port lines with no peer (ports without a link)");
@@ -96,20 +102,7 @@ public final class Ibnetdiscover {
 
     /** The topology file's node name for a GUID: {@code S-}, {@code H-} or {@code R-} and the hex digits. */
     private static String guid(final String type, final String hex) {
-        return (type.equals("SW") ? "S-" : type.equals("CA") ? "H-" : "R-") + hex.toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** {device, port prefix} per GUID; a name two GUIDs would share gives way to each GUID. */
-    private static Map<String, String[]> names(final Map<String, String[]> described) {
-        final Map<String, String[]> names = new java.util.HashMap<>();
-        final Map<String, Integer> guidsPerName = new java.util.HashMap<>();
-        described.forEach((guid, td) -> {
-            final String[] name = name(td[0].equals("CA") ? "Ca" : "Switch", td[1], guid);
-            names.put(guid, name);
-            guidsPerName.merge(name[0] + "\u0000" + name[1], 1, Integer::sum);
-        });
-        names.replaceAll((guid, name) -> guidsPerName.get(name[0] + "\u0000" + name[1]) > 1 ? new String[] {guid, ""} : name);
-        return names;
+        return InfinibandNames.guidName(type.equals("CA"), type.equals("RT"), hex);
     }
 
     private static double speed(final String width, final String rate) {
@@ -119,19 +112,16 @@ public final class Ibnetdiscover {
 
     private static Observations readTopology(final String text) {
         // first pass: every node's name (a port line may name a peer described further down)
-        final Map<String, String[]> names = new java.util.HashMap<>();
-        final Map<String, Integer> guidsPerName = new java.util.HashMap<>();
+        final Map<String, Name> named = new java.util.HashMap<>();
         for (final String line : text.split("\\R")) {
             final Matcher m = NODE.matcher(line.strip());
-            if (m.find() && !names.containsKey(m.group(2))) {
-                final String[] name = name(m.group(1), m.group(3), m.group(2));
-                names.put(m.group(2), name);
-                guidsPerName.merge(name[0] + "\u0000" + name[1], 1, Integer::sum);
+            if (m.find() && !named.containsKey(m.group(2))) {
+                named.put(m.group(2), InfinibandNames.of(m.group(1).equals("Ca"), m.group(3), m.group(2)));
             }
         }
-        names.replaceAll((guid, name) -> guidsPerName.get(name[0] + "\u0000" + name[1]) > 1 ? new String[] {guid, ""} : name);
+        final Map<String, Name> names = InfinibandNames.unique(named);
         final Observations out = new Observations();
-        String[] current = null;
+        Name current = null;
         int n = 0;
         for (final String raw : text.split("\\R")) {
             n++;
@@ -139,8 +129,8 @@ public final class Ibnetdiscover {
             final Matcher node = NODE.matcher(line);
             if (node.find()) {
                 current = names.get(node.group(2));
-                out.reported(current[0]);
-                out.kind(current[0], node.group(1).equals("Ca") ? Observations.Kind.HOST : Observations.Kind.SWITCH);
+                out.reported(current.device());
+                out.kind(current.device(), node.group(1).equals("Ca") ? Observations.Kind.HOST : Observations.Kind.SWITCH);
                 continue;
             }
             if (!line.startsWith("[")) {
@@ -150,23 +140,13 @@ public final class Ibnetdiscover {
             if (current == null || !port.find()) {
                 throw new IllegalArgumentException("line " + n + ": not an ibnetdiscover port line: " + line);
             }
-            final String[] peer = names.get(port.group(2));
+            final Name peer = names.get(port.group(2));
             if (peer == null) {
                 throw new IllegalArgumentException("line " + n + ": peer " + port.group(2) + " is not described in the output");
             }
-            out.add(new Neighbor(current[0], current[1] + port.group(1), peer[0], peer[1] + port.group(3),
+            out.add(new Neighbor(current.device(), current.port(port.group(1)), peer.device(), peer.port(port.group(3)),
                 speed(port.group(4), port.group(5))));
         }
         return out;
-    }
-
-    /** {device, port prefix}: a CA is its host (first word) and its HCA (second word, if any); a switch its description. */
-    private static String[] name(final String type, final String description, final String guid) {
-        final String d = description.isBlank() ? guid : description.strip();
-        if (!type.equals("Ca")) {
-            return new String[] {d.replaceAll("\\s+", "_"), ""};
-        }
-        final String[] words = d.split("\\s+");
-        return new String[] {words[0], words.length > 1 && words[1].matches("[A-Za-z][\\w-]*") ? words[1] + "/" : ""};
     }
 }

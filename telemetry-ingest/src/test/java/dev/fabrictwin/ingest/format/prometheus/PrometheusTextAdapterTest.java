@@ -24,6 +24,8 @@ class PrometheusTextAdapterTest extends AdapterContract {
     private static final Path ETHTOOL = refdata("node_exporter/ethtool_linux_test.go.expected_exposition.L291-375.prom");
     private static final Path E2E = refdata("node_exporter/collector_fixtures_e2e-output.txt");
     private static final Path VIRTIO_HOST = refdata("debian-nic/node_exporter-1.5.0-host.prom");
+    private static final Path IB_SWITCH = refdata("infiniband-exporter/switch_test.go.TestSwitchCollectorFull.expected.L202-369.prom");
+    private static final Path IB_HCA = refdata("infiniband-exporter/hca_test.go.TestHCACollector.expected.L46-155.prom");
     private static final long DEFAULT_TS = 1_700_000_000_000L;
 
     @Override
@@ -33,7 +35,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ETHTOOL, E2E, VIRTIO_HOST);
+        return List.of(ETHTOOL, E2E, VIRTIO_HOST, IB_SWITCH, IB_HCA);
     }
 
     private CollectingSink parse(final String text) {
@@ -247,5 +249,80 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
         assertThat(sink.records).isEqualTo(2);
         assertThat(sink.samples).extracting(s -> s.gauges().get("oper_up")).containsExactly(1.0, 0.0);
+    }
+
+    private static CollectingSink parseWithoutDevice(final byte[] input) throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        new PrometheusTextAdapter().parse(new ByteArrayInputStream(input), ParseContext.defaults(CLOCK)
+            .withDefaultTimestamp(DEFAULT_TS).withoutTimeWindow(), sink);
+        return sink;
+    }
+
+    /**
+     * infiniband_exporter 0.10.0's switch collector (its test's expected exposition, EDR fabric): every port of every
+     * switch in one scrape, named by GUID and port. The switches are named by infiniband_switch_info as ibnetdiscover's
+     * topology names them, no --device needed; the data counters are already bytes (the exporter multiplies the
+     * 4-octet words by 4: perfquery's PortRcvData 39078804993378 words on this port would be 156315219973512 bytes).
+     */
+    @Test
+    void shouldReadInfinibandExporterSwitchPortsUnderTheTopologysNames() throws IOException {
+        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_SWITCH));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.records).isEqualTo(1);
+        final Sample p2 = sink.only("ib-i1l1s01", "2");
+        assertThat(p2.counters()).containsEntry("rx_bytes", 156_315_219_973_512L).containsEntry("tx_bytes", 104_026_280_056_104L)
+            .containsEntry("rx_packets", 93_660_802_641L).containsEntry("tx_packets", 122_978_948_297L)
+            .containsEntry("tx_drops", 0L).containsEntry("fcs_errors", 0L)
+            // PortXmitWait has no canonical counter: kept under its name, as perfquery's is
+            .containsEntry("infiniband_switch_port_transmit_wait_total", 36_510_964L)
+            .containsEntry("infiniband_switch_port_symbol_error_total", 0L);
+        assertThat(sink.only("ib-i4l1s01", "1").counters()).containsEntry("tx_drops", 20_046L)
+            .containsEntry("infiniband_switch_port_link_downed_total", 1L);
+        // a cabled port the exporter gave no counters for: its rate only (1.25e+10 bytes/s = EDR 4x, 100 Gb/s)
+        assertThat(sink.only("ib-i1l1s01", "10").gauges()).containsOnly(entry("speed_bps", 100e9));
+        assertThat(sink.samples).extracting(Sample::device).containsOnly("ib-i1l1s01", "ib-i4l1s01");
+        assertThat(sink.samples).hasSize(6);
+    }
+
+    /**
+     * infiniband_exporter's HCA collector: an HCA "o0001 HCA-1" is host o0001, port HCA-1/1 (as ibnetdiscover names
+     * it), and the HCA's rate, which has no port label, is its port's speed.
+     */
+    @Test
+    void shouldReadInfinibandExporterHcaPortsAsHostAndHcaPort() throws IOException {
+        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_HCA));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.dropped).isEmpty();
+        final Sample o1 = sink.only("o0001", "HCA-1/1");
+        assertThat(o1.counters()).containsEntry("rx_bytes", 39_009_938_353_200L).containsEntry("tx_bytes", 36_198_369_975_904L)
+            .containsEntry("rx_packets", 33_038_722_564L).containsEntry("tx_packets", 28_825_338_611L);
+        assertThat(o1.gauges()).containsOnly(entry("speed_bps", 100e9));
+        assertThat(sink.only("o0002", "HCA-1/1").counters()).containsEntry("rx_bytes", 148_901_607_811_540L);
+        assertThat(sink.samples).hasSize(2);
+    }
+
+    @Test
+    void shouldNameInfinibandNodesByGuidWithoutTheirInfoOrWhenTwoShareADescription() throws IOException {
+        final CollectingSink sink = parseWithoutDevice("""
+            infiniband_switch_info{guid="0x0000000000000001",lid="1",switch="MF0;switch:SX6036/U1"} 1
+            infiniband_switch_info{guid="0x0000000000000002",lid="2",switch="MF0;switch:SX6036/U1"} 1
+            infiniband_switch_port_receive_data_bytes_total{guid="0x0000000000000001",port="3"} 40
+            infiniband_switch_port_receive_data_bytes_total{guid="0x0000000000000002",port="3"} 80
+            infiniband_hca_port_receive_data_bytes_total{guid="0x00000000000000AB",port="1"} 120
+            node_network_receive_bytes_total{device="eth0"} 7
+            infiniband_switch_port_receive_data_bytes_total{guid="lid-12",port="1"} 5
+            """.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.only("S-0000000000000001", "3").counters()).containsEntry("rx_bytes", 40L);
+        assertThat(sink.only("S-0000000000000002", "3").counters()).containsEntry("rx_bytes", 80L);
+        assertThat(sink.only("H-00000000000000ab", "1").counters()).containsEntry("rx_bytes", 120L);
+        // node_exporter's series in the same scrape still need --device; a guid that is none is rejected naming both
+        assertThat(sink.rejections).extracting(Rejection::reason)
+            .containsExactlyInAnyOrder(RejectReason.MALFORMED, RejectReason.MISSING_DEVICE);
+        assertThat(sink.rejections).extracting(Rejection::message).anySatisfy(m -> assertThat(m)
+            .isEqualTo("infiniband_exporter series infiniband_switch_port_receive_data_bytes_total has guid \"lid-12\", "
+                + "expected a GUID like 0x7cfe9003009ce5b0"));
     }
 }
