@@ -207,6 +207,10 @@ public final class IngestBench {
         }
 
         @Override
+        public void warn(final String message) {
+        }
+
+        @Override
         public void sample(final Sample sample) {
             samples++;
             checksum += sample.ts();

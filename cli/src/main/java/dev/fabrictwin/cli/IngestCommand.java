@@ -170,6 +170,7 @@ final class IngestCommand implements Callable<Integer> {
     /** The one-line summary; exit 1 when not one sample came out, so scripts notice a run that ingested nothing. */
     private int finish(final IngestStats stats, final String extra) {
         final boolean nothing = stats.samples() == 0;
+        stats.warnings().forEach(w -> spec.commandLine().getErr().println("ingest: warning: " + w));
         spec.commandLine().getErr().println("ingest: " + (nothing ? "nothing ingested: " : "") + stats.summary() + extra);
         spec.commandLine().getErr().flush();
         return nothing ? FabricTwin.EXIT_FAILURE : FabricTwin.EXIT_OK;

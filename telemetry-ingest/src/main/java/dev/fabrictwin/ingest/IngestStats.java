@@ -13,6 +13,7 @@ public final class IngestStats {
     private long samples;
     private final Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
     private final Map<String, Long> dropped = new java.util.TreeMap<>();
+    private final Map<String, Long> warnings = new java.util.LinkedHashMap<>();
 
     public synchronized void record() {
         records++;
@@ -29,6 +30,17 @@ public final class IngestStats {
     /** One value left out of a sample on purpose (see {@code IngestSink#dropped}). */
     public synchronized void dropped(final String reason) {
         dropped.merge(reason, 1L, Long::sum);
+    }
+
+    /** A warning about input that was read (see {@code IngestSink#warn}), counted by its text. */
+    public synchronized void warn(final String message) {
+        warnings.merge(message, 1L, Long::sum);
+    }
+
+    /** Each distinct warning once, with how often it came: {@code <text> (3 times)}. */
+    public synchronized java.util.List<String> warnings() {
+        return warnings.entrySet().stream().map(e -> e.getKey() + (e.getValue() > 1 ? " (" + e.getValue() + " times)" : ""))
+            .toList();
     }
 
     public synchronized Map<String, Long> droppedByReason() {

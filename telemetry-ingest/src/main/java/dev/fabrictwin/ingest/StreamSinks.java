@@ -64,4 +64,9 @@ public final class StreamSinks implements IngestSink {
     public void dropped(final String reason) {
         stats.dropped(reason);
     }
+
+    @Override
+    public void warn(final String message) {
+        stats.warn(message);
+    }
 }

@@ -38,6 +38,10 @@ class CollectorMessagesTest {
                 }
 
                 @Override
+                public void warn(final String message) {
+                }
+
+                @Override
                 public void sample(final Sample sample) {
                     out.add(sample);
                 }

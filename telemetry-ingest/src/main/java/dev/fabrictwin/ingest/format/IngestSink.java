@@ -17,4 +17,10 @@ public interface IngestSink {
      * {@code speed-unknown}): counted in the summary, never dropped silently.
      */
     void dropped(String reason);
+
+    /**
+     * Something the operator should know about input that was still read (a dump with no byte counters): one line,
+     * the same text for the same cause so the summary can say it once with its count.
+     */
+    void warn(String message);
 }

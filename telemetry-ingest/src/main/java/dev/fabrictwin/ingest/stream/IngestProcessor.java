@@ -99,5 +99,10 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
         public void dropped(final String reason) {
             stats.dropped(reason);
         }
+
+        @Override
+        public void warn(final String message) {
+            stats.warn(message);
+        }
     }
 }

@@ -12,6 +12,7 @@ public final class CollectingSink implements IngestSink {
     public final List<Sample> samples = new ArrayList<>();
     public final List<Rejection> rejections = new ArrayList<>();
     public final List<String> dropped = new ArrayList<>();
+    public final List<String> warnings = new ArrayList<>();
     public int records;
 
     @Override
@@ -32,6 +33,11 @@ public final class CollectingSink implements IngestSink {
     @Override
     public void dropped(final String reason) {
         dropped.add(reason);
+    }
+
+    @Override
+    public void warn(final String message) {
+        warnings.add(message);
     }
 
     /** The one sample for a device and port (fails if there is none or several). */

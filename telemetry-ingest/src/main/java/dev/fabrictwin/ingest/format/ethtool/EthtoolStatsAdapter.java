@@ -53,6 +53,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
     public static final String FORMAT = "ethtool";
     /** Port used when the dump does not name its interface. */
     public static final String DEFAULT_PORT = "nic0";
+    /** The warning for a dump without byte counters: the port's samples go out, but its utilisation stays unknown. */
+    public static final String NO_BYTES = "ethtool -S dump with no byte counters (no rx_bytes/tx_bytes, per queue or in "
+        + "total; virtio_net on recent kernels and veth print none): its port's utilisation stays unknown; read its "
+        + "bytes from node_exporter's node_network_* (--format prometheus)";
 
     private static final Pattern NIC_HEADER = Pattern.compile("NIC statistics(?: for ([^\\s:]+))?\\s*:", Pattern.CASE_INSENSITIVE);
     private static final Pattern COMMAND = Pattern.compile("[#$>]\\s*(?:sudo\\s+)?(?:\\S*/)?ethtool\\s+(.*)");
@@ -155,6 +159,8 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         /** Inside a vmxnet3 queue block: its statistics are named {@code txq<N>: <name>}; null outside. */
         private String queuePrefix;
         private int queueIndent;
+        /** Statistics left out on purpose and counted, by reason, reported with the sample. */
+        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
 
         Dump(final ParseContext context) {
             this.context = context;
@@ -202,7 +208,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 }
                 final CounterMapping.Mapped mapped = mapping.map(name);
                 if (mapped.name() == null) {
-                    return; // dropped on purpose (per-queue counters)
+                    if (mapped.dropped() != null) {
+                        droppedValues.add(mapped.dropped()); // per-queue statistics: counted with the sample
+                    }
+                    return; // dropped on purpose (an attribute, per-queue statistics)
                 }
                 final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
                 if (!counters.add(Target.parse(mapped.name()).queueBounded(), name, v)) {
@@ -235,6 +244,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     QueueDimension.withGaugeTotals(values.gauges()));
                 SampleValidator.validate(s, context);
                 sink.sample(s);
+                droppedValues.forEach(sink::dropped);
+                if (s.counters().keySet().stream().noneMatch(k -> k.startsWith("rx_bytes") || k.startsWith("tx_bytes"))) {
+                    sink.warn(NO_BYTES);
+                }
             } catch (SampleFormatException e) {
                 unit.rejectWhole(sink, e.reason(), e.getMessage());
             }

@@ -38,6 +38,7 @@ class EthtoolStatsAdapterTest extends AdapterContract {
     /** Holds a "..." line where the capture elided rings 2-6: not in {@link #fixtures()}, its rejection is asserted. */
     private static final Path BNX2X = refdata("ethq-ethtool-S/bnx2x.ethtool-S.txt");
     private static final Path VETH = refdata("debian-nic/veth-ens1f0.ethtool-S.txt");
+    private static final Path VIRTIO_618 = refdata("debian-nic/virtio_net-eth0.ethtool-S.txt");
     private static final Path VETH_LOOP = refdata("debian-nic/veth-two-nics.ethtool-S-loop.txt");
 
     @Override
@@ -47,7 +48,7 @@ class EthtoolStatsAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET, VETH, VETH_LOOP);
+        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET, VETH, VETH_LOOP, VIRTIO_618);
     }
 
     private CollectingSink parse(final String text) {
@@ -237,6 +238,29 @@ class EthtoolStatsAdapterTest extends AdapterContract {
         final CollectingSink empty = parse("NIC statistics:\n");
         assertThat(empty.records).isEqualTo(1);
         assertThat(empty.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
+    }
+
+    /**
+     * virtio_net on Linux 6.18 (this machine, ethtool 6.1): per-queue rx0_* / tx0_* beside device totals, and no bytes
+     * or packets at all. rx0_drops is the queue's share of rx_drops (kept as rx_drops.q0; the device total is not
+     * replaced); the other per-queue lines repeat device totals and are counted as values dropped; the dump's missing
+     * byte counters give one warning.
+     */
+    @Test
+    void shouldKeepVirtioNetQueueDropsCountTheRestAndWarnThatTheDumpHasNoBytes() throws IOException {
+        final CollectingSink sink = parse(VIRTIO_618);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample s = sink.only("dut", "nic0");
+        assertThat(s.counters()).containsEntry("rx_drops.q0", 0L).containsEntry("rx_drops", 0L)
+            .containsEntry("rx_kicks", 1_103L).containsEntry("tx_kicks", 3_357L)
+            .doesNotContainKeys("rx0_kicks", "tx0_kicks", "rx_bytes", "tx_bytes");
+        // rx0_xdp_packets, rx0_xdp_tx, rx0_xdp_redirects, rx0_xdp_drops, rx0_kicks, tx0_xdp_tx, tx0_xdp_tx_drops,
+        // tx0_kicks, tx0_tx_timeouts
+        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
+        assertThat(sink.warnings).containsExactly(EthtoolStatsAdapter.NO_BYTES);
+
+        assertThat(parse(VIRTIO).warnings).isEmpty(); // the older virtio_net layout has per-queue bytes
     }
 
     @Test
