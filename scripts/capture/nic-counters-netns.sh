@@ -4,7 +4,7 @@
 # node_exporter 1.5.0): a veth pair between two network namespaces carries a few UDP datagrams, then
 #   ethtool -S of both veth ends (veth: no interface name in the output, peer_ifindex),
 #   the loop docs/ingest.md gives for several NICs of one host: '# ethtool -S IF' before each dump,
-#   ethtool -S of this machine's own eth0 (virtio_net),
+#   ethtool -S of this machine's own eth0 (virtio_net), and its ethtool --json -S --all-groups,
 #   node_exporter's netdev and netclass collectors on this machine, listening on loopback only: a virtio_net NIC
 #   reports no link speed (/sys/class/net/eth0/speed is -1), so node_network_speed_bytes is -125000.
 # Usage: scripts/capture/nic-counters-netns.sh OUTDIR     (a few seconds; removes its namespaces on exit)
@@ -36,6 +36,9 @@ ip netns exec cap-gpu bash -c 'for i in ens1f0 ens1f1; do echo "# ethtool -S $i"
   >"$out/veth-two-nics.ethtool-S-loop.txt"
 if [ "$(ethtool -i eth0 2>/dev/null | sed -n 's/^driver: //p')" = virtio_net ]; then
   ethtool -S eth0 >"$out/virtio_net-eth0.ethtool-S.txt"
+  # ethtool 6.1's only JSON statistics: the standard groups (driver statistics have no --json form; plain
+  # 'ethtool --json -S eth0' is "bad command line argument(s)"), all empty on virtio_net
+  ethtool --json -S eth0 --all-groups >"$out/virtio_net-eth0.ethtool-json-S-all-groups.json"
 fi
 prometheus-node-exporter --web.listen-address=127.0.0.1:19133 --collector.disable-defaults \
   --collector.netdev --collector.netclass >/dev/null 2>&1 &

@@ -77,6 +77,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         boolean anyDump = false;
         LineReader.Line blankStart = null;
         LineReader.Line line;
+        boolean first = true;
         while ((line = lines.next()) != null) {
             if (line.blank()) {
                 dump.blank(line);
@@ -84,6 +85,11 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 continue;
             }
             final String text = line.text().strip();
+            if (first && (text.startsWith("[") || text.startsWith("{"))) {
+                refuseJson(line, lines, context, sink);
+                return;
+            }
+            first = false;
             final String commandPort = commandPort(text);
             if (commandPort != null) {
                 if (dump.hasStats || dump.hasCommand) {
@@ -126,6 +132,29 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
             sink.reject(new Rejection(blankStart.bytes(), RejectReason.NO_COUNTERS, "input holds only blank lines",
                 FORMAT, "line " + blankStart.number()));
         }
+    }
+
+    /**
+     * {@code ethtool --json -S IF --all-groups}: ethtool's JSON statistics are the standard groups only (eth-phy,
+     * eth-mac, eth-ctrl, rmon; 6.1 has no JSON form of the driver statistics at all), so the input is refused whole,
+     * in one line naming what is read instead.
+     */
+    private static void refuseJson(final LineReader.Line firstLine, final LineReader lines, final ParseContext context,
+                                   final IngestSink sink) throws IOException {
+        final dev.fabrictwin.ingest.format.support.RawUnit raw = new dev.fabrictwin.ingest.format.support.RawUnit(
+            context.maxRecordBytes());
+        raw.addLine(firstLine.bytes());
+        long last = firstLine.number();
+        LineReader.Line line;
+        while ((line = lines.next()) != null) {
+            raw.addLine(line.bytes());
+            last = line.number();
+        }
+        sink.record();
+        sink.reject(new Rejection(raw.bytes(), RejectReason.MALFORMED, "expected ethtool -S text ('NIC statistics:' then "
+            + "'name: value' lines), found JSON starting '" + CounterValues.clip(firstLine.text().strip()) + "': ethtool "
+            + "--json -S prints only the standard groups (eth-mac, rmon, ...), not the driver statistics this format reads",
+            FORMAT, firstLine.number() == last ? "line " + last : "lines " + firstLine.number() + "-" + last));
     }
 
     /** The interface named by an {@code ethtool -S <iface>} command line, or null. */

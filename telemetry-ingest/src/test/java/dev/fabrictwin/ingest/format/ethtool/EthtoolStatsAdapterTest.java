@@ -263,6 +263,21 @@ class EthtoolStatsAdapterTest extends AdapterContract {
         assertThat(parse(VIRTIO).warnings).isEmpty(); // the older virtio_net layout has per-queue bytes
     }
 
+    /** ethtool 6.1's --json -S (only the standard groups; all empty on virtio_net): refused in one line, not misread. */
+    @Test
+    void shouldRefuseEthtoolJsonNamingTheTextFormItReads() throws IOException {
+        final CollectingSink sink = parse(refdata("debian-nic/virtio_net-eth0.ethtool-json-S-all-groups.json"));
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.samples).isEmpty();
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.MALFORMED);
+            assertThat(r.message()).startsWith("expected ethtool -S text ('NIC statistics:' then 'name: value' lines), "
+                + "found JSON starting '[ {'");
+            assertThat(r.location()).isEqualTo("lines 1-8");
+        });
+    }
+
     @Test
     void shouldSumVirtioNetQueuesIntoThePortTotalsItNeverReports() throws IOException {
         final Sample s = parse(VIRTIO).only("dut", "nic0");
