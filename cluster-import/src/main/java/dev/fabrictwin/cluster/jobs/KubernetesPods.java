@@ -17,15 +17,21 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 /**
  * Training jobs from {@code kubectl get pods -o json}: the pods of one job share a label — Kubeflow's
  * {@code training.kubeflow.org/job-name} (PyTorchJob, MPIJob), JobSet's {@code jobset.sigs.k8s.io/jobset-name}, the
- * MPI operator's {@code mpi-job-name} — and the job runs on their nodes ({@code spec.nodeName}). A job runs while any
+ * MPI operator's {@code mpi-job-name}, Volcano's {@code volcano.sh/job-name}, LeaderWorkerSet's
+ * {@code leaderworkerset.sigs.k8s.io/name} (one job per group: {@code <name>-<group-index>}, the leader pod's name),
+ * KubeRay's {@code ray.io/cluster} (head and workers of one RayCluster) — and the job runs on their nodes ({@code spec.nodeName}). A job runs while any
  * of its pods runs; it started when its first pod did. Annotations of its pods are its metadata. Input is a list
  * ({@code kubectl get pods -o json|yaml}: {@code items}) or one Pod ({@code kubectl get pod NAME -o json|yaml}); pods of
  * no training job are ignored and named, so the report can count them.
  */
 public final class KubernetesPods {
 
+    /** LeaderWorkerSet: its name; each of its groups ({@value #LWS_GROUP}) is one job, as its pods talk only within it. */
+    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
+    static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
+
     static final List<String> JOB_LABELS = List.of("training.kubeflow.org/job-name", "jobset.sigs.k8s.io/jobset-name",
-        "mpi-job-name");
+        "mpi-job-name", "volcano.sh/job-name", LWS_NAME, "ray.io/cluster");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -106,7 +112,8 @@ public final class KubernetesPods {
     private static String jobName(final JsonNode labels) {
         for (final String label : JOB_LABELS) {
             if (labels.hasNonNull(label)) {
-                return labels.get(label).asText();
+                final String name = labels.get(label).asText();
+                return label.equals(LWS_NAME) && labels.hasNonNull(LWS_GROUP) ? name + "-" + labels.get(LWS_GROUP).asText() : name;
             }
         }
         return null;
