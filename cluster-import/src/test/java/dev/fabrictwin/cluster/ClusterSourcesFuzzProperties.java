@@ -23,6 +23,7 @@ import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
 import dev.fabrictwin.cluster.topology.Observations;
+import dev.fabrictwin.cluster.topology.EosLldpJson;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
 import dev.fabrictwin.twin.fabric.FabricJson;
@@ -66,6 +67,7 @@ class ClusterSourcesFuzzProperties {
             {"lldp": {"interface": {"eth0": {"chassis": {"leaf1": {}}, "port": {"id": {"type": "ifname", "value": "swp1"}}}}}}
             """)),
         SONIC_LLDP(true, List.of(resource("handmade/appl_db-lldp.json"))),
+        EOS_LLDP(true, List.of(resource("refdata/napalm-eos/issue1153.show_lldp_neighbors__detail.json"))),
         GNMIC_LLDP(true, List.of(resource("handmade/gnmic-lldp.json"))),
         IBNETDISCOVER(false, List.of(resource("handmade/ibnetdiscover-2-switch.txt"), resource("refdata/hpc-toolset-x5/X5.topofile"))),
         LINKS_CSV(false, List.of("a_device,a_port,b_device,b_port,speed\n# the plan\nn1,p1,sw1,1,200G\nsw1,49,sw2,1\n")),
@@ -90,6 +92,7 @@ class ClusterSourcesFuzzProperties {
             return switch (this) {
                 case LLDPCTL -> topology(LldpctlJson.read("leaf1", root));
                 case SONIC_LLDP -> topology(SonicLldp.read("leaf07", root));
+                case EOS_LLDP -> topology(EosLldpJson.read("leaf07", root));
                 case GNMIC_LLDP -> topology(GnmicLldp.read(null, root));
                 case SQUEUE_JSON -> jobs(SlurmJobs.fromJson(root));
                 case KUBECTL_PODS -> jobs(KubernetesPods.fromJson(root));

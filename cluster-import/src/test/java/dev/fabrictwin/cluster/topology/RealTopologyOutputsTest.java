@@ -156,6 +156,27 @@ class RealTopologyOutputsTest {
         assertThat(f.linkAt(new PortRef("p0001", "HCA-1/1")).orElseThrow().capacityBps()).isEqualTo(100e9);
     }
 
+    /**
+     * Arista EOS {@code show lldp neighbors detail | json} (napalm's EOS test data): hosts named by their description when
+     * their port id is a MAC, an {@code interfaceName} id unquoted, {@code local} ids as lldpctl's, capabilities as kinds.
+     */
+    @Test
+    void eosLldpJsonGivesNeighboursByPortNameOrDescriptionAndTheirKind() throws IOException {
+        final Observations leaf = EosLldpJson.read("leaf1", JSON.readTree(refdata("napalm-eos/normal.show_lldp_neighbors__detail.json")));
+        assertThat(leaf.neighbors()).hasSize(41).contains(new Neighbor("leaf1", "Ethernet8", "78m3", "eth3", Double.NaN),
+            new Neighbor("leaf1", "Ethernet47", "ms01.bru01", "597", Double.NaN));
+        assertThat(leaf.kinds()).containsEntry("ms01.bru01", Observations.Kind.SWITCH).doesNotContainKey("78m3");
+        assertThat(leaf.skipped()).isEmpty();
+
+        final Observations quoted = EosLldpJson.read("sw2", JSON.readTree(refdata("napalm-eos/issue1153.show_lldp_neighbors__detail.json")));
+        assertThat(quoted.neighbors()).contains(new Neighbor("sw2", "Ethernet27/1", "some-switch", "et-0/0/20", Double.NaN));
+        final Observations host = EosLldpJson.read("sw3", JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json")));
+        assertThat(host.kinds()).containsEntry("linux", Observations.Kind.HOST);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EosLldpJson.read("x", JSON.readTree("{\"lldp\": {}}")))
+            .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
+    }
+
     @Test
     void ibnetdiscoverRefusesOtherTextNamingBothForms() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
