@@ -19,12 +19,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.cluster.topology.EosLldpJson;
 import dev.fabrictwin.cluster.topology.GnmicLldp;
+import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
 import dev.fabrictwin.cluster.topology.Observations;
-import dev.fabrictwin.cluster.topology.EosLldpJson;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
 import dev.fabrictwin.contract.TopicSetup;
@@ -91,6 +92,9 @@ final class TopologyImportCommand implements Callable<Integer> {
     @Option(names = "--ibnetdiscover", paramLabel = "FILE", description = "ibnetdiscover output. Repeatable.")
     private List<Path> ibnetdiscover = new ArrayList<>();
 
+    @Option(names = "--iblinkinfo", paramLabel = "FILE", description = "iblinkinfo output (its default form). Repeatable.")
+    private List<Path> iblinkinfo = new ArrayList<>();
+
     @Option(names = "--links", paramLabel = "FILE",
         description = "A CSV of cables: a_device,a_port,b_device,b_port[,speed]. Repeatable.")
     private List<Path> links = new ArrayList<>();
@@ -107,7 +111,7 @@ final class TopologyImportCommand implements Callable<Integer> {
     private String id;
 
     @Option(names = "--technology", paramLabel = "TECH",
-        description = "roce, infiniband or ethernet (default: infiniband with --ibnetdiscover, else roce).")
+        description = "roce, infiniband or ethernet (default: infiniband with --ibnetdiscover or --iblinkinfo, else roce).")
     private String technology;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the document here (stdout when neither --out nor Kafka).")
@@ -118,9 +122,10 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, ExecutionException, InterruptedException {
-        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && links.isEmpty()) {
-            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --gnmic-lldp, --ibnetdiscover "
-                + "or --links");
+        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && iblinkinfo.isEmpty()
+                && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --gnmic-lldp, --ibnetdiscover, "
+                + "--iblinkinfo or --links");
         }
         final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
         final double speed = speed();
@@ -146,6 +151,9 @@ final class TopologyImportCommand implements Callable<Integer> {
         }
         for (final Path p : ibnetdiscover) {
             all.addAll(read(p.toString(), () -> Ibnetdiscover.read(Files.readString(p))));
+        }
+        for (final Path p : iblinkinfo) {
+            all.addAll(read(p.toString(), () -> Iblinkinfo.read(Files.readString(p))));
         }
         for (final Path p : links) {
             all.addAll(read(p.toString(), () -> LinksCsv.read(Files.readString(p))));
@@ -234,7 +242,7 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     private Technology technology() {
         if (technology == null) {
-            return ibnetdiscover.isEmpty() ? Technology.ROCE_V2 : Technology.INFINIBAND;
+            return ibnetdiscover.isEmpty() && iblinkinfo.isEmpty() ? Technology.ROCE_V2 : Technology.INFINIBAND;
         }
         try {
             return Technology.parse(technology);

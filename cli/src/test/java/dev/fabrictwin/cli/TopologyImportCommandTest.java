@@ -98,6 +98,23 @@ public class TopologyImportCommandTest {
             + "does not name its switch), was '" + eos + "'");
     }
 
+    /** iblinkinfo (infiniband-diags 44.0 against ibsim 0.10, cluster-import refdata): an InfiniBand fabric, speeds included. */
+    @Test
+    void importsIblinkinfo(@TempDir final Path dir) throws IOException {
+        final String file = Path.of("..", "cluster-import", "src", "test", "resources", "refdata", "debian-ibsim", "iblinkinfo.txt")
+            .toString();
+        final Path out = dir.resolve("topology.json");
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("topology", "import", "--iblinkinfo", file, "--out", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.errLines()[0]).isEqualTo("topology import: 7 nodes (4 host, 2 leaf, 1 spine), 6 links: "
+            + "6 confirmed by both ends, 0 half-seen, 0 asymmetric, 0 dropped; 1 source entries skipped");
+        assertThat(run.err()).contains("16 iblinkinfo ports that are down (no link)");
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.INFINIBAND);
+        assertThat(f.requireLinkAt(new PortRef("gpu03", "mlx5_0/1")).upper()).isEqualTo(new PortRef("leaf02", "1"));
+        assertThat(f.requireLinkAt(new PortRef("gpu03", "mlx5_0/1")).capacityBps()).isEqualTo(10e9);
+    }
+
     @Test
     void aMissingFileOrABadRoleIsOneLineAndExitTwo() {
         final FabricTwinCliTest.Run missing = FabricTwinCliTest.run("topology", "import", "--lldpctl", "nowhere.json");

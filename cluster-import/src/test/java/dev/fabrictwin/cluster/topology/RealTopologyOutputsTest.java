@@ -177,6 +177,31 @@ class RealTopologyOutputsTest {
             .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
     }
 
+    /**
+     * iblinkinfo of infiniband-diags 44.0 against ibsim 0.10's simulated fabric (a spine, two leaves, four hosts): every
+     * link seen from both ends, hosts named as ibnetdiscover names them, 4X SDR = 10 Gb/s, the down ports counted.
+     */
+    @Test
+    void iblinkinfoGivesEveryLinkFromBothEndsWithItsSpeed() throws IOException {
+        final Observations o = Iblinkinfo.read(refdata("debian-ibsim/iblinkinfo.txt"));
+
+        assertThat(o.neighbors()).hasSize(12).contains(new Neighbor("gpu01", "mlx5_0/1", "leaf01", "1", 10e9),
+            new Neighbor("leaf01", "1", "gpu01", "mlx5_0/1", 10e9), new Neighbor("spine01", "2", "leaf02", "7", 10e9));
+        assertThat(o.kinds()).containsEntry("gpu03", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+        assertThat(o.skipped()).containsExactly("16 iblinkinfo ports that are down (no link)");
+
+        final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "sim", Technology.INFINIBAND, JSON);
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 4), java.util.Map.entry("leaf", 2),
+            java.util.Map.entry("spine", 1));
+        assertThat(r.report().confirmed()).isEqualTo(6);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("Switch 2 \"S-01\" # \"sw\"\n"))
+            .hasMessageStartingWith("line 1: not iblinkinfo output: expected 'CA: <name>:' or 'Switch: 0x<guid> <name>:' blocks");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("0x0000000000100007 \"   gpu04 mlx5_0\"  0  1[  ] "
+                + "==( 4X 2.5 Gbps Initialize/  LinkUp)==>  0x0000000000200002  0  2[  ] \"leaf02\" ( )\n"))
+            .hasMessageStartingWith("line 1: iblinkinfo -l (one line per port, no node types) is not read");
+    }
+
     @Test
     void ibnetdiscoverRefusesOtherTextNamingBothForms() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
