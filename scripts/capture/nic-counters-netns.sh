@@ -5,8 +5,9 @@
 #   ethtool -S of both veth ends (veth: no interface name in the output, peer_ifindex),
 #   the loop docs/ingest.md gives for several NICs of one host: '# ethtool -S IF' before each dump,
 #   ethtool -S of this machine's own eth0 (virtio_net), and its ethtool --json -S --all-groups,
-#   node_exporter's netdev and netclass collectors on this machine, listening on loopback only: a virtio_net NIC
-#   reports no link speed (/sys/class/net/eth0/speed is -1), so node_network_speed_bytes is -125000.
+#   node_exporter's netdev and netclass collectors on this machine (then its ethtool collector alone), listening on
+#   loopback only: a virtio_net NIC reports no link speed (/sys/class/net/eth0/speed is -1), so node_network_speed_bytes
+#   is -125000.
 # Usage: scripts/capture/nic-counters-netns.sh OUTDIR     (a few seconds; removes its namespaces on exit)
 set -euo pipefail
 out=${1:?usage: $0 OUTDIR}
@@ -45,4 +46,11 @@ prometheus-node-exporter --web.listen-address=127.0.0.1:19133 --collector.disabl
 pid=$!
 sleep 2
 curl -s http://127.0.0.1:19133/metrics | grep -E '^(# (HELP|TYPE) )?node_network_' >"$out/node_exporter-1.5.0-host.prom"
+kill "$pid"; pid=
+# its ethtool collector alone (node_ethtool_*: virtio_net's rx0_* per-queue lines, renamed rx_ -> received_)
+prometheus-node-exporter --web.listen-address=127.0.0.1:19133 --collector.disable-defaults --collector.ethtool \
+  >/dev/null 2>&1 &
+pid=$!
+sleep 2
+curl -s http://127.0.0.1:19133/metrics | grep -E '^(# (HELP|TYPE) )?node_ethtool_' >"$out/node_exporter-1.5.0-ethtool.prom"
 ethtool --version >"$out/VERSION"; prometheus-node-exporter --version 2>&1 | head -1 >>"$out/VERSION"
