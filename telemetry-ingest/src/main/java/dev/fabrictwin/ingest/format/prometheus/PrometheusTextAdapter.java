@@ -145,6 +145,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         private final Map<String, InfinibandNames.Name> described = new LinkedHashMap<>();
         /** infiniband_exporter: an HCA's rate (it has no port label), by {@code GroupKey(node, null, ts)}. */
         private final Map<GroupKey, Double> nodeSpeeds = new LinkedHashMap<>();
+        /** Series the mapping file drops and counts ({@code -per-queue}), by reason. */
+        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
 
         Scrape(final ParseContext context) {
             this.context = context;
@@ -257,6 +259,9 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 throws SampleFormatException {
             final CounterMapping.Mapped mapped = mapping.map(s.name());
             if (mapped.name() == null) {
+                if (mapped.dropped() != null) {
+                    droppedValues.add(mapped.dropped()); // per-queue statistics: counted when the scrape is reported
+                }
                 return; // dropped on purpose by the mapping file
             }
             final String type = typeOf(s.name());
@@ -363,6 +368,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 }
             }
             nodeSpeeds.keySet().stream().filter(k -> !speedsUsed.contains(k)).forEach(k -> sink.dropped(IB_RATE_WITHOUT_PORT));
+            droppedValues.forEach(sink::dropped);
         }
 
         /** Every infiniband_exporter node's name: its description's, else (no info series, or shared) its GUID's. */

@@ -24,6 +24,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
     private static final Path ETHTOOL = refdata("node_exporter/ethtool_linux_test.go.expected_exposition.L291-375.prom");
     private static final Path E2E = refdata("node_exporter/collector_fixtures_e2e-output.txt");
     private static final Path VIRTIO_HOST = refdata("debian-nic/node_exporter-1.5.0-host.prom");
+    private static final Path NE_ETHTOOL = refdata("debian-nic/node_exporter-1.5.0-ethtool.prom");
     private static final Path IB_SWITCH = refdata("infiniband-exporter/switch_test.go.TestSwitchCollectorFull.expected.L202-369.prom");
     private static final Path IB_HCA = refdata("infiniband-exporter/hca_test.go.TestHCACollector.expected.L46-155.prom");
     private static final long DEFAULT_TS = 1_700_000_000_000L;
@@ -35,7 +36,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ETHTOOL, E2E, VIRTIO_HOST, IB_SWITCH, IB_HCA);
+        return List.of(ETHTOOL, E2E, VIRTIO_HOST, NE_ETHTOOL, IB_SWITCH, IB_HCA);
     }
 
     private CollectingSink parse(final String text) {
@@ -56,6 +57,24 @@ class PrometheusTextAdapterTest extends AdapterContract {
             .containsEntry("tx_bytes", 418_515L).containsEntry("tx_packets", 3_654L);
         assertThat(eth0.gauges()).containsEntry("oper_up", 1.0).doesNotContainKey("speed_bps");
         assertThat(sink.dropped).containsExactly(PrometheusTextAdapter.SPEED_UNKNOWN);
+    }
+
+    /**
+     * node_exporter 1.5.0's ethtool collector on this machine's virtio_net NIC (Linux 6.18): rx0_drops is the queue's
+     * share of the device's received_drops (rx_drops.q0; rx_drops the device total); the other per-queue series repeat
+     * device totals and are counted as values dropped, not dropped silently.
+     */
+    @Test
+    void shouldKeepVirtioQueueDropsFromNodeExporterAndCountTheOtherQueueSeries() throws IOException {
+        final CollectingSink sink = parse(NE_ETHTOOL);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.counters()).containsEntry("rx_drops", 0L).containsEntry("rx_drops.q0", 0L)
+            .containsEntry("node_ethtool_received_kicks", 1_103L).doesNotContainKey("node_ethtool_rx0_kicks");
+        // rx0_kicks, rx0_xdp_drops, rx0_xdp_packets, rx0_xdp_redirects, rx0_xdp_transmitted, tx0_kicks,
+        // tx0_transmitted_timeouts, tx0_xdp_transmitted, tx0_xdp_transmitted_drops
+        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
     }
 
     @Test
