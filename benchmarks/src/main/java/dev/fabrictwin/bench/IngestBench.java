@@ -207,6 +207,10 @@ public final class IngestBench {
         }
 
         @Override
+        public void warn(final String message) {
+        }
+
+        @Override
         public void sample(final Sample sample) {
             samples++;
             checksum += sample.ts();
@@ -215,6 +219,11 @@ public final class IngestBench {
         @Override
         public void reject(final Rejection rejection) {
             rejected++;
+        }
+
+        @Override
+        public void dropped(final String reason) {
+            // the benchmark's generated input drops nothing; counting would only cost time
         }
     }
 }

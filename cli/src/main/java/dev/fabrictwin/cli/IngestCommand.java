@@ -22,6 +22,7 @@ import dev.fabrictwin.ingest.StreamSinks;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
 import dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter;
 import dev.fabrictwin.ingest.kafka.KafkaIngestSink;
 import dev.fabrictwin.ingest.scrape.ScrapeTarget;
@@ -62,7 +63,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
         "  fabric-twin ingest --format canonical --file out/pfc/samples.jsonl --bootstrap 127.0.0.1:9092",
-        "  ethtool -S eth0 | fabric-twin ingest --format ethtool --device host-3 --file - --output -",
+        "  ethtool -S eth0 | fabric-twin ingest --format ethtool --device host-3 --port eth0 --file - --output -",
         "  # gnmic 'outputs: {k: {type: kafka, topic: gnmic, format: event}}' -> telemetry.samples",
         "  fabric-twin ingest --from-topic gnmic --format gnmic --bootstrap 127.0.0.1:9092",
         "  # Telegraf '[[outputs.kafka]] topic = \"telegraf\" data_format = \"json\"'",
@@ -112,6 +113,11 @@ final class IngestCommand implements Callable<Integer> {
 
     @Option(names = "--device", paramLabel = "NAME", description = "Device name for formats that carry none.")
     private String device;
+
+    @Option(names = "--port", paramLabel = "NAME",
+        description = "Port of an ethtool -S dump, which prints no interface name (else nic0; a '# ethtool -S eth1' "
+            + "line before a dump names its port, so one input can hold several NICs).")
+    private String port;
 
     @Option(names = "--rejected", paramLabel = "FILE",
         description = "With --output: where rejected input goes (default: FILE.rejected, or ingest.rejected for stdin "
@@ -164,6 +170,7 @@ final class IngestCommand implements Callable<Integer> {
     /** The one-line summary; exit 1 when not one sample came out, so scripts notice a run that ingested nothing. */
     private int finish(final IngestStats stats, final String extra) {
         final boolean nothing = stats.samples() == 0;
+        stats.warnings().forEach(w -> spec.commandLine().getErr().println("ingest: warning: " + w));
         spec.commandLine().getErr().println("ingest: " + (nothing ? "nothing ingested: " : "") + stats.summary() + extra);
         spec.commandLine().getErr().flush();
         return nothing ? FabricTwin.EXIT_FAILURE : FabricTwin.EXIT_OK;
@@ -173,11 +180,16 @@ final class IngestCommand implements Callable<Integer> {
         if (format == null) {
             throw new UsageException("--format is required with --file and --from-topic");
         }
-        return Formats.adapter(format);
+        final FormatAdapter adapter = Formats.adapter(format);
+        if (port != null && !adapter.format().equals(EthtoolStatsAdapter.FORMAT)) {
+            throw new UsageException("--port names the port of ethtool -S dumps, which print none; --format " + format
+                + " names its ports itself");
+        }
+        return adapter;
     }
 
     private ParseContext context() {
-        final ParseContext ctx = ParseContext.defaults(Clock.systemUTC());
+        final ParseContext ctx = ParseContext.defaults(Clock.systemUTC()).withPort(port);
         return device == null ? ctx : ctx.withDevice(device);
     }
 
@@ -273,6 +285,9 @@ final class IngestCommand implements Callable<Integer> {
     private String scrape(final IngestStats stats) throws IOException {
         if (format != null && !format.equals(PrometheusTextAdapter.FORMAT)) {
             throw new UsageException("--scrape reads Prometheus text exposition; drop --format " + format);
+        }
+        if (port != null) {
+            throw new UsageException("--port names the port of ethtool -S dumps; --scrape reads exporters, whose series name their ports");
         }
         if (!Files.isRegularFile(source.targets)) {
             throw new UsageException("targets file not found: " + source.targets);

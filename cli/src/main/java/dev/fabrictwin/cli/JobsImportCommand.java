@@ -84,7 +84,7 @@ final class JobsImportCommand implements Callable<Integer> {
         String slurmJson;
         @Option(names = "--scontrol", paramLabel = "FILE|-", description = "scontrol show job -d output (local times: --zone).")
         String scontrol;
-        @Option(names = "--k8s-pods", paramLabel = "FILE|-", description = "kubectl get pods -o json output.")
+        @Option(names = "--k8s-pods", paramLabel = "FILE|-", description = "kubectl get pods -o json or -o yaml output: a list, or one Pod (kubectl get pod NAME).")
         String k8sPods;
     }
 
@@ -172,17 +172,21 @@ final class JobsImportCommand implements Callable<Integer> {
     private JobImport read(final List<JobShape.Rule> rules) throws IOException, InterruptedException {
         final String text = new String(input(), StandardCharsets.UTF_8);
         final List<ScheduledJob> jobs;
+        List<String> ignored = List.of();
         try {
             if (source.scontrol != null) {
                 jobs = SlurmJobs.fromScontrol(text, zone == null ? ZoneId.systemDefault() : ZoneId.of(zone));
+            } else if (source.slurmJson != null) {
+                jobs = SlurmJobs.fromJson(JSON.readTree(text));
             } else {
-                final JsonNode root = JSON.readTree(text);
-                jobs = source.slurmJson != null ? SlurmJobs.fromJson(root) : KubernetesPods.fromJson(root);
+                final KubernetesPods.Pods pods = KubernetesPods.read(text);
+                jobs = pods.jobs();
+                ignored = pods.ignored();
             }
         } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UsageException(sourceName() + ": " + firstLine(e.getMessage()));
         }
-        return JobImport.of(jobs, rules, JSON);
+        return JobImport.of(jobs, ignored, rules, JSON);
     }
 
     private byte[] input() throws IOException, InterruptedException {

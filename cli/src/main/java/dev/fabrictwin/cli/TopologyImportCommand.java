@@ -19,7 +19,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.cluster.topology.EosLldpJson;
 import dev.fabrictwin.cluster.topology.GnmicLldp;
+import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
@@ -78,6 +80,10 @@ final class TopologyImportCommand implements Callable<Integer> {
         description = "An APPL_DB JSON dump of SONiC switch NAME (its LLDP_ENTRY_TABLE rows are read). Repeatable.")
     private List<String> sonic = new ArrayList<>();
 
+    @Option(names = "--eos-lldp", paramLabel = "NAME=FILE",
+        description = "Arista EOS 'show lldp neighbors detail | json' of switch NAME. Repeatable.")
+    private List<String> eos = new ArrayList<>();
+
     @Option(names = "--gnmic-lldp", paramLabel = "[NAME=]FILE",
         description = "gnmic get/subscribe output of /lldp/interfaces (JSON or event format); NAME overrides each "
             + "message's source. Repeatable.")
@@ -85,6 +91,9 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Option(names = "--ibnetdiscover", paramLabel = "FILE", description = "ibnetdiscover output. Repeatable.")
     private List<Path> ibnetdiscover = new ArrayList<>();
+
+    @Option(names = "--iblinkinfo", paramLabel = "FILE", description = "iblinkinfo output (its default form). Repeatable.")
+    private List<Path> iblinkinfo = new ArrayList<>();
 
     @Option(names = "--links", paramLabel = "FILE",
         description = "A CSV of cables: a_device,a_port,b_device,b_port[,speed]. Repeatable.")
@@ -102,7 +111,7 @@ final class TopologyImportCommand implements Callable<Integer> {
     private String id;
 
     @Option(names = "--technology", paramLabel = "TECH",
-        description = "roce, infiniband or ethernet (default: infiniband with --ibnetdiscover, else roce).")
+        description = "roce, infiniband or ethernet (default: infiniband with --ibnetdiscover or --iblinkinfo, else roce).")
     private String technology;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the document here (stdout when neither --out nor Kafka).")
@@ -113,20 +122,26 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, ExecutionException, InterruptedException {
-        if (lldpctl.isEmpty() && sonic.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && links.isEmpty()) {
-            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --gnmic-lldp, --ibnetdiscover or --links");
+        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && iblinkinfo.isEmpty()
+                && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --gnmic-lldp, --ibnetdiscover, "
+                + "--iblinkinfo or --links");
         }
         final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
         final double speed = speed();
         final Technology tech = technology();
         final Observations all = new Observations();
         for (final String source : lldpctl) {
-            final String[] named = named(source, false);
+            final String[] named = named(source, null);
             all.addAll(read(named[1], () -> LldpctlJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
         }
         for (final String source : sonic) {
-            final String[] named = named(source, true);
+            final String[] named = named(source, "--sonic-lldp");
             all.addAll(read(named[1], () -> SonicLldp.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final String source : eos) {
+            final String[] named = named(source, "--eos-lldp");
+            all.addAll(read(named[1], () -> EosLldpJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
         }
         for (final String source : gnmic) {
             final int eq = source.indexOf('=');
@@ -136,6 +151,9 @@ final class TopologyImportCommand implements Callable<Integer> {
         }
         for (final Path p : ibnetdiscover) {
             all.addAll(read(p.toString(), () -> Ibnetdiscover.read(Files.readString(p))));
+        }
+        for (final Path p : iblinkinfo) {
+            all.addAll(read(p.toString(), () -> Iblinkinfo.read(Files.readString(p))));
         }
         for (final Path p : links) {
             all.addAll(read(p.toString(), () -> LinksCsv.read(Files.readString(p))));
@@ -188,14 +206,14 @@ final class TopologyImportCommand implements Callable<Integer> {
         }
     }
 
-    /** {NAME, FILE} from NAME=FILE, or the file name without its extension when the name is optional. */
-    private static String[] named(final String source, final boolean nameRequired) {
+    /** {NAME, FILE} from NAME=FILE, or the file name without its extension when the name is optional (option null). */
+    private static String[] named(final String source, final String nameRequiredBy) {
         final int eq = source.indexOf('=');
         if (eq > 0) {
             return new String[] {source.substring(0, eq), source.substring(eq + 1)};
         }
-        if (nameRequired) {
-            throw new UsageException("--sonic-lldp needs NAME=FILE (the dump does not name its switch), was '" + source + "'");
+        if (nameRequiredBy != null) {
+            throw new UsageException(nameRequiredBy + " needs NAME=FILE (the output does not name its switch), was '" + source + "'");
         }
         return new String[] {Path.of(source).getFileName().toString().replaceFirst("\\.[^.]*$", ""), source};
     }
@@ -224,7 +242,7 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     private Technology technology() {
         if (technology == null) {
-            return ibnetdiscover.isEmpty() ? Technology.ROCE_V2 : Technology.INFINIBAND;
+            return ibnetdiscover.isEmpty() && iblinkinfo.isEmpty() ? Technology.ROCE_V2 : Technology.INFINIBAND;
         }
         try {
             return Technology.parse(technology);

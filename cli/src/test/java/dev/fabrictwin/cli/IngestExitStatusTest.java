@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
+import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
 
 /** {@code ingest}'s exit status: 0 when a sample came out, 1 when nothing was ingested, 2 for bad usage; one summary line. */
 class IngestExitStatusTest {
@@ -72,6 +73,69 @@ class IngestExitStatusTest {
         assertThat(r.errLines()[0]).startsWith("ingest: target http://127.0.0.1:" + port + "/metrics (gpu-host-1) is down: ");
         assertThat(r.errLines()[1]).isEqualTo("ingest: nothing ingested: records in: 0, samples out: 0, rejected: 0; "
             + "scrapes: 2 rounds of 1 targets, failed: 2 (http://127.0.0.1:" + port + "/metrics 2)");
+    }
+
+    /** Real outputs produced with Debian's packages (telemetry-ingest refdata/MANIFEST.tsv, scripts/capture/). */
+    private static String nic(final String file) {
+        return Path.of("..", "telemetry-ingest", "src", "test", "resources", "refdata", "debian-nic", file).toString();
+    }
+
+    /** {@code --output -} writes samples to the process's stdout, not to picocli's writer: caught here. */
+    private static Run runToStdout(final String... args) {
+        final java.io.PrintStream before = System.out;
+        final java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            final Run r = run(args);
+            return new Run(r.exitCode(), r.out() + stdout.toString(java.nio.charset.StandardCharsets.UTF_8), r.err());
+        } finally {
+            System.setOut(before);
+        }
+    }
+
+    @Test
+    void shouldNameAnEthtoolDumpsPortWithPortSinceEthtoolPrintsNone() {
+        final Run r = runToStdout("ingest", "--format", "ethtool", "--device", "gpu01", "--port", "ens1f0", "--file",
+            nic("veth-ens1f0.ethtool-S.txt"), "--output", "-", "--rejected", dir.resolve("e.rejected").toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("\"device\":\"gpu01\",\"port\":\"ens1f0\"").doesNotContain("nic0");
+        // veth prints no byte counters and its XDP queue statistics have no canonical names: said, and counted
+        assertThat(r.errLines()).containsExactly("ingest: warning: " + EthtoolStatsAdapter.NO_BYTES,
+            "ingest: records in: 1, samples out: 1, rejected: 0, values dropped: 8 (per-queue-stat 8)");
+
+        final Run notEthtool = runToStdout("ingest", "--format", "prometheus", "--device", "gpu01", "--port", "eth0", "--file",
+            nic("node_exporter-1.5.0-host.prom"), "--output", "-");
+        assertThat(notEthtool.exitCode()).isEqualTo(2);
+        assertThat(notEthtool.errLines()).containsExactly("fabric-twin ingest: --port names the port of ethtool -S dumps, "
+            + "which print none; --format prometheus names its ports itself");
+    }
+
+    /** ethtool -S of virtio_net on Linux 6.18: no byte counters, one warning line however many dumps say so. */
+    @Test
+    void shouldWarnOnceThatVirtioNetDumpsHaveNoByteCounters() throws IOException {
+        final String dump = Files.readString(Path.of(nic("virtio_net-eth0.ethtool-S.txt")));
+        final Path twice = Files.writeString(dir.resolve("two.txt"), "# ethtool -S eth0\n" + dump + "# ethtool -S eth1\n" + dump);
+        final Run r = runToStdout("ingest", "--format", "ethtool", "--device", "vm01", "--file", twice.toString(), "--output", "-");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("\"rx_drops.q0\":0");
+        assertThat(r.errLines()).containsExactly("ingest: warning: " + EthtoolStatsAdapter.NO_BYTES + " (2 times)",
+            "ingest: records in: 2, samples out: 2, rejected: 0, values dropped: 18 (per-queue-stat 18)");
+    }
+
+    /** node_exporter 1.5.0 on a virtio_net machine: speed -125000 (unknown) no longer dead-letters the port's sample. */
+    @Test
+    void shouldIngestAPortWhoseSpeedIsUnknownAndCountTheDroppedGauge() {
+        final Run r = runToStdout("ingest", "--format", "prometheus", "--device", "gpu01", "--file", nic("node_exporter-1.5.0-host.prom"),
+            "--output", "-", "--rejected", dir.resolve("p.rejected").toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("\"port\":\"eth0\"").doesNotContain("speed_bps\":-");
+        assertThat(r.errLines()).hasSize(1);
+        assertThat(r.errLines()[0]).startsWith("ingest: records in: 1, samples out: ").endsWith(
+            ", rejected: 0, values dropped: 1 (speed-unknown 1)");
+        assertThat(dir.resolve("p.rejected")).doesNotExist();
     }
 
     @Test

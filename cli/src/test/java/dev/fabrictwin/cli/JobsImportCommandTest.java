@@ -49,7 +49,7 @@ class JobsImportCommandTest {
 
     @Test
     void aBadSourceIsOneLineAndExitTwo(@TempDir final Path dir) throws Exception {
-        final Path bad = Files.writeString(dir.resolve("squeue.json"), "{\"jobs\": [{\"job_id\": 1, \"nodes\": \"gpu[1-\"}]}");
+        final Path bad = Files.writeString(dir.resolve("squeue.json"), "{\"jobs\": [{\"job_id\": 1, \"job_state\": \"RUNNING\", \"nodes\": \"gpu[1-\"}]}");
         final FabricTwinCliTest.Run run = FabricTwinCliTest.run("jobs", "import", "--slurm-json", bad.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);

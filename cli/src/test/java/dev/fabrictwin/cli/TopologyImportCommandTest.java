@@ -77,6 +77,44 @@ public class TopologyImportCommandTest {
         assertThat(f.requireLinkAt(new PortRef("gpu02", "eth0")).upper()).isEqualTo(new PortRef("leaf01", "Ethernet4"));
     }
 
+    /** Arista EOS {@code show lldp neighbors detail | json} of a leaf (napalm's EOS test data, cluster-import refdata). */
+    @Test
+    void importsAnAristaLeafsLldpJson(@TempDir final Path dir) throws IOException {
+        final String eos = Path.of("..", "cluster-import", "src", "test", "resources", "refdata", "napalm-eos",
+            "normal.show_lldp_neighbors__detail.json").toString();
+        final Path out = dir.resolve("topology.json");
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("topology", "import", "--eos-lldp", "leaf1=" + eos,
+            "--out", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.ROCE_V2);
+        assertThat(f.requireNode("78m3").tier()).isEqualTo(Tier.HOST);
+        assertThat(f.requireNode("leaf1").tier()).isEqualTo(Tier.LEAF);
+        assertThat(f.requireLinkAt(new PortRef("78m3", "eth3")).upper()).isEqualTo(new PortRef("leaf1", "Ethernet8"));
+
+        final FabricTwinCliTest.Run unnamed = FabricTwinCliTest.run("topology", "import", "--eos-lldp", eos);
+        assertThat(unnamed.exitCode()).isEqualTo(2);
+        assertThat(unnamed.errLines()).containsExactly("fabric-twin topology import: --eos-lldp needs NAME=FILE (the output "
+            + "does not name its switch), was '" + eos + "'");
+    }
+
+    /** iblinkinfo (infiniband-diags 44.0 against ibsim 0.10, cluster-import refdata): an InfiniBand fabric, speeds included. */
+    @Test
+    void importsIblinkinfo(@TempDir final Path dir) throws IOException {
+        final String file = Path.of("..", "cluster-import", "src", "test", "resources", "refdata", "debian-ibsim", "iblinkinfo.txt")
+            .toString();
+        final Path out = dir.resolve("topology.json");
+        final FabricTwinCliTest.Run run = FabricTwinCliTest.run("topology", "import", "--iblinkinfo", file, "--out", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.errLines()[0]).isEqualTo("topology import: 7 nodes (4 host, 2 leaf, 1 spine), 6 links: "
+            + "6 confirmed by both ends, 0 half-seen, 0 asymmetric, 0 dropped; 1 source entries skipped");
+        assertThat(run.err()).contains("16 iblinkinfo ports that are down (no link)");
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.INFINIBAND);
+        assertThat(f.requireLinkAt(new PortRef("gpu03", "mlx5_0/1")).upper()).isEqualTo(new PortRef("leaf02", "1"));
+        assertThat(f.requireLinkAt(new PortRef("gpu03", "mlx5_0/1")).capacityBps()).isEqualTo(10e9);
+    }
+
     @Test
     void aMissingFileOrABadRoleIsOneLineAndExitTwo() {
         final FabricTwinCliTest.Run missing = FabricTwinCliTest.run("topology", "import", "--lldpctl", "nowhere.json");

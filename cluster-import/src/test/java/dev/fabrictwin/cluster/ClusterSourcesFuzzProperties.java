@@ -18,7 +18,9 @@ import dev.fabrictwin.cluster.jobs.JobShape;
 import dev.fabrictwin.cluster.jobs.KubernetesPods;
 import dev.fabrictwin.cluster.jobs.ScheduledJob;
 import dev.fabrictwin.cluster.jobs.SlurmJobs;
+import dev.fabrictwin.cluster.topology.EosLldpJson;
 import dev.fabrictwin.cluster.topology.GnmicLldp;
+import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
@@ -66,8 +68,10 @@ class ClusterSourcesFuzzProperties {
             {"lldp": {"interface": {"eth0": {"chassis": {"leaf1": {}}, "port": {"id": {"type": "ifname", "value": "swp1"}}}}}}
             """)),
         SONIC_LLDP(true, List.of(resource("handmade/appl_db-lldp.json"))),
+        EOS_LLDP(true, List.of(resource("refdata/napalm-eos/issue1153.show_lldp_neighbors__detail.json"))),
         GNMIC_LLDP(true, List.of(resource("handmade/gnmic-lldp.json"))),
         IBNETDISCOVER(false, List.of(resource("handmade/ibnetdiscover-2-switch.txt"), resource("refdata/hpc-toolset-x5/X5.topofile"))),
+        IBLINKINFO(false, List.of(resource("refdata/debian-ibsim/iblinkinfo.txt"))),
         LINKS_CSV(false, List.of("a_device,a_port,b_device,b_port,speed\n# the plan\nn1,p1,sw1,1,200G\nsw1,49,sw2,1\n")),
         SQUEUE_JSON(true, List.of(resource("refdata/rivos-slurm-exporter/squeue_out.json"))),
         SCONTROL(false, List.of(resource("handmade/scontrol-show-job.txt"))),
@@ -90,6 +94,7 @@ class ClusterSourcesFuzzProperties {
             return switch (this) {
                 case LLDPCTL -> topology(LldpctlJson.read("leaf1", root));
                 case SONIC_LLDP -> topology(SonicLldp.read("leaf07", root));
+                case EOS_LLDP -> topology(EosLldpJson.read("leaf07", root));
                 case GNMIC_LLDP -> topology(GnmicLldp.read(null, root));
                 case SQUEUE_JSON -> jobs(SlurmJobs.fromJson(root));
                 case KUBECTL_PODS -> jobs(KubernetesPods.fromJson(root));
@@ -102,6 +107,7 @@ class ClusterSourcesFuzzProperties {
             return switch (this) {
                 case IBNETDISCOVER -> topology(Ibnetdiscover.read(text));
                 case LINKS_CSV -> topology(LinksCsv.read(text));
+                case IBLINKINFO -> topology(Iblinkinfo.read(text));
                 case SCONTROL -> jobs(SlurmJobs.fromScontrol(text, ZoneId.of("UTC")));
                 default -> read(JSON.readTree(text));
             };

@@ -59,4 +59,14 @@ public final class StreamSinks implements IngestSink {
         }
         stats.reject(r.reason());
     }
+
+    @Override
+    public void dropped(final String reason) {
+        stats.dropped(reason);
+    }
+
+    @Override
+    public void warn(final String message) {
+        stats.warn(message);
+    }
 }

@@ -38,6 +38,10 @@ class CollectorMessagesTest {
                 }
 
                 @Override
+                public void warn(final String message) {
+                }
+
+                @Override
                 public void sample(final Sample sample) {
                     out.add(sample);
                 }
@@ -45,6 +49,11 @@ class CollectorMessagesTest {
                 @Override
                 public void reject(final Rejection rejection) {
                     rejected.add(rejection);
+                }
+
+                @Override
+                public void dropped(final String reason) {
+                    throw new AssertionError("a value dropped: " + reason);
                 }
             });
         assertThat(rejected).isEmpty();

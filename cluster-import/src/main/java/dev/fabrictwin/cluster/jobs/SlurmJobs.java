@@ -21,11 +21,17 @@ public final class SlurmJobs {
     private SlurmJobs() {
     }
 
-    /** {@code squeue --json}: the {@code jobs} array. */
+    /**
+     * The {@code jobs} array of {@code squeue --json} / {@code scontrol show job --json} ({@code job_state},
+     * {@code start_time}, {@code end_time}) or of {@code sacct --json} / slurmrestd's slurmdb endpoints
+     * ({@code state.current}, {@code time.start}, {@code time.end}, {@code nodes} "None assigned" while pending, the
+     * comment as {@code {"job": ...}}).
+     */
     public static List<ScheduledJob> fromJson(final JsonNode root) {
         final JsonNode jobs = root == null ? null : root.get("jobs");
         if (jobs == null || !jobs.isArray()) {
-            throw new IllegalArgumentException("squeue --json output needs a 'jobs' array");
+            throw new IllegalArgumentException("not squeue/scontrol/sacct --json output: expected an object with a 'jobs' array, "
+                + "found " + (root == null ? "nothing" : root.isObject() ? "keys " + fieldNames(root) : "a JSON " + root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
         }
         final List<ScheduledJob> out = new ArrayList<>();
         int i = 0;
@@ -35,15 +41,30 @@ public final class SlurmJobs {
             if (id == null) {
                 throw new IllegalArgumentException(where + " has no job_id");
             }
-            final Map<String, String> metadata = new HashMap<>();
-            if (j.hasNonNull("comment") && !j.get("comment").asText().isBlank()) {
-                metadata.put("comment", j.get("comment").asText());
+            final boolean accounting = !j.has("job_state") && j.path("state").has("current"); // sacct / slurmdb
+            if (!accounting && !j.has("job_state")) {
+                throw new IllegalArgumentException(where + " (job " + id.asText() + "): no state: expected job_state "
+                    + "(squeue/scontrol --json) or state.current (sacct --json), found keys " + fieldNames(j));
             }
-            out.add(new ScheduledJob(id.asText(), j.path("name").asText(id.asText()), state(j.get("job_state")),
-                HostList.expand(j.path("nodes").asText("")), seconds(j.get("start_time")), seconds(j.get("end_time")),
-                metadata));
+            final JsonNode comment = j.path("comment").isObject() ? j.path("comment").path("job") : j.path("comment");
+            final Map<String, String> metadata = new HashMap<>();
+            if (comment.isTextual() && !comment.asText().isBlank()) {
+                metadata.put("comment", comment.asText());
+            }
+            final String nodes = j.path("nodes").asText("");
+            out.add(new ScheduledJob(id.asText(), j.path("name").asText(id.asText()),
+                state(accounting ? j.path("state").get("current") : j.get("job_state")),
+                HostList.expand(nodes.equals("None assigned") ? "" : nodes),
+                seconds(accounting ? j.path("time").get("start") : j.get("start_time")),
+                seconds(accounting ? j.path("time").get("end") : j.get("end_time")), metadata));
         }
         return out;
+    }
+
+    private static List<String> fieldNames(final JsonNode node) {
+        final List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names.size() > 8 ? names.subList(0, 8) : names;
     }
 
     /** {@code scontrol show job -d}: jobs separated by blank lines; local times read in {@code zone}. */

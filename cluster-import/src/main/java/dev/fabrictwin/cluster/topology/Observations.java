@@ -20,6 +20,7 @@ public final class Observations {
     private final List<Neighbor> neighbors = new ArrayList<>();
     private final Set<String> reporters = new LinkedHashSet<>();
     private final Map<String, Kind> kinds = new LinkedHashMap<>();
+    private final List<String> skipped = new ArrayList<>();
 
     public void add(final Neighbor n) {
         neighbors.add(n);
@@ -33,8 +34,14 @@ public final class Observations {
         kinds.putIfAbsent(device, kind);
     }
 
+    /** What a source held and the import did not use, with why: listed in the report, never dropped silently. */
+    public void skipped(final String what) {
+        skipped.add(what);
+    }
+
     public void addAll(final Observations other) {
         neighbors.addAll(other.neighbors);
+        skipped.addAll(other.skipped);
         reporters.addAll(other.reporters);
         other.kinds.forEach(kinds::putIfAbsent);
     }
@@ -45,6 +52,10 @@ public final class Observations {
 
     public Set<String> reporters() {
         return Set.copyOf(reporters);
+    }
+
+    public List<String> skipped() {
+        return List.copyOf(skipped);
     }
 
     public Map<String, Kind> kinds() {

@@ -9,11 +9,15 @@ import com.fasterxml.jackson.databind.JsonNode;
  * keys {@code LLDP_ENTRY_TABLE:<port>} with {@code lldp_rem_sys_name}, {@code lldp_rem_port_id} (its
  * {@code lldp_rem_port_id_subtype} 3 is a MAC address, then {@code lldp_rem_port_desc} names the port) and
  * {@code lldp_rem_sys_cap_enabled} (LLDP-MIB bits as hex octets: {@code 28 00} is bridge and router). Other keys are
- * ignored, so a whole APPL_DB dump may be given. The dump does not name the local switch: the caller does.
+ * ignored, so a whole APPL_DB dump may be given. Rows of the management ports ({@code eth0}, {@code eth1}) are skipped
+ * and listed. The dump does not name the local switch: the caller does.
  */
 public final class SonicLldp {
 
     static final String TABLE = "LLDP_ENTRY_TABLE:";
+    /** SONiC names its front-panel ports {@code Ethernet<N>}; {@code eth0}/{@code eth1} are the out-of-band management
+     *  ports, whose neighbour is the management switch, not the fabric. */
+    private static final java.util.regex.Pattern MANAGEMENT = java.util.regex.Pattern.compile("eth\\d+");
 
     private SonicLldp() {
     }
@@ -31,6 +35,11 @@ public final class SonicLldp {
             }
             final JsonNode row = e.getValue().has("value") ? e.getValue().get("value") : e.getValue(); // redis-dump wraps rows
             final String port = e.getKey().substring(TABLE.length());
+            if (MANAGEMENT.matcher(port).matches()) {
+                out.skipped(device + "/" + port + " → " + row.path("lldp_rem_sys_name").asText("?") + "/"
+                    + row.path("lldp_rem_port_id").asText("?") + ": a SONiC management port, not a fabric link");
+                continue;
+            }
             final String system = row.path("lldp_rem_sys_name").asText("");
             final String remotePort = row.path("lldp_rem_port_id_subtype").asText("").equals("3")
                 ? row.path("lldp_rem_port_desc").asText("") : row.path("lldp_rem_port_id").asText("");

@@ -45,18 +45,20 @@ public final class TopologyMerger {
 
     /** What the import could not settle, for the report. */
     public record Report(Map<String, Integer> tiers, int links, int confirmed, List<String> halfSeen,
-                         List<String> asymmetric, List<String> dropped, List<String> warnings) {
+                         List<String> asymmetric, List<String> dropped, List<String> warnings, List<String> skipped) {
 
         public List<String> lines() {
             final List<String> out = new ArrayList<>();
             out.add(String.format(Locale.ROOT, "topology import: %d nodes (%s), %d links: %d confirmed by both ends, "
                     + "%d half-seen, %d asymmetric, %d dropped", tiers.values().stream().mapToInt(Integer::intValue).sum(),
                 tiers.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).reduce((a, b) -> a + ", " + b)
-                    .orElse("none"), links, confirmed, halfSeen.size(), asymmetric.size(), dropped.size()));
+                    .orElse("none"), links, confirmed, halfSeen.size(), asymmetric.size(), dropped.size())
+                + (skipped.isEmpty() ? "" : "; " + skipped.size() + " source entries skipped"));
             halfSeen.forEach(l -> out.add("  half-seen: " + l));
             asymmetric.forEach(l -> out.add("  asymmetric: " + l));
             dropped.forEach(l -> out.add("  dropped: " + l));
             warnings.forEach(l -> out.add("  warning: " + l));
+            skipped.forEach(l -> out.add("  skipped: " + l));
             return out;
         }
     }
@@ -122,7 +124,8 @@ public final class TopologyMerger {
         }
         final Map<String, Tier> tiers = roles(all, links.values(), roles);
         return new Result(document(links.values(), tiers, defaultSpeedBps, id, technology, mapper),
-            new Report(counts(tiers), links.size(), confirmed, halfSeen, asymmetric, dropped, warnings));
+            new Report(counts(tiers), links.size(), confirmed, halfSeen, asymmetric, dropped, warnings,
+                all.skipped()));
     }
 
     private static void take(final Map<String, Neighbor> links, final Set<String> taken, final Neighbor c) {

@@ -55,4 +55,157 @@ class RealTopologyOutputsTest {
         assertThat(f.linkAt(new PortRef("S-0008f10500200b50", "1")).orElseThrow().capacityBps()).isEqualTo(40e9);
         assertThat(f.nodes().stream().map(Node::name)).contains("Voltaire_4036_#_4036-8C5C");
     }
+
+    private static Observations lldpctl(final String device, final String file) throws IOException {
+        return LldpctlJson.read(device, JSON.readTree(refdata("debian-lldpd/" + file)));
+    }
+
+    /**
+     * lldpd 1.0.16 on a host whose link has no LLDP agent at its other end prints {@code {"lldp": {}}} ({@code -f json})
+     * or {@code {"lldp": [{}]}} ({@code -f json0}): a table with no neighbour, listed in the report, not an error that
+     * stops the import of the other devices.
+     */
+    @Test
+    void lldpctlOfAHostWithNoNeighbourIsAnEmptyTableListedInTheReport() throws IOException {
+        for (final String file : List.of("gpu02.lldpctl-json.json", "gpu02.lldpctl-json0.json")) {
+            final Observations o = lldpctl("gpu02", file);
+            assertThat(o.neighbors()).as(file).isEmpty();
+            assertThat(o.reporters()).as(file).containsExactly("gpu02");
+            assertThat(o.skipped()).as(file).containsExactly("gpu02: an LLDP table with no neighbour (agent just started, or links down)");
+        }
+        final Observations all = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01", "gpu02")) {
+            all.addAll(lldpctl(device, device + ".lldpctl-json0.json"));
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(all, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        assertThat(r.report().lines()).contains("  skipped: gpu02: an LLDP table with no neighbour (agent just started, or links down)");
+        assertThat(r.report().lines().get(0)).endsWith("; 1 source entries skipped");
+    }
+
+    /**
+     * {@code lldpctl -f json0} (every value a list; Cumulus {@code net show lldp json} prints this shape) of three
+     * devices joined by veth pairs under lldpd 1.0.16: the same neighbours as {@code -f json} of the same moment, and a
+     * whole fabric from the json0 tables alone (gpu01 advertises Station only, the switches Router).
+     */
+    @Test
+    void lldpctlJson0GivesTheSameNeighboursAsJsonAndAWholeFabric() throws IOException {
+        final Observations json0 = lldpctl("leaf01", "leaf01.lldpctl-json0.json");
+        assertThat(json0.neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+        assertThat(json0.neighbors()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").neighbors());
+        assertThat(json0.kinds()).containsEntry("gpu01", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+
+        final Observations all = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01")) {
+            all.addAll(lldpctl(device, device + ".lldpctl-json0.json"));
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(all, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        final Fabric f = FabricJson.fromJson(r.document(), "lab", Technology.ROCE_V2);
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        assertThat(r.report().halfSeen()).isEmpty();
+        assertThat(f.requireNode("gpu01").isHost()).isTrue();
+        assertThat(f.requireNode("leaf01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.LEAF);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
+    }
+
+    @Test
+    void lldpctlRefusesOtherJsonNamingWhatItExpectedAndFound() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
+            .hasMessage("not lldpctl -f json or json0 output: expected an object with key 'lldp', found an object with keys [jobs]");
+    }
+
+    /**
+     * sonic-snmpagent's APPL_DB mock: 33 front-panel ports see switch13, and the management port {@code eth1} sees
+     * the out-of-band switch14. The management row is no fabric link: skipped and listed.
+     */
+    @Test
+    void sonicManagementPortRowsAreSkippedAndListedNotLinked() throws IOException {
+        final Observations o = SonicLldp.read("sonic01", JSON.readTree(refdata("sonic-snmpagent/appl_db.json")));
+
+        assertThat(o.neighbors()).hasSize(33).allSatisfy(n -> {
+            assertThat(n.localPort()).startsWith("Ethernet");
+            assertThat(n.remoteDevice()).isEqualTo("switch13");
+        });
+        assertThat(o.neighbors()).contains(new Neighbor("sonic01", "Ethernet0", "switch13", "Ethernet1", Double.NaN));
+        assertThat(o.skipped()).containsExactly("sonic01/eth1 → switch14/Ethernet0: a SONiC management port, not a fabric link");
+    }
+
+    /**
+     * infiniband_exporter's {@code ibnetdiscover -p} fixture (an EDR fabric): both ends, width, rate and both
+     * descriptions on each line. The three HCAs are hosts ({@code o0001}, port {@code HCA-1/1}) on two leaves, the
+     * switch-to-switch cable is seen from one end only, and the two ports with no peer are counted.
+     */
+    @Test
+    void ibnetdiscoverPortsReportGivesHostsSwitchesAndSpeeds() throws IOException {
+        final Observations o = Ibnetdiscover.read(refdata("treydock-ibnetdiscover/ibnetdiscover-p.test.out"));
+        assertThat(o.neighbors()).contains(new Neighbor("o0001", "HCA-1/1", "ib-i1l1s01", "10", 100e9),
+            new Neighbor("ib-i1l1s01", "1", "ib-i1l2s01", "1", 100e9));
+        assertThat(o.skipped()).containsExactly("2 ibnetdiscover -p port lines with no peer (ports without a link)");
+
+        final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "edr", Technology.INFINIBAND, JSON);
+        final Fabric f = FabricJson.fromJson(r.document(), "edr", Technology.INFINIBAND);
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 3), java.util.Map.entry("leaf", 2),
+            java.util.Map.entry("spine", 1));
+        assertThat(r.report().confirmed()).isEqualTo(3);
+        assertThat(r.report().halfSeen()).containsExactly("ib-i1l1s01/1 — ib-i1l2s01/1 (only ib-i1l1s01 reports it)");
+        assertThat(r.report().warnings()).isEmpty();
+        assertThat(f.linkAt(new PortRef("p0001", "HCA-1/1")).orElseThrow().upper()).isEqualTo(new PortRef("ib-i4l1s01", "35"));
+        assertThat(f.linkAt(new PortRef("p0001", "HCA-1/1")).orElseThrow().capacityBps()).isEqualTo(100e9);
+    }
+
+    /**
+     * Arista EOS {@code show lldp neighbors detail | json} (napalm's EOS test data): hosts named by their description when
+     * their port id is a MAC, an {@code interfaceName} id unquoted, {@code local} ids as lldpctl's, capabilities as kinds.
+     */
+    @Test
+    void eosLldpJsonGivesNeighboursByPortNameOrDescriptionAndTheirKind() throws IOException {
+        final Observations leaf = EosLldpJson.read("leaf1", JSON.readTree(refdata("napalm-eos/normal.show_lldp_neighbors__detail.json")));
+        assertThat(leaf.neighbors()).hasSize(41).contains(new Neighbor("leaf1", "Ethernet8", "78m3", "eth3", Double.NaN),
+            new Neighbor("leaf1", "Ethernet47", "ms01.bru01", "597", Double.NaN));
+        assertThat(leaf.kinds()).containsEntry("ms01.bru01", Observations.Kind.SWITCH).doesNotContainKey("78m3");
+        assertThat(leaf.skipped()).isEmpty();
+
+        final Observations quoted = EosLldpJson.read("sw2", JSON.readTree(refdata("napalm-eos/issue1153.show_lldp_neighbors__detail.json")));
+        assertThat(quoted.neighbors()).contains(new Neighbor("sw2", "Ethernet27/1", "some-switch", "et-0/0/20", Double.NaN));
+        final Observations host = EosLldpJson.read("sw3", JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json")));
+        assertThat(host.kinds()).containsEntry("linux", Observations.Kind.HOST);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EosLldpJson.read("x", JSON.readTree("{\"lldp\": {}}")))
+            .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
+    }
+
+    /**
+     * iblinkinfo of infiniband-diags 44.0 against ibsim 0.10's simulated fabric (a spine, two leaves, four hosts): every
+     * link seen from both ends, hosts named as ibnetdiscover names them, 4X SDR = 10 Gb/s, the down ports counted.
+     */
+    @Test
+    void iblinkinfoGivesEveryLinkFromBothEndsWithItsSpeed() throws IOException {
+        final Observations o = Iblinkinfo.read(refdata("debian-ibsim/iblinkinfo.txt"));
+
+        assertThat(o.neighbors()).hasSize(12).contains(new Neighbor("gpu01", "mlx5_0/1", "leaf01", "1", 10e9),
+            new Neighbor("leaf01", "1", "gpu01", "mlx5_0/1", 10e9), new Neighbor("spine01", "2", "leaf02", "7", 10e9));
+        assertThat(o.kinds()).containsEntry("gpu03", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+        assertThat(o.skipped()).containsExactly("16 iblinkinfo ports that are down (no link)");
+
+        final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "sim", Technology.INFINIBAND, JSON);
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 4), java.util.Map.entry("leaf", 2),
+            java.util.Map.entry("spine", 1));
+        assertThat(r.report().confirmed()).isEqualTo(6);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("Switch 2 \"S-01\" # \"sw\"\n"))
+            .hasMessageStartingWith("line 1: not iblinkinfo output: expected 'CA: <name>:' or 'Switch: 0x<guid> <name>:' blocks");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("0x0000000000100007 \"   gpu04 mlx5_0\"  0  1[  ] "
+                + "==( 4X 2.5 Gbps Initialize/  LinkUp)==>  0x0000000000200002  0  2[  ] \"leaf02\" ( )\n"))
+            .hasMessageStartingWith("line 1: iblinkinfo -l (one line per port, no node types) is not read");
+    }
+
+    @Test
+    void ibnetdiscoverRefusesOtherTextNamingBothForms() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
+            .hasMessageStartingWith("not ibnetdiscover output: expected 'Switch'/'Ca' node lines (ibnetdiscover) or port lines")
+            .hasMessageEndingWith("found: Port 1: up");
+    }
 }

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * Each non-comment line is {@code source<TAB>canonical[<TAB>scale]}: {@code source} is an exact name or, when
  * it starts with {@code ~}, a Java regex matched against the whole name whose groups {@code $1..} may appear in
  * {@code canonical}; {@code scale} multiplies the value (e.g. 4 for counters in 4-byte words). A canonical
- * name of {@code -} drops the counter on purpose (e.g. per-queue duplicates that would explode cardinality).
+ * name of {@code -} drops the counter on purpose (an attribute such as veth's {@code peer_ifindex}); {@code -per-queue}
+ * drops it too and the adapter counts it (per-queue statistics that would multiply a sample's names by the CPU count).
  * First matching line wins; names no line matches are kept as they are.
  *
  * <p>A canonical name may end in markers that settle what happens when several source counters of one sample
@@ -42,9 +43,20 @@ import java.util.regex.Pattern;
  */
 public final class CounterMapping {
 
-    /** Result of mapping one name: canonical (or source) name and scale; {@code name == null} means drop. */
-    public record Mapped(String name, long scale) {
+    /**
+     * Result of mapping one name: canonical (or source) name and scale; {@code name == null} means drop, and
+     * {@code dropped} then names why when the mapping file counts the drop ({@code -per-queue} gives
+     * {@value #PER_QUEUE_STAT}), else is null.
+     */
+    public record Mapped(String name, long scale, String dropped) {
+
+        public Mapped(final String name, final long scale) {
+            this(name, scale, null);
+        }
     }
+
+    /** The reason a per-queue statistic without canonical name is counted under ({@code -per-queue}). */
+    public static final String PER_QUEUE_STAT = "per-queue-stat";
 
     private record Rule(String exact, Pattern regex, String canonical, long scale) {
     }
@@ -111,6 +123,9 @@ public final class CounterMapping {
     }
 
     private static Mapped result(final String canonical, final long scale) {
+        if (canonical.equals("-per-queue")) {
+            return new Mapped(null, scale, PER_QUEUE_STAT);
+        }
         return new Mapped(canonical.equals("-") ? null : canonical, scale);
     }
 

@@ -11,4 +11,16 @@ public interface IngestSink {
     void sample(Sample sample);
 
     void reject(Rejection rejection);
+
+    /**
+     * One value of an otherwise good sample was left out on purpose, for {@code reason} (a code such as
+     * {@code speed-unknown}): counted in the summary, never dropped silently.
+     */
+    void dropped(String reason);
+
+    /**
+     * Something the operator should know about input that was still read (a dump with no byte counters): one line,
+     * the same text for the same cause so the summary can say it once with its count.
+     */
+    void warn(String message);
 }

@@ -58,6 +58,16 @@ public final class KafkaIngestSink implements IngestSink {
         stats.reject(r.reason());
     }
 
+    @Override
+    public void dropped(final String reason) {
+        stats.dropped(reason);
+    }
+
+    @Override
+    public void warn(final String message) {
+        stats.warn(message);
+    }
+
     private void onSend(final org.apache.kafka.clients.producer.RecordMetadata m, final Exception e) {
         if (e != null) {
             failure.compareAndSet(null, e);

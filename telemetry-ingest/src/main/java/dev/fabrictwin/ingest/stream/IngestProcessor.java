@@ -94,5 +94,15 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
                 IngestTopology.DEAD_LETTER_SINK);
             stats.reject(r.reason());
         }
+
+        @Override
+        public void dropped(final String reason) {
+            stats.dropped(reason);
+        }
+
+        @Override
+        public void warn(final String message) {
+            stats.warn(message);
+        }
     }
 }

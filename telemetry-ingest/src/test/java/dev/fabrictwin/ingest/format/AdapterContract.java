@@ -182,7 +182,7 @@ public abstract class AdapterContract {
     /** The fuzz runs' context: as {@link #context()}, but a timestamp past tomorrow (year 3000, say) is rejected. */
     protected ParseContext fuzzContext() {
         final ParseContext c = context();
-        return new ParseContext(c.device(), c.defaultTimestamp(), c.clock(), Duration.ofDays(1), c.maxPast(), c.maxRecordBytes());
+        return new ParseContext(c.device(), c.port(), c.defaultTimestamp(), c.clock(), Duration.ofDays(1), c.maxPast(), c.maxRecordBytes());
     }
 
     /** Parses through the adapter's entry point, as {@code ingest} calls it; any exception fails the property. */

@@ -11,6 +11,8 @@ public final class CollectingSink implements IngestSink {
 
     public final List<Sample> samples = new ArrayList<>();
     public final List<Rejection> rejections = new ArrayList<>();
+    public final List<String> dropped = new ArrayList<>();
+    public final List<String> warnings = new ArrayList<>();
     public int records;
 
     @Override
@@ -26,6 +28,16 @@ public final class CollectingSink implements IngestSink {
     @Override
     public void reject(final Rejection rejection) {
         rejections.add(rejection);
+    }
+
+    @Override
+    public void dropped(final String reason) {
+        dropped.add(reason);
+    }
+
+    @Override
+    public void warn(final String message) {
+        warnings.add(message);
     }
 
     /** The one sample for a device and port (fails if there is none or several). */

@@ -36,8 +36,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *   <li><b>Device</b>: {@link ParseContext#device()} ({@code --device}, the host); without it each dump is
  *       rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the interface a header names ({@code # ethtool -S eth0}, {@code NIC statistics for eth0:});
- *       if none does, {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (docs/contracts.md), since
- *       {@link ParseContext} carries no port.</li>
+ *       if none does (ethtool itself prints none), {@link ParseContext#port()} ({@code --port}), else
+ *       {@value #DEFAULT_PORT}, the generated name of a host's first NIC port (docs/contracts.md).</li>
  *   <li><b>Timestamp</b>: {@link ParseContext#defaultTimestamp()}; dumps carry none.</li>
  * </ul>
  * Names are mapped by {@code mappings/ethtool.tsv}: physical-port counters are preferred over software ones, the
@@ -53,6 +53,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
     public static final String FORMAT = "ethtool";
     /** Port used when the dump does not name its interface. */
     public static final String DEFAULT_PORT = "nic0";
+    /** The warning for a dump without byte counters: the port's samples go out, but its utilisation stays unknown. */
+    public static final String NO_BYTES = "ethtool -S dump with no byte counters (no rx_bytes/tx_bytes, per queue or in "
+        + "total; virtio_net on recent kernels and veth print none): its port's utilisation stays unknown; read its "
+        + "bytes from node_exporter's node_network_* (--format prometheus)";
 
     private static final Pattern NIC_HEADER = Pattern.compile("NIC statistics(?: for ([^\\s:]+))?\\s*:", Pattern.CASE_INSENSITIVE);
     private static final Pattern COMMAND = Pattern.compile("[#$>]\\s*(?:sudo\\s+)?(?:\\S*/)?ethtool\\s+(.*)");
@@ -73,6 +77,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         boolean anyDump = false;
         LineReader.Line blankStart = null;
         LineReader.Line line;
+        boolean first = true;
         while ((line = lines.next()) != null) {
             if (line.blank()) {
                 dump.blank(line);
@@ -80,6 +85,11 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 continue;
             }
             final String text = line.text().strip();
+            if (first && (text.startsWith("[") || text.startsWith("{"))) {
+                refuseJson(line, lines, context, sink);
+                return;
+            }
+            first = false;
             final String commandPort = commandPort(text);
             if (commandPort != null) {
                 if (dump.hasStats || dump.hasCommand) {
@@ -124,6 +134,29 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         }
     }
 
+    /**
+     * {@code ethtool --json -S IF --all-groups}: ethtool's JSON statistics are the standard groups only (eth-phy,
+     * eth-mac, eth-ctrl, rmon; 6.1 has no JSON form of the driver statistics at all), so the input is refused whole,
+     * in one line naming what is read instead.
+     */
+    private static void refuseJson(final LineReader.Line firstLine, final LineReader lines, final ParseContext context,
+                                   final IngestSink sink) throws IOException {
+        final dev.fabrictwin.ingest.format.support.RawUnit raw = new dev.fabrictwin.ingest.format.support.RawUnit(
+            context.maxRecordBytes());
+        raw.addLine(firstLine.bytes());
+        long last = firstLine.number();
+        LineReader.Line line;
+        while ((line = lines.next()) != null) {
+            raw.addLine(line.bytes());
+            last = line.number();
+        }
+        sink.record();
+        sink.reject(new Rejection(raw.bytes(), RejectReason.MALFORMED, "expected ethtool -S text ('NIC statistics:' then "
+            + "'name: value' lines), found JSON starting '" + CounterValues.clip(firstLine.text().strip()) + "': ethtool "
+            + "--json -S prints only the standard groups (eth-mac, rmon, ...), not the driver statistics this format reads",
+            FORMAT, firstLine.number() == last ? "line " + last : "lines " + firstLine.number() + "-" + last));
+    }
+
     /** The interface named by an {@code ethtool -S <iface>} command line, or null. */
     static String commandPort(final String text) {
         final Matcher m = COMMAND.matcher(text);
@@ -148,16 +181,19 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         private final ParseContext context;
         private final LineUnit unit;
         private final CounterAccumulator counters = new CounterAccumulator(FORMAT);
-        private String port = DEFAULT_PORT;
+        private String port;
         private boolean hasStats;
         private boolean hasCommand;
         private boolean hasNicHeader;
         /** Inside a vmxnet3 queue block: its statistics are named {@code txq<N>: <name>}; null outside. */
         private String queuePrefix;
         private int queueIndent;
+        /** Statistics left out on purpose and counted, by reason, reported with the sample. */
+        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
 
         Dump(final ParseContext context) {
             this.context = context;
+            this.port = context.port() != null ? context.port() : DEFAULT_PORT;
             this.unit = new LineUnit(FORMAT, "dump", "ethtool -S dumps name no host: give the device (--device)", context);
         }
 
@@ -201,7 +237,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 }
                 final CounterMapping.Mapped mapped = mapping.map(name);
                 if (mapped.name() == null) {
-                    return; // dropped on purpose (per-queue counters)
+                    if (mapped.dropped() != null) {
+                        droppedValues.add(mapped.dropped()); // per-queue statistics: counted with the sample
+                    }
+                    return; // dropped on purpose (an attribute, per-queue statistics)
                 }
                 final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
                 if (!counters.add(Target.parse(mapped.name()).queueBounded(), name, v)) {
@@ -234,6 +273,10 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     QueueDimension.withGaugeTotals(values.gauges()));
                 SampleValidator.validate(s, context);
                 sink.sample(s);
+                droppedValues.forEach(sink::dropped);
+                if (s.counters().keySet().stream().noneMatch(k -> k.startsWith("rx_bytes") || k.startsWith("tx_bytes"))) {
+                    sink.warn(NO_BYTES);
+                }
             } catch (SampleFormatException e) {
                 unit.rejectWhole(sink, e.reason(), e.getMessage());
             }

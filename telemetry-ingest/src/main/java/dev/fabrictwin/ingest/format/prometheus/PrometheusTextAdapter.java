@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
@@ -22,13 +24,15 @@ import dev.fabrictwin.ingest.format.support.InstantValues;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.twin.fabric.InfinibandNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format prometheus}: Prometheus text exposition as node_exporter serves it ({@code node_network_*},
- * {@code node_ethtool_*}, {@code node_infiniband_*}).
+ * {@code node_ethtool_*}, {@code node_infiniband_*}), and as infiniband_exporter does ({@code infiniband_switch_port_*},
+ * {@code infiniband_hca_port_*} with {@code guid} and {@code port} labels: a whole fabric's nodes in one scrape).
  *
  * <ul>
  *   <li><b>Input unit</b>: one scrape — the whole input, or each part ended by an OpenMetrics {@code # EOF}
@@ -39,7 +43,10 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *   <li><b>Device</b>: exposition names no host, so it is {@link ParseContext#device()} ({@code --device}); without
  *       one every scrape is rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the {@code device} label ({@code eth0}), or {@code device/port} when a {@code port} label is
- *       present (InfiniBand: {@code mlx4_0/1}). Series without a {@code device} label ({@code node_cpu_*}) and
+ *       present (InfiniBand: {@code mlx4_0/1}). infiniband_exporter's series name their own device and need no
+ *       {@code --device}: the node of the {@code guid} label, named by its {@code infiniband_switch_info} /
+ *       {@code infiniband_hca_info} description as ibnetdiscover's topology names it ({@link InfinibandNames}), port
+ *       {@code <hca>/<port>} or the number. Series without a {@code device} label ({@code node_cpu_*}) and
  *       series with further labels (info metrics, speed modes) are ignored, not rejected; so are the families
  *       the mapping file drops. A scrape that yields no per-port series at all is rejected NO_COUNTERS.</li>
  *   <li><b>Timestamp</b>: the sample line's explicit timestamp (ms) when it has one, else
@@ -53,11 +60,19 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 public final class PrometheusTextAdapter implements FormatAdapter {
 
     public static final String FORMAT = "prometheus";
+    /** Why a negative {@code node_network_speed_bytes} is left out of its sample. */
+    public static final String SPEED_UNKNOWN = "speed-unknown";
 
     /** Labels a Prometheus server adds on federation; they do not make a series a sub-entity of the port. */
     private static final Set<String> TOLERATED_LABELS = Set.of("device", "port", "instance", "job");
     private static final Set<String> IGNORED_TYPES = Set.of("histogram", "gaugehistogram", "summary", "info",
         "stateset", "created");
+    /** Why an HCA's rate is left out: infiniband_exporter gave it for an HCA none of whose ports has a value. */
+    public static final String IB_RATE_WITHOUT_PORT = "ib-rate-without-port";
+    /** infiniband_exporter's families of a node ({@code switch}/{@code hca}): its info, its ports', its rate. */
+    private static final Pattern IB_SERIES = Pattern.compile("infiniband_(switch|hca)_(info|port_.+|rate_bytes_per_second)");
+    private static final Pattern IB_GUID = Pattern.compile("0[xX][0-9a-fA-F]{1,16}");
+    private static final Set<String> IB_LABELS = Set.of("guid", "port", "instance", "job");
     private static final String[] FAMILY_SUFFIXES = {"_total", "_count", "_sum", "_bucket", "_created"};
 
     private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
@@ -71,9 +86,13 @@ public final class PrometheusTextAdapter implements FormatAdapter {
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final LineReader lines = new LineReader(in, context.maxRecordBytes());
         Scrape scrape = new Scrape(context);
+        boolean anyContent = false;
+        LineReader.Line blankStart = null;
         LineReader.Line line;
         while ((line = lines.next()) != null) {
             final boolean eof = isEof(line);
+            anyContent |= !line.blank();
+            blankStart = blankStart == null && line.blank() ? line : blankStart;
             scrape.accept(line, eof);
             if (eof) {
                 scrape.finish(sink);
@@ -81,20 +100,31 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             }
         }
         scrape.finish(sink);
+        if (!anyContent && blankStart != null) {
+            // an input of blank lines only is reported, not dropped (docs/ingest.md: nothing is dropped silently)
+            sink.record();
+            sink.reject(new Rejection(blankStart.bytes(), RejectReason.NO_COUNTERS, "input holds only blank lines",
+                FORMAT, "line " + blankStart.number()));
+        }
     }
 
     private static boolean isEof(final LineReader.Line line) {
         return !line.truncated() && line.bytes().length < 16 && line.text().strip().equals("# EOF");
     }
 
-    /** Samples of one port at one time. */
-    private record GroupKey(String port, long ts) {
+    /**
+     * Samples of one port at one time. {@code node} is null for a series of the {@code --device} (node_exporter), else
+     * the infiniband_exporter node's GUID name ({@code S-7cfe9003009ce5b0}) and {@code port} its port number.
+     */
+    private record GroupKey(String node, String port, long ts) {
     }
 
     private static final class Group {
         final CounterAccumulator counters = new CounterAccumulator(FORMAT);
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final Map<String, String> gaugeSources = new LinkedHashMap<>();
+        /** Values left out of the sample on purpose, by reason code (reported to the sink with the sample). */
+        final java.util.List<String> dropped = new java.util.ArrayList<>();
         final RawUnit raw;
 
         Group(final int limit) {
@@ -111,6 +141,12 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         private final LineUnit unit;
         private final Map<String, String> types = new LinkedHashMap<>();
         private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
+        /** infiniband_exporter: each node's name from its info series, by GUID name. */
+        private final Map<String, InfinibandNames.Name> described = new LinkedHashMap<>();
+        /** infiniband_exporter: an HCA's rate (it has no port label), by {@code GroupKey(node, null, ts)}. */
+        private final Map<GroupKey, Double> nodeSpeeds = new LinkedHashMap<>();
+        /** Series the mapping file drops and counts ({@code -per-queue}), by reason. */
+        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
 
         Scrape(final ParseContext context) {
             this.context = context;
@@ -167,17 +203,65 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         }
 
         private void series(final Series s, final LineReader.Line line) throws SampleFormatException {
+            final String guid = s.labels().get("guid");
+            if (guid != null && s.name().startsWith("infiniband_")) {
+                infiniband(s, line, guid);
+                return;
+            }
             final String device = s.labels().get("device");
             if (device == null || device.isBlank()) {
                 return; // not a per-port metric (node_cpu_*, node_load1, ...): ignored
             }
-            for (final String label : s.labels().keySet()) {
-                if (!TOLERATED_LABELS.contains(label)) {
-                    return; // attribute series (info labels, speed modes): ignored
-                }
+            if (!TOLERATED_LABELS.containsAll(s.labels().keySet())) {
+                return; // attribute series (info labels, speed modes): ignored
+            }
+            final String portLabel = s.labels().get("port");
+            value(s, line, null, portLabel == null || portLabel.isBlank() ? device : device + "/" + portLabel);
+        }
+
+        /**
+         * infiniband_exporter: {@code infiniband_switch_info{guid,switch}} / {@code infiniband_hca_info{guid,hca}} name
+         * the nodes, {@code infiniband_switch_port_*} / {@code infiniband_hca_port_*{guid,port}} are their ports' values,
+         * {@code infiniband_hca_rate_bytes_per_second{guid}} the rate of every port of an HCA. Other infiniband_*
+         * families (uplink info, raw rates, ibswinfo's fans and power supplies) are attributes: ignored.
+         */
+        private void infiniband(final Series s, final LineReader.Line line, final String guid) throws SampleFormatException {
+            final Matcher m = IB_SERIES.matcher(s.name());
+            if (!m.matches()) {
+                return;
+            }
+            if (!IB_GUID.matcher(guid).matches()) {
+                throw new SampleFormatException(RejectReason.MALFORMED, "infiniband_exporter series " + s.name()
+                    + " has guid \"" + CounterValues.clip(guid) + "\", expected a GUID like 0x7cfe9003009ce5b0");
+            }
+            final boolean ca = m.group(1).equals("hca");
+            final String node = InfinibandNames.guidName(ca, false, guid);
+            if (m.group(2).equals("info")) {
+                described.put(node, InfinibandNames.of(ca, s.labels().get(ca ? "hca" : "switch"), node));
+                return;
+            }
+            if (!IB_LABELS.containsAll(s.labels().keySet())) {
+                return;
+            }
+            final String port = s.labels().get("port");
+            if (port != null && !port.isBlank()) {
+                value(s, line, node, port);
+                return;
             }
             final CounterMapping.Mapped mapped = mapping.map(s.name());
+            if (mapped.name() != null && mapped.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS)) {
+                final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
+                nodeSpeeds.put(new GroupKey(node, null, ts), CounterValues.parseGauge(s.value(), s.name()) * mapped.scale());
+            }
+        }
+
+        private void value(final Series s, final LineReader.Line line, final String node, final String port)
+                throws SampleFormatException {
+            final CounterMapping.Mapped mapped = mapping.map(s.name());
             if (mapped.name() == null) {
+                if (mapped.dropped() != null) {
+                    droppedValues.add(mapped.dropped()); // per-queue statistics: counted when the scrape is reported
+                }
                 return; // dropped on purpose by the mapping file
             }
             final String type = typeOf(s.name());
@@ -195,13 +279,18 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             if (!gauge && type.equals("gauge")) {
                 return; // gauges without a mapping are port attributes (mtu, flags, ids): ignored
             }
-            final String portLabel = s.labels().get("port");
-            final String port = portLabel == null || portLabel.isBlank() ? device : device + "/" + portLabel;
             final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
 
             if (gauge) {
                 final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
-                final Group g = group(port, ts);
+                final Group g = group(node, port, ts);
+                if (target.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS) && v < 0) {
+                    // node_exporter exports /sys/class/net/*/speed = -1 (virtio, veth, bonds, a link that is down) as
+                    // -125000: no speed is known; the port's counters and oper_up are still good
+                    g.dropped.add(SPEED_UNKNOWN);
+                    g.raw.addLine(line.bytes());
+                    return;
+                }
                 final String previous = g.gaugeSources.get(target.name());
                 if (previous != null && previous.equals(s.name())) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
@@ -214,44 +303,80 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return;
             }
             final long v = CounterValues.scale(CounterValues.parseFloatCounter(s.value(), s.name()), mapped.scale());
-            final Group g = group(port, ts);
+            final Group g = group(node, port, ts);
             if (!g.counters.add(target, s.name(), v)) {
                 throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
             }
             g.raw.addLine(line.bytes());
         }
 
-        private Group group(final String port, final long ts) {
-            return groups.computeIfAbsent(new GroupKey(port, ts), k -> new Group(context.maxRecordBytes()));
+        private Group group(final String node, final String port, final long ts) {
+            return groups.computeIfAbsent(new GroupKey(node, port, ts), k -> new Group(context.maxRecordBytes()));
         }
 
         void finish(final IngestSink sink) {
-            final String device = unit.finish(sink);
-            if (device == null) {
-                return;
+            // infiniband_exporter's series name their nodes: no --device needed for them
+            final boolean named = !described.isEmpty() || groups.keySet().stream().anyMatch(k -> k.node() != null);
+            final String device;
+            if (named) {
+                if (!unit.finishNamed(sink)) {
+                    return;
+                }
+                device = context.device() == null || context.device().isBlank() ? null : context.device();
+            } else {
+                device = unit.finish(sink);
+                if (device == null) {
+                    return;
+                }
             }
             if (groups.isEmpty()) {
                 if (!unit.hasRejections()) {
-                    unit.rejectWhole(sink, RejectReason.NO_COUNTERS,
-                        "scrape has no per-port series (node_network_*, node_ethtool_*, node_infiniband_* with a device label)");
+                    unit.rejectWhole(sink, RejectReason.NO_COUNTERS, "scrape has no per-port series (node_network_*, "
+                        + "node_ethtool_*, node_infiniband_* with a device label, or infiniband_exporter's "
+                        + "infiniband_switch_port_*/infiniband_hca_port_* with guid and port labels)");
                 }
                 return;
             }
+            final Map<String, InfinibandNames.Name> names = infinibandNames();
+            final Set<GroupKey> speedsUsed = new java.util.HashSet<>();
             for (final var e : groups.entrySet()) {
                 final Group g = e.getValue();
+                final GroupKey key = e.getKey();
                 try {
-                    if (e.getKey().ts() <= 0) {
+                    if (key.ts() <= 0) {
                         throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE,
-                            "timestamp must be positive epoch ms, was " + e.getKey().ts());
+                            "timestamp must be positive epoch ms, was " + key.ts());
                     }
-                    final Sample s = new Sample(e.getKey().ts(), device, e.getKey().port(), FORMAT,
+                    if (key.node() == null && device == null) {
+                        throw new SampleFormatException(RejectReason.MISSING_DEVICE, unit.noDeviceMessage());
+                    }
+                    final GroupKey nodeKey = new GroupKey(key.node(), null, key.ts());
+                    final Double speed = nodeSpeeds.get(nodeKey);
+                    if (speed != null) {
+                        g.gauges.putIfAbsent(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS, speed);
+                        speedsUsed.add(nodeKey);
+                    }
+                    final InfinibandNames.Name name = key.node() == null ? null : names.get(key.node());
+                    final Sample s = new Sample(key.ts(), name == null ? device : name.device(),
+                        name == null ? key.port() : name.port(key.port()), FORMAT,
                         QueueDimension.withTotals(g.counters.toMap()), QueueDimension.withGaugeTotals(g.gauges));
                     SampleValidator.validate(s, context);
                     sink.sample(s);
+                    g.dropped.forEach(sink::dropped);
                 } catch (SampleFormatException ex) {
                     sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, unit.where()));
                 }
             }
+            nodeSpeeds.keySet().stream().filter(k -> !speedsUsed.contains(k)).forEach(k -> sink.dropped(IB_RATE_WITHOUT_PORT));
+            droppedValues.forEach(sink::dropped);
+        }
+
+        /** Every infiniband_exporter node's name: its description's, else (no info series, or shared) its GUID's. */
+        private Map<String, InfinibandNames.Name> infinibandNames() {
+            final Map<String, InfinibandNames.Name> all = new LinkedHashMap<>(described);
+            groups.keySet().stream().map(GroupKey::node).filter(n -> n != null)
+                .forEach(n -> all.putIfAbsent(n, new InfinibandNames.Name(n, "")));
+            return InfinibandNames.unique(all);
         }
     }
 

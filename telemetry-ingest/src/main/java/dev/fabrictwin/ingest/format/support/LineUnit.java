@@ -91,13 +91,7 @@ public final class LineUnit {
      * the samples are for, or null when there is nothing more to report (no content, or rejected whole).
      */
     public String finish(final IngestSink sink) {
-        if (!any()) {
-            return null;
-        }
-        sink.record();
-        if (raw.oversized()) {
-            rejectWhole(sink, RejectReason.OVERSIZED, kind + " of " + raw.size() + " bytes is larger than "
-                + context.maxRecordBytes() + " bytes");
+        if (!open(sink)) {
             return null;
         }
         final String device = context.device();
@@ -107,5 +101,37 @@ public final class LineUnit {
         }
         pending.forEach(sink::reject);
         return device;
+    }
+
+    /**
+     * As {@link #finish}, for a unit whose data names its own devices (infiniband_exporter's GUIDs and node
+     * descriptions): no device is needed from the context. Returns whether samples may follow (false: no content,
+     * or rejected whole as oversized).
+     */
+    public boolean finishNamed(final IngestSink sink) {
+        if (!open(sink)) {
+            return false;
+        }
+        pending.forEach(sink::reject);
+        return true;
+    }
+
+    /** The message a unit without device is rejected with ({@code --device} missing). */
+    public String noDeviceMessage() {
+        return noDevice;
+    }
+
+    /** Counts the unit as a record; false when it has no content or was rejected whole as oversized. */
+    private boolean open(final IngestSink sink) {
+        if (!any()) {
+            return false;
+        }
+        sink.record();
+        if (raw.oversized()) {
+            rejectWhole(sink, RejectReason.OVERSIZED, kind + " of " + raw.size() + " bytes is larger than "
+                + context.maxRecordBytes() + " bytes");
+            return false;
+        }
+        return true;
     }
 }

@@ -37,6 +37,9 @@ class EthtoolStatsAdapterTest extends AdapterContract {
     private static final Path BE2NET = refdata("ethq-ethtool-S/be2net.ethtool-S.txt");
     /** Holds a "..." line where the capture elided rings 2-6: not in {@link #fixtures()}, its rejection is asserted. */
     private static final Path BNX2X = refdata("ethq-ethtool-S/bnx2x.ethtool-S.txt");
+    private static final Path VETH = refdata("debian-nic/veth-ens1f0.ethtool-S.txt");
+    private static final Path VIRTIO_618 = refdata("debian-nic/virtio_net-eth0.ethtool-S.txt");
+    private static final Path VETH_LOOP = refdata("debian-nic/veth-two-nics.ethtool-S-loop.txt");
 
     @Override
     protected FormatAdapter adapter() {
@@ -45,11 +48,36 @@ class EthtoolStatsAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET);
+        return List.of(MLX5, I40E, ICE, BNXT, NODE_EXPORTER, VIRTIO, VMXNET3, ENA, SFC, TG3, IAVF, E1000E, BE2NET, VETH, VETH_LOOP, VIRTIO_618);
     }
 
     private CollectingSink parse(final String text) {
         return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * ethtool 6.1's {@code ethtool -S ens1f0} of a veth (Debian 12) prints no interface name: the port comes from the
+     * context ({@code ingest --port ens1f0}), nic0 only when none is given. {@code peer_ifindex}, the index of the
+     * veth's other end, is an attribute, not a count, and is not stored as a counter.
+     */
+    @Test
+    void shouldNameTheDumpsPortFromTheContextSinceEthtoolPrintsNone() throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        adapter().parse(new ByteArrayInputStream(Files.readAllBytes(VETH)), context().withPort("ens1f0"), sink);
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.only("dut", "ens1f0").counters()).containsEntry("rx_drops.q0", 0L).containsEntry("rx_drops", 0L)
+            .doesNotContainKey("peer_ifindex");
+        assertThat(parse(VETH).only("dut", "nic0")).isNotNull(); // no --port: the host's first NIC, as before
+    }
+
+    /** The loop docs/ingest.md gives for several NICs ({@code # ethtool -S IF} before each dump), run on two veths. */
+    @Test
+    void shouldReadSeveralNicsFromTheDocumentedLoop() throws IOException {
+        final CollectingSink sink = parse(VETH_LOOP);
+
+        assertThat(sink.records).isEqualTo(2);
+        assertThat(sink.samples).extracting(Sample::port).containsExactly("ens1f0", "ens1f1");
     }
 
     /** Found by fuzzing: "ethtool -S :" named an empty port, and the sample's constructor threw out of the adapter. */
@@ -210,6 +238,44 @@ class EthtoolStatsAdapterTest extends AdapterContract {
         final CollectingSink empty = parse("NIC statistics:\n");
         assertThat(empty.records).isEqualTo(1);
         assertThat(empty.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
+    }
+
+    /**
+     * virtio_net on Linux 6.18 (this machine, ethtool 6.1): per-queue rx0_* / tx0_* beside device totals, and no bytes
+     * or packets at all. rx0_drops is the queue's share of rx_drops (kept as rx_drops.q0; the device total is not
+     * replaced); the other per-queue lines repeat device totals and are counted as values dropped; the dump's missing
+     * byte counters give one warning.
+     */
+    @Test
+    void shouldKeepVirtioNetQueueDropsCountTheRestAndWarnThatTheDumpHasNoBytes() throws IOException {
+        final CollectingSink sink = parse(VIRTIO_618);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample s = sink.only("dut", "nic0");
+        assertThat(s.counters()).containsEntry("rx_drops.q0", 0L).containsEntry("rx_drops", 0L)
+            .containsEntry("rx_kicks", 1_103L).containsEntry("tx_kicks", 3_357L)
+            .doesNotContainKeys("rx0_kicks", "tx0_kicks", "rx_bytes", "tx_bytes");
+        // rx0_xdp_packets, rx0_xdp_tx, rx0_xdp_redirects, rx0_xdp_drops, rx0_kicks, tx0_xdp_tx, tx0_xdp_tx_drops,
+        // tx0_kicks, tx0_tx_timeouts
+        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
+        assertThat(sink.warnings).containsExactly(EthtoolStatsAdapter.NO_BYTES);
+
+        assertThat(parse(VIRTIO).warnings).isEmpty(); // the older virtio_net layout has per-queue bytes
+    }
+
+    /** ethtool 6.1's --json -S (only the standard groups; all empty on virtio_net): refused in one line, not misread. */
+    @Test
+    void shouldRefuseEthtoolJsonNamingTheTextFormItReads() throws IOException {
+        final CollectingSink sink = parse(refdata("debian-nic/virtio_net-eth0.ethtool-json-S-all-groups.json"));
+
+        assertThat(sink.records).isEqualTo(1);
+        assertThat(sink.samples).isEmpty();
+        assertThat(sink.rejections).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectReason.MALFORMED);
+            assertThat(r.message()).startsWith("expected ethtool -S text ('NIC statistics:' then 'name: value' lines), "
+                + "found JSON starting '[ {'");
+            assertThat(r.location()).isEqualTo("lines 1-8");
+        });
     }
 
     @Test

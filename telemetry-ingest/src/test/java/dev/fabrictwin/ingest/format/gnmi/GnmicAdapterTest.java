@@ -228,7 +228,7 @@ class GnmicAdapterTest extends AdapterContract {
             + "\"values\":{\"description\":\"" + "x".repeat(500) + "\",\"in-octets\":\"1\"}}";
         final String small = "{\"name\":\"s\",\"timestamp\":1700000000000000000,\"tags\":{\"source\":\"a\",\"interface_name\":\"e2\"},"
             + "\"values\":{\"in-octets\":\"2\"}}";
-        final ParseContext tight = new ParseContext("dut", 1, CLOCK, Duration.ofDays(365L * 100), Duration.ofDays(365L * 100), 300);
+        final ParseContext tight = new ParseContext("dut", null, 1, CLOCK, Duration.ofDays(365L * 100), Duration.ofDays(365L * 100), 300);
         final CollectingSink sink = new CollectingSink();
 
         parseWith(big + small, tight, sink);

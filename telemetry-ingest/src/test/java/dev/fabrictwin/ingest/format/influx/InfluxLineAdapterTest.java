@@ -194,7 +194,7 @@ class InfluxLineAdapterTest extends AdapterContract {
 
     @Test
     void shouldRejectOversizedLinesAndMissingDevicesWithoutAContextDevice() {
-        final ParseContext tight = new ParseContext(null, 1, CLOCK, Duration.ofDays(365L * 100), Duration.ofDays(365L * 100), 100);
+        final ParseContext tight = new ParseContext(null, null, 1, CLOCK, Duration.ofDays(365L * 100), Duration.ofDays(365L * 100), 100);
         final String input = "net,host=h,interface=eth0 bytes_recv=1i,x=\"" + "y".repeat(200) + "\" 1700000000000000000\n"
             + "net,interface=eth0 bytes_recv=1i 1700000000000000000\n"
             + "net,host=h,interface=eth0 bytes_recv=2i 1700000000000000000\n";

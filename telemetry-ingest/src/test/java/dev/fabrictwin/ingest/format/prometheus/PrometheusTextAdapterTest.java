@@ -23,6 +23,10 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     private static final Path ETHTOOL = refdata("node_exporter/ethtool_linux_test.go.expected_exposition.L291-375.prom");
     private static final Path E2E = refdata("node_exporter/collector_fixtures_e2e-output.txt");
+    private static final Path VIRTIO_HOST = refdata("debian-nic/node_exporter-1.5.0-host.prom");
+    private static final Path NE_ETHTOOL = refdata("debian-nic/node_exporter-1.5.0-ethtool.prom");
+    private static final Path IB_SWITCH = refdata("infiniband-exporter/switch_test.go.TestSwitchCollectorFull.expected.L202-369.prom");
+    private static final Path IB_HCA = refdata("infiniband-exporter/hca_test.go.TestHCACollector.expected.L46-155.prom");
     private static final long DEFAULT_TS = 1_700_000_000_000L;
 
     @Override
@@ -32,11 +36,45 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ETHTOOL, E2E);
+        return List.of(ETHTOOL, E2E, VIRTIO_HOST, NE_ETHTOOL, IB_SWITCH, IB_HCA);
     }
 
     private CollectingSink parse(final String text) {
         return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * node_exporter 1.5.0 (Debian 12) on a virtio_net machine: the NIC reports no speed, so node_network_speed_bytes is
+     * -125000. That one gauge is left out and counted ("speed-unknown"); the port's counters and oper_up go out.
+     */
+    @Test
+    void shouldDropOnlyTheSpeedGaugeWhenNodeExporterSaysSpeedUnknown() throws IOException {
+        final CollectingSink sink = parse(VIRTIO_HOST);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.counters()).containsEntry("rx_bytes", 207_371_979L).containsEntry("rx_packets", 4_871L)
+            .containsEntry("tx_bytes", 418_515L).containsEntry("tx_packets", 3_654L);
+        assertThat(eth0.gauges()).containsEntry("oper_up", 1.0).doesNotContainKey("speed_bps");
+        assertThat(sink.dropped).containsExactly(PrometheusTextAdapter.SPEED_UNKNOWN);
+    }
+
+    /**
+     * node_exporter 1.5.0's ethtool collector on this machine's virtio_net NIC (Linux 6.18): rx0_drops is the queue's
+     * share of the device's received_drops (rx_drops.q0; rx_drops the device total); the other per-queue series repeat
+     * device totals and are counted as values dropped, not dropped silently.
+     */
+    @Test
+    void shouldKeepVirtioQueueDropsFromNodeExporterAndCountTheOtherQueueSeries() throws IOException {
+        final CollectingSink sink = parse(NE_ETHTOOL);
+
+        assertThat(sink.rejections).isEmpty();
+        final Sample eth0 = sink.only("dut", "eth0");
+        assertThat(eth0.counters()).containsEntry("rx_drops", 0L).containsEntry("rx_drops.q0", 0L)
+            .containsEntry("node_ethtool_received_kicks", 1_103L).doesNotContainKey("node_ethtool_rx0_kicks");
+        // rx0_kicks, rx0_xdp_drops, rx0_xdp_packets, rx0_xdp_redirects, rx0_xdp_transmitted, tx0_kicks,
+        // tx0_transmitted_timeouts, tx0_xdp_transmitted, tx0_xdp_transmitted_drops
+        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
     }
 
     @Test
@@ -213,7 +251,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
         final CollectingSink cpuOnly = parse("# TYPE node_load1 gauge\nnode_load1 0.5\nnode_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\n");
         assertThat(cpuOnly.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
 
-        final ParseContext small = new ParseContext("dut", DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
+        final ParseContext small = new ParseContext("dut", null, DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
             java.time.Duration.ofDays(365_000), 1024);
         final CollectingSink sink = new CollectingSink();
         adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), small, sink);
@@ -230,5 +268,80 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
         assertThat(sink.records).isEqualTo(2);
         assertThat(sink.samples).extracting(s -> s.gauges().get("oper_up")).containsExactly(1.0, 0.0);
+    }
+
+    private static CollectingSink parseWithoutDevice(final byte[] input) throws IOException {
+        final CollectingSink sink = new CollectingSink();
+        new PrometheusTextAdapter().parse(new ByteArrayInputStream(input), ParseContext.defaults(CLOCK)
+            .withDefaultTimestamp(DEFAULT_TS).withoutTimeWindow(), sink);
+        return sink;
+    }
+
+    /**
+     * infiniband_exporter 0.10.0's switch collector (its test's expected exposition, EDR fabric): every port of every
+     * switch in one scrape, named by GUID and port. The switches are named by infiniband_switch_info as ibnetdiscover's
+     * topology names them, no --device needed; the data counters are already bytes (the exporter multiplies the
+     * 4-octet words by 4: perfquery's PortRcvData 39078804993378 words on this port would be 156315219973512 bytes).
+     */
+    @Test
+    void shouldReadInfinibandExporterSwitchPortsUnderTheTopologysNames() throws IOException {
+        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_SWITCH));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.records).isEqualTo(1);
+        final Sample p2 = sink.only("ib-i1l1s01", "2");
+        assertThat(p2.counters()).containsEntry("rx_bytes", 156_315_219_973_512L).containsEntry("tx_bytes", 104_026_280_056_104L)
+            .containsEntry("rx_packets", 93_660_802_641L).containsEntry("tx_packets", 122_978_948_297L)
+            .containsEntry("tx_drops", 0L).containsEntry("fcs_errors", 0L)
+            // PortXmitWait has no canonical counter: kept under its name, as perfquery's is
+            .containsEntry("infiniband_switch_port_transmit_wait_total", 36_510_964L)
+            .containsEntry("infiniband_switch_port_symbol_error_total", 0L);
+        assertThat(sink.only("ib-i4l1s01", "1").counters()).containsEntry("tx_drops", 20_046L)
+            .containsEntry("infiniband_switch_port_link_downed_total", 1L);
+        // a cabled port the exporter gave no counters for: its rate only (1.25e+10 bytes/s = EDR 4x, 100 Gb/s)
+        assertThat(sink.only("ib-i1l1s01", "10").gauges()).containsOnly(entry("speed_bps", 100e9));
+        assertThat(sink.samples).extracting(Sample::device).containsOnly("ib-i1l1s01", "ib-i4l1s01");
+        assertThat(sink.samples).hasSize(6);
+    }
+
+    /**
+     * infiniband_exporter's HCA collector: an HCA "o0001 HCA-1" is host o0001, port HCA-1/1 (as ibnetdiscover names
+     * it), and the HCA's rate, which has no port label, is its port's speed.
+     */
+    @Test
+    void shouldReadInfinibandExporterHcaPortsAsHostAndHcaPort() throws IOException {
+        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_HCA));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.dropped).isEmpty();
+        final Sample o1 = sink.only("o0001", "HCA-1/1");
+        assertThat(o1.counters()).containsEntry("rx_bytes", 39_009_938_353_200L).containsEntry("tx_bytes", 36_198_369_975_904L)
+            .containsEntry("rx_packets", 33_038_722_564L).containsEntry("tx_packets", 28_825_338_611L);
+        assertThat(o1.gauges()).containsOnly(entry("speed_bps", 100e9));
+        assertThat(sink.only("o0002", "HCA-1/1").counters()).containsEntry("rx_bytes", 148_901_607_811_540L);
+        assertThat(sink.samples).hasSize(2);
+    }
+
+    @Test
+    void shouldNameInfinibandNodesByGuidWithoutTheirInfoOrWhenTwoShareADescription() throws IOException {
+        final CollectingSink sink = parseWithoutDevice("""
+            infiniband_switch_info{guid="0x0000000000000001",lid="1",switch="MF0;switch:SX6036/U1"} 1
+            infiniband_switch_info{guid="0x0000000000000002",lid="2",switch="MF0;switch:SX6036/U1"} 1
+            infiniband_switch_port_receive_data_bytes_total{guid="0x0000000000000001",port="3"} 40
+            infiniband_switch_port_receive_data_bytes_total{guid="0x0000000000000002",port="3"} 80
+            infiniband_hca_port_receive_data_bytes_total{guid="0x00000000000000AB",port="1"} 120
+            node_network_receive_bytes_total{device="eth0"} 7
+            infiniband_switch_port_receive_data_bytes_total{guid="lid-12",port="1"} 5
+            """.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.only("S-0000000000000001", "3").counters()).containsEntry("rx_bytes", 40L);
+        assertThat(sink.only("S-0000000000000002", "3").counters()).containsEntry("rx_bytes", 80L);
+        assertThat(sink.only("H-00000000000000ab", "1").counters()).containsEntry("rx_bytes", 120L);
+        // node_exporter's series in the same scrape still need --device; a guid that is none is rejected naming both
+        assertThat(sink.rejections).extracting(Rejection::reason)
+            .containsExactlyInAnyOrder(RejectReason.MALFORMED, RejectReason.MISSING_DEVICE);
+        assertThat(sink.rejections).extracting(Rejection::message).anySatisfy(m -> assertThat(m)
+            .isEqualTo("infiniband_exporter series infiniband_switch_port_receive_data_bytes_total has guid \"lid-12\", "
+                + "expected a GUID like 0x7cfe9003009ce5b0"));
     }
 }
