@@ -76,7 +76,7 @@ public final class RatesStage {
                                                           final long nominalIntervalMs, final int lanes,
                                                           final long batchFlushMs) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
-            Serdes.String(), SampleSerde.INSTANCE).withCachingEnabled());
+            Serdes.String(), SampleSerde.INSTANCE).withCachingDisabled());
         final TopicSpec<String, Sample> samples = topics.samples();
         return builder
             .stream(samples.name(), Consumed.with(samples.keySerde(), samples.valueSerde()).withName("samples-source"))
@@ -99,7 +99,11 @@ public final class RatesStage {
 
     /**
      * Emits {@link LaneBatch}es of the {@link PortInterval}s its samples yield. The store keeps each port's last
-     * sample under {@code device/port} (cached: written to the changelog once per key and commit).
+     * sample under {@code device/port}. The store has no cache: each write goes to the changelog at once, in the
+     * transaction of the lane records it goes with. A cache sends its writes when it is flushed, and Kafka Streams also
+     * flushes it when it closes a task dirty (KAFKA-8972), into whatever transaction comes next: AnalyzerChaosTest
+     * traced a restarted task whose stored samples stood behind a lane record already committed, and an interval
+     * overlapping one already counted.
      *
      * <p>While intervals are held back for batching, a port's key keeps the sample its pending interval starts
      * from, and the sample that ends it waits under a pending key ({@link #PENDING_SUFFIX}): a task restarted from a
@@ -131,7 +135,7 @@ public final class RatesStage {
         /**
          * Store key of a port's sample whose interval waits in the pending batch: written as the sample arrives, so a
          * crash between a commit and the batch going out loses nothing (the restarted task sends that interval
-         * again); removed when the batch goes out. With the store's cache, both land in the changelog once per commit.
+         * again); removed when the batch goes out.
          */
         static final String PENDING_SUFFIX = "\u0000pending";
 
