@@ -36,13 +36,13 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Finds the hanging transactions (see {@link HangingTransactions}) on the partitions this analyzer writes: its
  * changelogs, its lanes and its output topics. Kafka can leave one behind across broker restarts (seen here on 4.3.1
  * with transaction version 2: a transaction's marker never reached one partition, whose read_committed readers then
- * stop there for good). One its coordinator shows aborted is aborted here too, after {@code minAgeMs} plus at most one
- * check period, logged with its reason and counted ({@code fabric_kafka_hanging_transactions_aborted_total}); one the
- * broker refuses to abort (that needs the cluster's ClusterAction permission) is logged with the
- * {@code kafka-transactions.sh} command an operator can run instead. One whose outcome the coordinator does not show is
- * left as it is, logged once and counted ({@code fabric_kafka_hanging_transactions_left_total}): it may have been
- * committed everywhere else, and an abort would drop committed records from this partition alone (AnalyzerChaosTest
- * saw exactly that: a lane's intervals lost, a changelog's writes undone under outputs that stood).
+ * stop there for good). It is aborted (Kafka's admin API can only abort; KIP-664's remedy) after {@code minAgeMs} plus at
+ * most one check period, logged with its reason and counted ({@code fabric_kafka_hanging_transactions_aborted_total});
+ * one the broker refuses to abort (that needs the cluster's ClusterAction permission) is logged with the
+ * {@code kafka-transactions.sh} command an operator can run instead. One its coordinator shows committed is left as it
+ * is, logged once and counted ({@code fabric_kafka_hanging_transactions_left_total}): an abort would drop committed
+ * records from this partition alone (AnalyzerChaosTest saw exactly that: a lane's intervals lost, a changelog's writes
+ * undone under outputs that stood).
  *
  * <p>Cost: two offset listings over the written partitions per check, and a describe of only the partitions a
  * transaction holds; at 32k GPUs that is still a few hundred partitions every 30 s.
@@ -61,7 +61,7 @@ public final class HangingTransactionGuard implements AutoCloseable {
     private final String bootstrap;
     private final ScheduledExecutorService schedule;
     private volatile String lastFailure = "";
-    /** Hanging transactions left open (their outcome unknown), each reported once; bounded. */
+    /** Hanging transactions left open (committed, their marker lost here), each reported once; bounded. */
     private final Set<OpenTransaction> reported = new HashSet<>();
     private static final int MAX_REPORTED = 1_000;
     private final Counter left;
@@ -86,8 +86,8 @@ public final class HangingTransactionGuard implements AutoCloseable {
             .description("Transactions Kafka left open on a partition this analyzer writes, aborted by the analyzer")
             .register(registry);
         this.left = Counter.builder("fabric.kafka.hanging.transactions.left")
-            .description("Transactions Kafka left open on a partition this analyzer writes whose outcome its coordinator "
-                + "does not show: not aborted (it may have been committed), reported for an operator")
+            .description("Transactions Kafka left open on a partition this analyzer writes that their coordinator "
+                + "committed: not aborted (that would drop committed records), reported for an operator")
             .register(registry);
         this.schedule = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, applicationId + "-hanging-transaction-guard");
@@ -147,11 +147,11 @@ public final class HangingTransactionGuard implements AutoCloseable {
             final Optional<TransactionDescription> coordinator = id.map(described::get);
             HangingTransactions.whyHanging(t, id, coordinator, now - firstSeen.get(t), minAgeMs,
                 applicationId + "-").ifPresent(why -> {
-                    if (HangingTransactions.abortIsItsOutcome(t, coordinator.get())) {
+                    if (HangingTransactions.committedElsewhere(t, coordinator.get())) {
+                        leave(t, why);
+                    } else {
                         judged.add(t);
                         reasons.put(t, why);
-                    } else {
-                        leave(t, why);
                     }
                 });
         }
@@ -171,10 +171,9 @@ public final class HangingTransactionGuard implements AutoCloseable {
     private void leave(final OpenTransaction t, final String why) {
         if (reported.size() < MAX_REPORTED && reported.add(t)) {
             left.increment();
-            LOG.error("a transaction Kafka left open holds {} ({}), and its coordinator does not show it aborted: it may "
-                + "have been committed everywhere else and lost only its marker here, so aborting it could drop committed "
-                + "records; read_committed readers of the partition wait at it. If losing them is acceptable, an operator "
-                + "can run: {}", t, why, t.operatorCommand(bootstrap));
+            LOG.error("a transaction Kafka left open holds {} ({}), and its coordinator shows it committed: it lost only "
+                + "its marker here, and aborting it would drop committed records; read_committed readers of the partition "
+                + "wait at it. If losing them is acceptable, an operator can run: {}", t, why, t.operatorCommand(bootstrap));
         }
     }
 

@@ -56,16 +56,16 @@ public final class HangingTransactions {
     }
 
     /**
-     * Whether aborting a hanging {@code open} transaction writes the outcome its coordinator decided: only when the
-     * coordinator shows that very transaction aborted (transaction version 2 ends each transaction by bumping the
-     * epoch: the same producer id at the next epoch, CompleteAbort). Otherwise the transaction may have been committed
-     * on every other partition it wrote and lost only its marker here (seen in AnalyzerChaosTest after a broker
-     * restart: the coordinator at CompleteCommit, the next epoch): an abort would then drop committed records from
-     * this partition alone — a lane's intervals, or a changelog's writes whose outputs stand — and break exactly-once.
+     * Whether the coordinator shows a hanging {@code open} transaction committed: transaction version 2 ends each
+     * transaction by bumping the epoch, so the same producer id at the next epoch in PrepareCommit or CompleteCommit
+     * is that very transaction committed. Its marker was then lost on this partition alone (seen in AnalyzerChaosTest
+     * after a broker restart): aborting it here would drop committed records from this partition only — a lane's
+     * intervals, or a changelog's writes whose outputs stand — and break exactly-once.
      */
-    public static boolean abortIsItsOutcome(final OpenTransaction open, final TransactionDescription coordinator) {
+    public static boolean committedElsewhere(final OpenTransaction open, final TransactionDescription coordinator) {
         return coordinator.producerId() == open.producerId()
             && coordinator.producerEpoch() == open.producerEpoch() + 1
-            && coordinator.state() == TransactionState.COMPLETE_ABORT;
+            && (coordinator.state() == TransactionState.COMPLETE_COMMIT
+                || coordinator.state() == TransactionState.PREPARE_COMMIT);
     }
 }

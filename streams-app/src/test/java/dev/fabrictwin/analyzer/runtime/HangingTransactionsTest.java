@@ -71,15 +71,15 @@ class HangingTransactionsTest {
      * aborting it there dropped intervals the changelog said were sent (false SILENT_DROP roots in AnalyzerChaosTest).
      */
     @Test
-    void onlyATransactionItsCoordinatorShowsAbortedMayBeAbortedHere() {
-        final TransactionDescription committed = coordinator(TransactionState.COMPLETE_COMMIT, 3002, 55).get();
-        final TransactionDescription aborted = coordinator(TransactionState.COMPLETE_ABORT, 3002, 55).get();
-        final TransactionDescription laterAborted = coordinator(TransactionState.COMPLETE_ABORT, 3002, 57).get();
-        final TransactionDescription reinitialized = coordinator(TransactionState.EMPTY, 4001, 0).get();
-
-        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, aborted)).isTrue();
-        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, committed)).isFalse();
-        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, laterAborted)).as("a later transaction's outcome").isFalse();
-        assertThat(HangingTransactions.abortIsItsOutcome(OPEN, reinitialized)).isFalse();
+    void aTransactionItsCoordinatorShowsCommittedIsNeverAbortedHere() {
+        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_COMMIT, 3002, 55).get()))
+            .isTrue();
+        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.PREPARE_COMMIT, 3002, 55).get()))
+            .isTrue();
+        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_ABORT, 3002, 55).get()))
+            .as("aborted: the abort writes its outcome").isFalse();
+        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_COMMIT, 3002, 57).get()))
+            .as("a later transaction's outcome").isFalse();
+        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.EMPTY, 4001, 0).get())).isFalse();
     }
 }
