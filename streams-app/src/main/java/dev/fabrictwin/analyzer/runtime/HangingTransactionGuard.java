@@ -17,6 +17,7 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
@@ -142,12 +143,13 @@ public final class HangingTransactionGuard implements AutoCloseable {
             : admin.describeTransactions(new HashSet<>(ids.values())).all().get(TIMEOUT_S, TimeUnit.SECONDS);
         final List<OpenTransaction> judged = new ArrayList<>();
         final Map<OpenTransaction, String> reasons = new HashMap<>();
+        final short version = transactionVersion();
         for (final OpenTransaction t : open) {
             final Optional<String> id = Optional.ofNullable(ids.get(t.producerId()));
             final Optional<TransactionDescription> coordinator = id.map(described::get);
             HangingTransactions.whyHanging(t, id, coordinator, now - firstSeen.get(t), minAgeMs,
                 applicationId + "-").ifPresent(why -> {
-                    if (HangingTransactions.committedElsewhere(t, coordinator.get())) {
+                    if (HangingTransactions.committedElsewhere(t, coordinator.get(), version)) {
                         leave(t, why);
                     } else {
                         judged.add(t);
@@ -167,7 +169,14 @@ public final class HangingTransactionGuard implements AutoCloseable {
         return hanging;
     }
 
-    /** Says once, for an operator, why a hanging transaction whose outcome is unknown is left as it is. */
+    /** The cluster's finalized transaction version (0 when it says none): whether epochs move per transaction. */
+    private short transactionVersion() throws ExecutionException, InterruptedException, TimeoutException {
+        final FinalizedVersionRange v = admin.describeFeatures().featureMetadata().get(TIMEOUT_S, TimeUnit.SECONDS)
+            .finalizedFeatures().get("transaction.version");
+        return v == null ? 0 : v.maxVersionLevel();
+    }
+
+    /** Says once, for an operator, why a hanging transaction its coordinator committed is left as it is. */
     private void leave(final OpenTransaction t, final String why) {
         if (reported.size() < MAX_REPORTED && reported.add(t)) {
             left.increment();

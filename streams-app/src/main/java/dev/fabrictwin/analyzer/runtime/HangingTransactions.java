@@ -60,10 +60,12 @@ public final class HangingTransactions {
      * transaction by bumping the epoch, so the same producer id at the next epoch in PrepareCommit or CompleteCommit
      * is that very transaction committed. Its marker was then lost on this partition alone (seen in AnalyzerChaosTest
      * after a broker restart): aborting it here would drop committed records from this partition only — a lane's
-     * intervals, or a changelog's writes whose outputs stand — and break exactly-once.
+     * intervals, or a changelog's writes whose outputs stand — and break exactly-once. Under transaction version 1 the
+     * epoch moves only when a producer starts again, so the next epoch's state is another session's: false.
      */
-    public static boolean committedElsewhere(final OpenTransaction open, final TransactionDescription coordinator) {
-        return coordinator.producerId() == open.producerId()
+    public static boolean committedElsewhere(final OpenTransaction open, final TransactionDescription coordinator,
+                                             final short transactionVersion) {
+        return transactionVersion >= 2 && coordinator.producerId() == open.producerId()
             && coordinator.producerEpoch() == open.producerEpoch() + 1
             && (coordinator.state() == TransactionState.COMPLETE_COMMIT
                 || coordinator.state() == TransactionState.PREPARE_COMMIT);

@@ -72,14 +72,19 @@ class HangingTransactionsTest {
      */
     @Test
     void aTransactionItsCoordinatorShowsCommittedIsNeverAbortedHere() {
-        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_COMMIT, 3002, 55).get()))
-            .isTrue();
-        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.PREPARE_COMMIT, 3002, 55).get()))
-            .isTrue();
-        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_ABORT, 3002, 55).get()))
-            .as("aborted: the abort writes its outcome").isFalse();
-        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.COMPLETE_COMMIT, 3002, 57).get()))
-            .as("a later transaction's outcome").isFalse();
-        assertThat(HangingTransactions.committedElsewhere(OPEN, coordinator(TransactionState.EMPTY, 4001, 0).get())).isFalse();
+        assertThat(committed(TransactionState.COMPLETE_COMMIT, 3002, 55, 2)).isTrue();
+        assertThat(committed(TransactionState.PREPARE_COMMIT, 3002, 55, 2)).isTrue();
+        assertThat(committed(TransactionState.COMPLETE_ABORT, 3002, 55, 2)).as("aborted: the abort writes its outcome")
+            .isFalse();
+        assertThat(committed(TransactionState.COMPLETE_COMMIT, 3002, 57, 2)).as("a later transaction's outcome").isFalse();
+        assertThat(committed(TransactionState.EMPTY, 4001, 0, 2)).isFalse();
+        assertThat(committed(TransactionState.COMPLETE_COMMIT, 3002, 55, 1))
+            .as("version 1: the next epoch is the producer's next session").isFalse();
+    }
+
+    private static boolean committed(final TransactionState state, final long producerId, final int epoch,
+                                     final int transactionVersion) {
+        return HangingTransactions.committedElsewhere(OPEN, coordinator(state, producerId, epoch).get(),
+            (short) transactionVersion);
     }
 }
