@@ -49,10 +49,6 @@ public final class DeviceClocks implements Serializable {
         }
     }
 
-    public boolean isEmpty() {
-        return latestByDevice.isEmpty();
-    }
-
     /** The newest time another device comes near; {@link Long#MIN_VALUE} when no device reported. */
     public long supportedNewest() {
         if (latestCounts.isEmpty()) {
@@ -71,7 +67,7 @@ public final class DeviceClocks implements Serializable {
         }
     }
 
-    /** The oldest latest time not more than {@code staleMs} behind {@code newest}: the slowest live device. */
+    /** The oldest device time at or after {@code oldest} (the slowest device still live), or null. */
     public Long slowestSince(final long oldest) {
         return latestCounts.ceilingKey(oldest);
     }
