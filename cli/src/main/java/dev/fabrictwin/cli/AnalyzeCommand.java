@@ -71,9 +71,10 @@ final class AnalyzeCommand implements Callable<Integer> {
         description = "Nominal interval of the telemetry: the analysis tick (default: ${DEFAULT-VALUE}).")
     private Duration sampleInterval;
 
-    @Option(names = "--latency-slo-us", defaultValue = "30", paramLabel = "US",
-        description = "P99 latency objective per port, µs (default: ${DEFAULT-VALUE}).")
-    private double latencySloUs;
+    @Option(names = "--latency-slo-us", paramLabel = "US",
+        description = "P99 latency objective per port, µs: a P99 above it is reported as LATENCY_SLO whatever the port "
+            + "learned (default: none; only departures from each port's own learned level are reported).")
+    private Double latencySloUs;
 
     @Option(names = "--application-id", defaultValue = AnalyzerApp.DEFAULT_APPLICATION_ID, paramLabel = "ID",
         description = "Kafka Streams application id (default: ${DEFAULT-VALUE}).")
@@ -137,9 +138,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         kafka.topicPrefix = topicPrefix;
         final Properties client = kafka.clientConfig();
         final AnalyzerConfig defaults = AnalyzerConfig.defaults(sampleInterval.toMillis());
-        final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(), new AnalyzerConfig(defaults.tickMs(),
-            defaults.graceMs(), defaults.openAfterTicks(), defaults.updateEveryTicks(), defaults.resolveAfterTicks(),
-            latencySloUs, defaults.maxClockSkewMs(), defaults.learnPaths())).withShards(shards);
+        if (latencySloUs != null && !(latencySloUs > 0)) {
+            throw new UsageException("--latency-slo-us must be > 0, was " + latencySloUs);
+        }
+        final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(),
+            defaults.withLatencySloUs(latencySloUs == null ? Double.NaN : latencySloUs)).withShards(shards);
         final Properties streams = new Properties();
         streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);

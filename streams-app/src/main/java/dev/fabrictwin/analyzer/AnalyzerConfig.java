@@ -12,28 +12,43 @@ import dev.fabrictwin.analyzer.rates.PortRates;
  * @param openAfterTicks     k: consecutive ticks with a finding before an alert opens
  * @param updateEveryTicks   m: an open alert is re-published at most this often
  * @param resolveAfterTicks  r: clean ticks before an open alert resolves
- * @param latencySloUs       P99 latency objective per port (µs): the only static threshold, an SLO input
+ * @param latencySloUs       P99 latency objective per port (µs), an operator's setting: NaN (the default) is none.
+ *                           When set, a P99 over it (and over the twin's) is a {@code LATENCY_SLO} whatever the port
+ *                           learned; unset, only departures from a port's own learned level are
  * @param maxClockSkewMs     clock skew between devices the link-conservation check must tolerate
  * @param learnPaths         pin the replica's flows to the paths the counters show (docs/twin.md); off only to
  *                           measure what learning brings
+ * @param calibration        the tuned numbers of the detectors that learn each port's normal
  */
 public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
                              int resolveAfterTicks, double latencySloUs, double maxClockSkewMs,
-                             boolean learnPaths) implements Serializable {
+                             boolean learnPaths, DetectionCalibration calibration) implements Serializable {
 
     /** Ticks past its grace a device may lag and still have its intervals evaluated exactly. */
     public static final int LATE_TICKS = 5;
 
     public AnalyzerConfig {
         if (tickMs <= 0 || graceMs < 0 || openAfterTicks < 1 || updateEveryTicks < 1 || resolveAfterTicks < 1
-            || latencySloUs <= 0 || maxClockSkewMs < 0) {
+            || latencySloUs <= 0 || maxClockSkewMs < 0 || calibration == null) {
             throw new IllegalArgumentException("invalid analyzer settings: " + toString());
         }
     }
 
     /** Defaults for a nominal sample interval. */
     public static AnalyzerConfig defaults(final long sampleIntervalMs) {
-        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, 30, 150, true);
+        return new AnalyzerConfig(sampleIntervalMs, Math.max(250, sampleIntervalMs * 3 / 2), 2, 10, 3, Double.NaN, 150,
+            true, DetectionCalibration.defaults());
+    }
+
+    /** The P99 latency objective, when the operator set one. */
+    public java.util.OptionalDouble latencySlo() {
+        return Double.isNaN(latencySloUs) ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(latencySloUs);
+    }
+
+    /** The same settings with this P99 objective (µs; NaN: none). */
+    public AnalyzerConfig withLatencySloUs(final double us) {
+        return new AnalyzerConfig(tickMs, graceMs, openAfterTicks, updateEveryTicks, resolveAfterTicks, us,
+            maxClockSkewMs, learnPaths, calibration);
     }
 
     /**
@@ -49,6 +64,6 @@ public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int 
     /** The same settings with the replica keeping its own hash's paths. */
     public AnalyzerConfig withoutLearnedPaths() {
         return new AnalyzerConfig(tickMs, graceMs, openAfterTicks, updateEveryTicks, resolveAfterTicks, latencySloUs,
-            maxClockSkewMs, false);
+            maxClockSkewMs, false, calibration);
     }
 }

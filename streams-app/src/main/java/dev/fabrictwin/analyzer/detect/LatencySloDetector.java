@@ -2,42 +2,129 @@ package dev.fabrictwin.analyzer.detect;
 
 import java.util.List;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
- * {@code LATENCY_SLO}: a port's P99 latency above the SLO (the one static threshold, an operator's input)
- * and above what the twin expects there by more than {@value #MARGIN_US} µs plus {@value #MARGIN_SHARE} of it.
- * Latency that queueing explains (a queue beyond the twin's) is a symptom of that congestion, not a cause.
+ * {@code LATENCY_SLO}: a port's P99 latency departing from its own learned level. A port's tail latency is a property
+ * of the device and of its traffic pattern (a ring's NIC sits at a few µs, an all-to-all's at hundreds at a few % of
+ * line rate, two ports of one leaf at the same load differ tenfold), which the twin cannot know; so each port learns
+ * its P99 per traffic regime ({@link DetectionCalibration#latencyRegime}: the busier direction's share of line rate)
+ * from ticks no alert covers, and a P99 departs when it rises above
+ * {@link DetectionCalibration#latencyFloorFactor}× the learned 90th percentile and that percentile plus
+ * {@link DetectionCalibration#latencySpreadMultiple}× the learned 10–90 % spread ({@link #departs}). A port is silent in
+ * a regime until it has learned it. A rise that coincides with congestion on the port or its path (its own egress,
+ * the peer's, and for a NIC any port of its switch: {@link #onCongestedPath}) is a symptom of that congestion, not a
+ * cause. An operator's fixed SLO ({@code AnalyzerConfig.latencySloUs}, off by default) adds the old test: a P99 over
+ * it and over the twin's by {@value #MARGIN_US} µs + {@value #MARGIN_SHARE} is reported whatever was learned.
  */
 public final class LatencySloDetector implements Detector {
 
     static final double MARGIN_US = 5;
     static final double MARGIN_SHARE = 0.5;
 
+    /** Each port's P99 per traffic regime, key = port index × regimes + regime (sized at the first tick). */
+    private LearnedLevels levels;
+
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
-        final double slo = context.config().latencySloUs();
+        final DetectionCalibration cal = context.config().calibration();
+        final int regimes = cal.latencyRegimeCount();
+        if (levels == null) {
+            levels = new LearnedLevels(context.fabric().directedLinkCount() * regimes, cal.learnRing(), cal.learnWarmUp());
+        }
+        // at fast telemetry one value a second enters the ring, so it spans the same wall time as at 1 s
+        final boolean learnNow = context.calm() && context.tick().index() % context.ticks(1) == 0;
         for (final PortTick t : context.ports()) {
             final double p99 = t.gauge(CounterNames.LATENCY_P99_US);
-            final double expected = t.expectedGauge(CounterIndex.LATENCY_P99_US);
-            if (Double.isNaN(p99) || p99 <= slo || p99 <= expected * (1 + MARGIN_SHARE) + MARGIN_US) {
+            if (Double.isNaN(p99) || t.unreliable() || TickContext.down(t)) {
                 continue;
             }
-            final String summary = String.format("P99 latency at %s %s is %.1f µs: over the %.0f µs SLO and the "
-                + "twin's %.1f µs", t.port().device(), t.port().port(), p99, slo, expected);
-            if (PfcOriginDetector.congested(context, t)) {
+            final int key = t.index() * regimes + cal.latencyRegime(utilization(context, t));
+            final double expected = t.expectedGauge(CounterIndex.LATENCY_P99_US);
+            final boolean overSlo = overSlo(context, p99, expected);
+            final boolean departs = departs(levels, key, p99, cal);
+            if (!overSlo && !departs) {
+                if (learnNow) {
+                    levels.learn(key, p99);
+                }
+                continue;
+            }
+            final String summary = overSlo
+                ? String.format("P99 latency at %s %s is %.1f µs: over the %.0f µs SLO and the twin's %.1f µs",
+                    t.port().device(), t.port().port(), p99, context.config().latencySloUs(), expected)
+                : String.format("P99 latency at %s %s is %.1f µs: above its learned %.1f µs (90th percentile of its "
+                    + "healthy P99 at this load)", t.port().device(), t.port().port(), p99, levels.quantile(key, 0.9));
+            final double reference = overSlo ? expected : levels.quantile(key, 0.9);
+            if (onCongestedPath(context, t)) {
                 out.add(Finding.symptom(FaultType.LATENCY_SLO, Entity.port(t.port()),
-                    Entity.link(context.fabric().link(t.index() / 2)), "latency_p99_us", p99, expected,
+                    Entity.link(context.fabric().link(t.index() / 2)), "latency_p99_us", p99, reference,
                     summary + " (queueing)"));
             } else {
-                out.add(Finding.root(FaultType.LATENCY_SLO, Entity.port(t.port()), "latency_p99_us", p99, expected,
+                out.add(Finding.root(FaultType.LATENCY_SLO, Entity.port(t.port()), "latency_p99_us", p99, reference,
                     Severity.WARNING, summary));
             }
         }
+    }
+
+    /** The operator's SLO is set, and the P99 is over it and over the twin's by the margin. */
+    static boolean overSlo(final TickContext context, final double p99, final double expected) {
+        final var slo = context.config().latencySlo();
+        return slo.isPresent() && p99 > slo.getAsDouble() && p99 > expected * (1 + MARGIN_SHARE) + MARGIN_US;
+    }
+
+    /**
+     * The key has learned its level and {@code p99} is above both the multiplicative floor over its 90th percentile
+     * and that percentile plus the spread multiple of its 10–90 % spread.
+     */
+    static boolean departs(final LearnedLevels levels, final int key, final double p99, final DetectionCalibration cal) {
+        if (!levels.learned(key) || !(p99 > cal.latencyFloorFactor() * levels.lowest(key))) {
+            return false; // (cheap: the threshold is never below the floor over the lowest value)
+        }
+        final double high = levels.quantile(key, 0.9);
+        final double spread = high - levels.quantile(key, 0.1);
+        return p99 > cal.latencyFloorFactor() * high && p99 > high + cal.latencySpreadMultiple() * spread;
+    }
+
+    /** The busier direction's share of line rate in this tick. */
+    static double utilization(final TickContext context, final PortTick t) {
+        final double line = context.capacityBps(t) / 8 * t.seconds();
+        if (!(line > 0)) {
+            return 0;
+        }
+        return Math.max(t.observed(CounterIndex.TX_BYTES), t.observed(CounterIndex.RX_BYTES)) / line;
+    }
+
+    /**
+     * Congestion the latency may be a symptom of: the port's own egress or its peer's ({@link PfcOriginDetector#congested}),
+     * and for a NIC any egress of the switch it hangs off (its traffic's first hop either way).
+     */
+    static boolean onCongestedPath(final TickContext context, final PortTick t) {
+        if (PfcOriginDetector.congested(context, t)) {
+            return true;
+        }
+        final PortTick peer = context.peerOf(t);
+        if (peer != null && PfcOriginDetector.congested(context, peer)) {
+            return true;
+        }
+        if (!context.isHost(t)) {
+            return false;
+        }
+        final Fabric fabric = context.fabric();
+        final int node = fabric.rxNode(t.index());
+        for (int i = 0; i < fabric.degree(node); i++) {
+            final int own = fabric.link(fabric.linkOf(node, i)).from(node);
+            final PortTick p = context.port(own);
+            if (p != null && PfcOriginDetector.congested(context, p)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -12,55 +13,107 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
- * {@code LINK_DEGRADED}: a link's receive-side error counters (corrected and uncorrectable FEC codewords, FCS
- * errors) per line-rate bit (the PHY encodes idle symbols too, so a bad lane shows on an idle link) rise far above what this link showed while healthy. Real links always correct
- * some codewords, so each port learns its own healthy level (a slow average of ticks without a finding) and
- * a port is judged against {@value #FACTOR}× that, never below the twin's expectation plus a floor of
- * {@value #FLOOR_PER_BIT} per bit (a BER no healthy 400G link approaches after FEC).
+ * {@code LINK_DEGRADED}: a link's receive-side error counters (corrected and uncorrectable FEC codewords, FCS errors)
+ * far above what this port's own healthy history makes plausible. Each port learns its error rate from ticks no alert
+ * covers — errors over healthy seconds, with {@link DetectionCalibration#linkErrorPriorErrors} pseudo-error so a port
+ * that never erred is not rate 0 and a short history is judged leniently, remembering
+ * {@link DetectionCalibration#linkErrorHorizonSeconds} of exposure — and the errors of the newest
+ * {@link DetectionCalibration#linkErrorWindowSeconds} are a departure ({@link #departs}) when that rate makes at least
+ * as many less likely than {@link DetectionCalibration#linkErrorTail} (Poisson, Chernoff-bounded) and they are
+ * {@link DetectionCalibration#linkErrorFactor}× what it makes; nothing is judged before a port has learned
+ * {@link DetectionCalibration#linkErrorWarmUpSeconds} healthy seconds. No per-bit floor: what a healthy link shows is the
+ * link's own (many real links count no FEC at all, some correct thousands of codewords a second); a link that went
+ * from 0 to a few FCS errors a second is degraded at any BER.
  */
 public final class LinkErrorDetector implements Detector {
 
-    static final double FACTOR = 20;
-    static final double FLOOR_PER_BIT = 1e-8;
-    private static final double LEARN = 0.02;
-    /** Ticks shorter than this many line bits say little about the error rate. */
-    private static final double MIN_BITS = 1e9;
-
-    /** Each port's learned healthy error rate per line bit, by port index (sized to the fabric at the first tick). */
-    private double[] healthyPerBit;
+    /** Each port's healthy errors and healthy seconds, by port index (sized to the fabric at the first tick). */
+    private float[] healthyErrors;
+    private float[] healthySeconds;
+    /** The newest window's errors and seconds, only for ports that showed an error (most never do). */
+    private final Map<Integer, Rolling[]> recent = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
-        if (healthyPerBit == null) {
-            healthyPerBit = new double[context.fabric().directedLinkCount()];
+        final DetectionCalibration cal = context.config().calibration();
+        if (healthyErrors == null) {
+            healthyErrors = new float[context.fabric().directedLinkCount()];
+            healthySeconds = new float[context.fabric().directedLinkCount()];
         }
+        final int window = Math.max(1, (int) Math.round(cal.linkErrorWindowSeconds() * 1000 / context.config().tickMs()));
         final Map<Integer, Finding> perLink = new HashMap<>();
         for (final PortTick t : context.ports()) {
-            // FEC runs at the line rate (idle symbols included), so errors are judged per line-rate bit
-            final double bits = context.capacityBps(t) * t.seconds();
-            if (bits < MIN_BITS || t.unreliable() || TickContext.down(t)) {
+            if (t.seconds() <= 0 || t.unreliable() || TickContext.down(t)) {
                 continue;
             }
+            final int i = t.index();
             final double errors = t.observed(CounterIndex.FEC_CORRECTED) + t.observed(CounterIndex.FEC_UNCORRECTABLE)
                 + t.observed(CounterIndex.FCS_ERRORS);
-            final double expected = t.expected(CounterIndex.FEC_CORRECTED) + t.expected(CounterIndex.FEC_UNCORRECTABLE)
-                + t.expected(CounterIndex.FCS_ERRORS);
-            final double perBit = errors / bits;
-            final double learned = healthyPerBit[t.index()];
-            final double limit = Math.max(learned * FACTOR, expected / bits + FLOOR_PER_BIT);
-            if (perBit <= limit) {
-                healthyPerBit[t.index()] = learned + LEARN * (perBit - learned);
+            Rolling[] w = recent.get(i);
+            if (w == null && errors > 0) {
+                w = new Rolling[] {new Rolling(window), new Rolling(window)};
+                recent.put(i, w);
+            }
+            double windowErrors = errors;
+            double windowSeconds = t.seconds();
+            if (w != null) {
+                w[0].add(errors);
+                w[1].add(t.seconds());
+                windowErrors = w[0].sum();
+                windowSeconds = w[1].sum();
+            }
+            final double rate = learnedRate(healthyErrors[i], healthySeconds[i], cal);
+            if (healthySeconds[i] < cal.linkErrorWarmUpSeconds() || !departs(windowErrors, rate * windowSeconds, cal)) {
+                if (context.calm()) {
+                    learn(i, errors, t.seconds(), cal);
+                }
+                if (w != null && w[0].sum() == 0) {
+                    recent.remove(i); // quiet again for a whole window: nothing to keep
+                }
                 continue;
             }
-            final Link link = context.fabric().link(t.index() / 2);
-            final double rate = errors / t.seconds();
+            final Link link = context.fabric().link(i / 2);
+            final double perSecond = windowErrors / windowSeconds;
             perLink.merge(link.index(), Finding.root(FaultType.LINK_DEGRADED, Entity.link(link), "link_errors/s",
-                rate, expected / t.seconds(), Severity.CRITICAL,
-                String.format("link %s—%s is degraded: %.3g FEC/FCS errors/s at %s %s (%.1e per line bit, healthy %.1e)",
-                    link.lower().device(), link.upper().device(), rate, t.port().device(), t.port().port(), perBit,
-                    Math.max(learned, expected / bits))),
+                perSecond, rate, Severity.CRITICAL,
+                String.format("link %s—%s is degraded: %.3g FEC/FCS errors/s at %s %s over %.3g s, where its healthy "
+                    + "history makes %.2g/s", link.lower().device(), link.upper().device(), perSecond,
+                    t.port().device(), t.port().port(), windowSeconds, rate)),
                 (a, b) -> a.observed() >= b.observed() ? a : b);
         }
         out.addAll(perLink.values());
+    }
+
+    /** Errors per second a port's healthy history makes: (errors + prior) / healthy seconds. */
+    static double learnedRate(final double errors, final double seconds, final DetectionCalibration cal) {
+        return (errors + cal.linkErrorPriorErrors()) / Math.max(seconds, cal.linkErrorWindowSeconds());
+    }
+
+    /**
+     * {@code errors} in a window where the learned rate makes {@code mean}: at least the factor over it, and the
+     * Poisson chance of as many at most the tail (Chernoff: P(X ≥ k) ≤ e^-μ (eμ/k)^k for k > μ).
+     */
+    static boolean departs(final double errors, final double mean, final DetectionCalibration cal) {
+        if (!(errors > cal.linkErrorFactor() * mean) || errors <= 0) {
+            return false;
+        }
+        final double logTail = -mean + errors * (1 + Math.log(mean) - Math.log(errors));
+        return logTail < Math.log(cal.linkErrorTail());
+    }
+
+    /** The error rate port {@code port} learned (for tests). */
+    double learnedRate(final int port, final DetectionCalibration cal) {
+        return healthyErrors == null ? Double.NaN : learnedRate(healthyErrors[port], healthySeconds[port], cal);
+    }
+
+    private void learn(final int port, final double errors, final double seconds, final DetectionCalibration cal) {
+        double e = healthyErrors[port] + errors;
+        double s = healthySeconds[port] + seconds;
+        if (s > cal.linkErrorHorizonSeconds()) {
+            e *= cal.linkErrorHorizonSeconds() / s;
+            s = cal.linkErrorHorizonSeconds();
+        }
+        healthyErrors[port] = (float) e;
+        healthySeconds[port] = (float) s;
     }
 }

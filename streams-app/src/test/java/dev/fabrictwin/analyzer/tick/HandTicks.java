@@ -56,6 +56,7 @@ public final class HandTicks {
     private final TwinReplica twin;
     private final AnalyzerConfig config;
     private final Map<String, Double> slowdowns;
+    private boolean calm = true;
 
     private HandTicks(final TwinReplica twin, final AnalyzerConfig config, final Map<String, Double> slowdowns) {
         this.twin = twin;
@@ -90,6 +91,17 @@ public final class HandTicks {
     /** The same fabric and replica with ticks of {@code tickMs} (detector windows scale to it). */
     public HandTicks withTickMs(final long tickMs) {
         return new HandTicks(twin, AnalyzerConfig.defaults(tickMs), slowdowns);
+    }
+
+    /** The same fabric and replica judged with these settings. */
+    public HandTicks withConfig(final AnalyzerConfig settings) {
+        return new HandTicks(twin, settings, slowdowns);
+    }
+
+    /** From now on ticks are (not) calm: whether a root-cause alert was open before them (detectors learn only when calm). */
+    public HandTicks calm(final boolean isCalm) {
+        this.calm = isCalm;
+        return this;
     }
 
     /** From now on the job's comm runs {@code factor}× slower than the twin's (the phase lock's verdict). */
@@ -136,7 +148,7 @@ public final class HandTicks {
     /** What the detector finds in one tick. */
     public List<Finding> detect(final Detector detector, final Tick tick) {
         final List<Finding> out = new ArrayList<>();
-        detector.detect(new TickContext(tick, twin, config, job -> slowdowns.getOrDefault(job, 1.0)), out);
+        detector.detect(new TickContext(tick, twin, config, job -> slowdowns.getOrDefault(job, 1.0), calm), out);
         return out;
     }
 

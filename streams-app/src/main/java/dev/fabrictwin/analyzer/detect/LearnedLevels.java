@@ -1,0 +1,88 @@
+package dev.fabrictwin.analyzer.detect;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * What a quantity usually is, learned per key (a port, a port in one traffic regime, a device's queue band) from the
+ * values its detector saw in healthy intervals: the last {@code ring} values per key, and quantiles of them. Robust
+ * (a quantile ignores the few odd values a ring holds), adaptive (a slow drift is followed, a ring later), and bounded
+ * by the fabric: {@code keys × (4 × ring + 4)} bytes — at the default ring of 16, 68 B per key. A key judges nothing
+ * until it has seen {@code warmUp} values ({@link #learned}). The caller decides what is healthy: it feeds only values
+ * from intervals no alert covers ({@link TickContext#calm()}) that were no departure themselves.
+ */
+final class LearnedLevels implements Serializable {
+
+    private final int ring;
+    private final int warmUp;
+    private final float[] values;
+    /** Values seen per key (saturating well above the ring: only {@code min(seen, ring)} and the next slot matter). */
+    private final int[] seen;
+    private transient float[] scratch;
+
+    LearnedLevels(final int keys, final int ring, final int warmUp) {
+        if (keys < 0 || ring < 1 || warmUp < 1 || warmUp > ring) {
+            throw new IllegalArgumentException("keys " + keys + ", ring " + ring + ", warm-up " + warmUp);
+        }
+        this.ring = ring;
+        this.warmUp = warmUp;
+        this.values = new float[keys * ring];
+        this.seen = new int[keys];
+    }
+
+    int keys() {
+        return seen.length;
+    }
+
+    /** Remembers one healthy value of {@code key} (NaN and infinities are ignored). */
+    void learn(final int key, final double value) {
+        if (!Double.isFinite(value)) {
+            return;
+        }
+        final int s = seen[key];
+        values[key * ring + s % ring] = (float) value;
+        seen[key] = s >= 1 << 30 ? ring + (s + 1) % ring : s + 1;
+    }
+
+    /** Whether {@code key} has seen enough healthy values to judge. */
+    boolean learned(final int key) {
+        return seen[key] >= warmUp;
+    }
+
+    /** Healthy values kept for {@code key}. */
+    int count(final int key) {
+        return Math.min(seen[key], ring);
+    }
+
+    /** The smallest healthy value kept (NaN when none). */
+    double lowest(final int key) {
+        final int n = count(key);
+        if (n == 0) {
+            return Double.NaN;
+        }
+        float low = Float.POSITIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            low = Math.min(low, values[key * ring + i]);
+        }
+        return low;
+    }
+
+    /** The {@code q} quantile (0..1, nearest rank) of the healthy values kept (NaN when none). */
+    double quantile(final int key, final double q) {
+        final int n = count(key);
+        if (n == 0) {
+            return Double.NaN;
+        }
+        if (scratch == null) {
+            scratch = new float[ring];
+        }
+        System.arraycopy(values, key * ring, scratch, 0, n);
+        Arrays.sort(scratch, 0, n);
+        return scratch[(int) Math.round(Math.max(0, Math.min(1, q)) * (n - 1))];
+    }
+
+    /** Forgets what {@code key} learned (its meaning changed, e.g. the link came back after a repair). */
+    void forget(final int key) {
+        seen[key] = 0;
+    }
+}
