@@ -63,6 +63,7 @@ public final class SyntheticCluster {
     /** The randomized reality's draw, or null for the fixed one. */
     private final RealityDraw draw;
     private final Map<String, RealityDraw.Device> devices = new HashMap<>();
+    private final Map<PortRef, Double> portLatency = new HashMap<>();
 
     public SyntheticCluster(final Scenario scenario, final TelemetryProfile profile) {
         this(scenario, profile, Reality.defaults());
@@ -199,7 +200,7 @@ public final class SyntheticCluster {
                     ps.base = 0;
                     continue; // the device is rebooting: this round's sample is never taken
                 }
-                for (final var e : c.counters().entrySet()) {
+                for (final var e : deviceMarking(p, c.counters()).entrySet()) {
                     ps.cumulative.merge(e.getKey(), e.getValue(), Double::sum);
                 }
                 if (control != null) {
@@ -214,7 +215,7 @@ public final class SyntheticCluster {
                 } else {
                     // counters read up to the device's spread after the poll: what [t, t + spread] adds, a share each
                     final Map<String, Double> later = spread
-                        ? integrator.expected(p, t, t + dev.readSpreadMs() / 1000).counters() : Map.of();
+                        ? deviceMarking(p, integrator.expected(p, t, t + dev.readSpreadMs() / 1000).counters()) : Map.of();
                     final long ts = scenario.epochMillis(varies(Hidden.CLOCK) ? dev.clock(t) : t);
                     s = sample(p, ps, c, ts, noise, later, reads, dev);
                 }
@@ -249,6 +250,9 @@ public final class SyntheticCluster {
         for (final var e : ps.cumulative.entrySet()) {
             // Traffic counters have run since long before the capture; error and pause counters start near 0.
             final String name = e.getKey();
+            if (!fecCounted() && (name.equals(CounterNames.FEC_CORRECTED) || name.equals(CounterNames.FEC_UNCORRECTABLE))) {
+                continue; // this world's devices expose FCS errors only
+            }
             final double start = name.endsWith("_bytes") ? ps.base
                 : name.endsWith("_packets") ? Math.floor(ps.base / 1500 * (1 + (name.hashCode() & 0xff) / 256.0)) : 0;
             final double readLate = later.isEmpty() ? 0 : later.getOrDefault(name, 0.0) * reads.nextDouble();
@@ -266,10 +270,39 @@ public final class SyntheticCluster {
             if (varies(Hidden.PHYSICS) && (name.equals(CounterNames.LATENCY_P50_US) || name.equals(CounterNames.LATENCY_P99_US))) {
                 value += (dev.latencyScale() - 1) * baseLatencyUs(p); // this device is faster or slower than the nominal
             }
+            if (varies(Hidden.PHYSICS) && name.equals(CounterNames.LATENCY_P99_US)) {
+                value *= portLatencyScale(p); // this port's steady tail level (its device, its traffic pattern)
+            }
             // devices report gauges to a few decimals, not to the last bit of a double
             gauges.put(name, Math.round(value * factor * 1000) / 1000.0);
         }
         return new Sample(ts, p.device(), p.port(), "sim", counters, gauges);
+    }
+
+    /** Whether this run's devices report FEC counters (always, unless the randomized physics says otherwise). */
+    private boolean fecCounted() {
+        return !varies(Hidden.PHYSICS) || draw.fecCounters();
+    }
+
+    /**
+     * A port's counter increments as its device reports them: with randomized physics its ECN marks are the twin's
+     * times the device's marking scale (its own marking curve), never more than the packets it sent.
+     */
+    private Map<String, Double> deviceMarking(final PortRef p, final Map<String, Double> increments) {
+        final Double marks = increments.get(CounterNames.ECN_MARKED);
+        if (!varies(Hidden.PHYSICS) || marks == null || marks == 0) {
+            return increments;
+        }
+        final Map<String, Double> out = new LinkedHashMap<>(increments);
+        final double packets = increments.getOrDefault(CounterNames.TX_PACKETS, 0.0);
+        out.put(CounterNames.ECN_MARKED, Math.min(packets, marks * devices.get(p.device()).markingScale()));
+        return out;
+    }
+
+    /** A port's steady P99 level relative to the twin's (randomized physics only). */
+    private double portLatencyScale(final PortRef p) {
+        return portLatency.computeIfAbsent(p, q -> draw.port(q, !twin.fabric().node(twin.fabric().txNode(
+            twin.fabric().txLink(q))).isHost()).latencyScale());
     }
 
     private double baseLatencyUs(final PortRef p) {

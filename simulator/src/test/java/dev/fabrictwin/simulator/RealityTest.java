@@ -73,7 +73,7 @@ class RealityTest {
         final Reality all = new Reality(Reality.Range.pm(0), Reality.Range.pm(0), Reality.Range.pm(0), new Reality.Range(0, 0),
             new Reality.Range(0, 0), new Reality.Range(1, 1), new Reality.Range(64, 64), 30, 64, new Reality.Range(0, 0),
             new Reality.Range(1, 1), new Reality.Range(1, 1), new Reality.Range(0, 0), new Reality.Range(0, 0),
-            EnumSet.of(Hidden.CONTROL_FRAMES));
+            EnumSet.of(Hidden.CONTROL_FRAMES), new Reality.Range(0, 0), new Reality.Range(0, 0), 1);
         final Scenario s = draw(1).withTelemetry(TelemetryProfile.ideal().withRealityDraw(1));
         final Map<String, Sample> last = new java.util.HashMap<>();
         new SyntheticCluster(s, s.telemetry(), all).run(x -> last.put(x.device() + "/" + x.port(), x), done -> { });

@@ -19,6 +19,9 @@ import java.util.List;
  *                                 steady level's gauge noise is a few %, a tripled tail is not a fluctuation
  * @param latencySpreadMultiple    …and above that 90th percentile plus this many times its learned 10–90 %
  *                                 spread (a port whose tail already swings by Δ must rise by several Δ)
+ * @param latencyPersistSeconds  a P99 departs only after departing this long without a break: latency is the most
+ *                                 downstream symptom, and the causes' detectors need their windows (ECN_MISCONFIG 3 s)
+ *                                 to be named first, so the latency becomes their victim rather than a root
  * @param ecnBandBaseBytes         the shallowest queue band a device's marking is learned at; bands double from here
  * @param ecnBands                 queue bands per device (the last is open-ended): 10 kB × 2^11 ≈ 20 MB, deeper than
  *                                 any switch buffer per port
@@ -49,7 +52,8 @@ import java.util.List;
  *                                 is its normal (the analyzer needs a healthy start, as for job slowdowns)
  */
 public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> latencyRegimes,
-                                   double latencyFloorFactor, double latencySpreadMultiple, double ecnBandBaseBytes,
+                                   double latencyFloorFactor, double latencySpreadMultiple,
+                                   double latencyPersistSeconds, double ecnBandBaseBytes,
                                    int ecnBands, double ecnShareQuantile, double ecnNothingShare,
                                    double ecnMinExpectedMarks, double ecnMinLearnPackets, double pausedShare,
                                    double linkErrorTail, double linkErrorFactor, double linkErrorWindowSeconds,
@@ -68,6 +72,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
         }
         require(latencyFloorFactor > 1, "latencyFloorFactor > 1", latencyFloorFactor);
         require(latencySpreadMultiple >= 0, "latencySpreadMultiple >= 0", latencySpreadMultiple);
+        require(latencyPersistSeconds >= 0, "latencyPersistSeconds >= 0", latencyPersistSeconds);
         require(ecnBandBaseBytes > 0, "ecnBandBaseBytes > 0", ecnBandBaseBytes);
         require(ecnBands >= 1 && ecnBands <= 64, "ecnBands in 1..64", ecnBands);
         require(ecnShareQuantile >= 0 && ecnShareQuantile <= 1, "ecnShareQuantile in 0..1", ecnShareQuantile);
@@ -87,7 +92,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
 
     /** The calibration the analyzer runs with unless told otherwise. */
     public static DetectionCalibration defaults() {
-        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 10_000, 12, 0.1, 0.1, 100, 1_000,
+        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100, 1_000,
             0.02, 1.2e-9, 10, 5, 3_600, 1, 10);
     }
 

@@ -28,11 +28,18 @@ import java.util.SplittableRandom;
  * @param lossRate          fraction of samples lost (per run)
  * @param lateRate          fraction of samples delivered a few rounds late (per run)
  * @param varied            the parameters that are drawn
+ * @param portLatencyLog10  each port's P99 gauge scaled by 10^this (per port): a port's tail latency is a steady level
+ *                          set by its device and its traffic pattern, 1–100× the twin's from port to port (issue 31)
+ * @param markingLog10      each device marks 10^this times the twin's ECN marks (per device, capped at the packets
+ *                          sent): vendors' marking curves differ by ~100× in the share they mark at the same queue
+ * @param fecCountedShare   the chance a run's devices report FEC counters at all (some collectors and NICs expose
+ *                          only FCS errors, so a degraded link shows as a few FCS errors a second)
  */
 public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseMs, Range pollJitterMs,
                       Range readSpreadMs, Range controlFrameShare, Range lldpFrameBytes, double lldpIntervalSec,
                       double controlFrameBytes, Range gaugeNoise, Range physicalScale, Range baseLatencyScale,
-                      Range lossRate, Range lateRate, Set<Hidden> varied) {
+                      Range lossRate, Range lateRate, Set<Hidden> varied, Range portLatencyLog10,
+                      Range markingLog10, double fecCountedShare) {
 
     /** The hidden parameters, grouped as they are switched on together. */
     public enum Hidden {
@@ -44,7 +51,10 @@ public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseM
         CONTROL_FRAMES,
         GAUGE_NOISE,
         ECMP_HASH,
-        /** ECN thresholds, buffer size, base latency */
+        /**
+         * ECN thresholds, buffer size, base latency; each port's P99 level, each device's marking share, whether FEC
+         * counters are reported
+         */
         PHYSICS,
         /** sample loss and late delivery */
         DELIVERY;
@@ -85,7 +95,8 @@ public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseM
         varied = varied.isEmpty() ? EnumSet.noneOf(Hidden.class) : EnumSet.copyOf(varied);
         if (!(lldpIntervalSec > 0) || !(controlFrameBytes > 0) || controlFrameShare.lo() < 0 || controlFrameShare.hi() > 1
             || lossRate.lo() < 0 || lossRate.hi() >= 1 || lateRate.lo() < 0 || lateRate.hi() >= 1
-            || readSpreadMs.lo() < 0 || gaugeNoise.lo() < 0 || physicalScale.lo() <= 0 || baseLatencyScale.lo() <= 0) {
+            || readSpreadMs.lo() < 0 || gaugeNoise.lo() < 0 || physicalScale.lo() <= 0 || baseLatencyScale.lo() <= 0
+            || fecCountedShare < 0 || fecCountedShare > 1) {
             throw new IllegalArgumentException("reality ranges out of bounds");
         }
     }
@@ -94,14 +105,15 @@ public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseM
     public static Reality defaults() {
         return new Reality(Range.pm(50), Range.pm(20), Range.pm(50), new Range(5, 20), new Range(1, 5),
             new Range(0.3, 0.6), new Range(64, 512), 30, 64, new Range(0.01, 0.05), new Range(0.75, 1.25),
-            new Range(0.75, 1.25), new Range(0, 0.01), new Range(0, 0.01), EnumSet.allOf(Hidden.class));
+            new Range(0.75, 1.25), new Range(0, 0.01), new Range(0, 0.01), EnumSet.allOf(Hidden.class), new Range(0, 2),
+            new Range(-1, 1), 0.5);
     }
 
     /** The same ranges with only {@code these} varied. */
     public Reality varying(final Set<Hidden> these) {
         return new Reality(clockOffsetMs, clockDriftPpm, pollPhaseMs, pollJitterMs, readSpreadMs, controlFrameShare,
             lldpFrameBytes, lldpIntervalSec, controlFrameBytes, gaugeNoise, physicalScale, baseLatencyScale, lossRate,
-            lateRate, these);
+            lateRate, these, portLatencyLog10, markingLog10, fecCountedShare);
     }
 
     public boolean varies(final Hidden h) {
@@ -124,6 +136,7 @@ public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseM
         final double jitter = pollJitterMs.draw(r);
         final double loss = lossRate.draw(r);
         final double late = lateRate.draw(r);
-        return new RealityDraw(this, draw, runSeed, hashSeed, kmin, kmax, buffer, share, jitter, loss, late);
+        final boolean fec = r.nextDouble() < fecCountedShare;
+        return new RealityDraw(this, draw, runSeed, hashSeed, kmin, kmax, buffer, share, jitter, loss, late, fec);
     }
 }

@@ -12,10 +12,11 @@ import dev.fabrictwin.twin.fabric.PortRef;
  * @param kminScale  ECN Kmin relative to the twin's default
  * @param kmaxScale  ECN Kmax relative to the default
  * @param bufferScale per-port buffer (PFC XOFF point) relative to the default
+ * @param fecCounters the devices report FEC counters (else only FCS errors show a bad link)
  */
 public record RealityDraw(Reality ranges, int index, long runSeed, long hashSeed, double kminScale, double kmaxScale,
                           double bufferScale, double controlFrameShare, double pollJitterMs, double lossRate,
-                          double lateRate) {
+                          double lateRate, boolean fecCounters) {
 
     /**
      * A device's hidden values.
@@ -26,9 +27,10 @@ public record RealityDraw(Reality ranges, int index, long runSeed, long hashSeed
      * @param readSpreadMs   its counters of one poll are read up to this long after the poll's timestamp
      * @param gaugeNoise     relative noise of its gauges
      * @param latencyScale   its base latency relative to the technology's
+     * @param markingScale   its ECN marks relative to the twin's (its marking curve)
      */
     public record Device(double clockOffsetMs, double driftPpm, double pollPhaseMs, double readSpreadMs,
-                         double gaugeNoise, double latencyScale) {
+                         double gaugeNoise, double latencyScale, double markingScale) {
 
         /** The device's timestamp (seconds of scenario time) when the true time is {@code t}. */
         public double clock(final double t) {
@@ -42,8 +44,9 @@ public record RealityDraw(Reality ranges, int index, long runSeed, long hashSeed
      * @param countsControlFrames it counts LLDP, PFC pauses and CNPs in its packet and byte counters
      * @param lldpFrameBytes      size of the LLDP frames it sends
      * @param lldpPhaseSec        when in the LLDP interval it sends
+     * @param latencyScale        its P99 gauge relative to the twin's (its steady tail level)
      */
-    public record Port(boolean countsControlFrames, double lldpFrameBytes, double lldpPhaseSec) {
+    public record Port(boolean countsControlFrames, double lldpFrameBytes, double lldpPhaseSec, double latencyScale) {
     }
 
     public boolean varies(final Hidden h) {
@@ -54,7 +57,8 @@ public record RealityDraw(Reality ranges, int index, long runSeed, long hashSeed
         final SplittableRandom r = new SplittableRandom(mix(runSeed ^ name.hashCode() * 0x9E3779B97F4A7C15L));
         final Reality g = ranges;
         return new Device(g.clockOffsetMs().draw(r), g.clockDriftPpm().draw(r), g.pollPhaseMs().draw(r),
-            g.readSpreadMs().draw(r), g.gaugeNoise().draw(r), g.baseLatencyScale().draw(r));
+            g.readSpreadMs().draw(r), g.gaugeNoise().draw(r), g.baseLatencyScale().draw(r),
+            Math.pow(10, g.markingLog10().draw(r)));
     }
 
     /** NICs never count control frames; a switch port does with probability {@link #controlFrameShare}. */
@@ -64,7 +68,7 @@ public record RealityDraw(Reality ranges, int index, long runSeed, long hashSeed
         final boolean counts = r.nextDouble() < controlFrameShare;
         final double lldp = ranges.lldpFrameBytes().draw(r);
         final double phase = r.nextDouble() * ranges.lldpIntervalSec();
-        return new Port(switchPort && counts, Math.rint(lldp), phase);
+        return new Port(switchPort && counts, Math.rint(lldp), phase, Math.pow(10, ranges.portLatencyLog10().draw(r)));
     }
 
     /** LLDP frames a port with this phase has sent by time {@code t}. */

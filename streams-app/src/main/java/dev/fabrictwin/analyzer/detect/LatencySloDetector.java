@@ -18,8 +18,10 @@ import dev.fabrictwin.twin.model.CounterNames;
  * its P99 per traffic regime ({@link DetectionCalibration#latencyRegime}: the busier direction's share of line rate)
  * from ticks no alert covers, and a P99 departs when it rises above
  * {@link DetectionCalibration#latencyFloorFactor}× the learned 90th percentile and that percentile plus
- * {@link DetectionCalibration#latencySpreadMultiple}× the learned 10–90 % spread ({@link #departs}). A port is silent in
- * a regime until it has learned it. A rise that coincides with congestion on the port or its path (its own egress,
+ * {@link DetectionCalibration#latencySpreadMultiple}× the learned 10–90 % spread ({@link #departs}), in each of the
+ * last {@link DetectionCalibration#latencyPersistSeconds} seconds of ticks (the most downstream symptom waits for the
+ * evidence windows of its causes, ECN_MISCONFIG's 3 s, so the cause is named first). A port is silent in a regime
+ * until it has learned it. A rise that coincides with congestion on the port or its path (its own egress,
  * the peer's, and for a NIC any port of its switch: {@link #onCongestedPath}) is a symptom of that congestion, not a
  * cause. An operator's fixed SLO ({@code AnalyzerConfig.latencySloUs}, off by default) adds the old test: a P99 over
  * it and over the twin's by {@value #MARGIN_US} µs + {@value #MARGIN_SHARE} is reported whatever was learned.
@@ -31,6 +33,8 @@ public final class LatencySloDetector implements Detector {
 
     /** Each port's P99 per traffic regime, key = port index × regimes + regime (sized at the first tick). */
     private LearnedLevels levels;
+    /** Consecutive ticks each port's P99 departed, by port index. */
+    private short[] streaks;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -38,7 +42,9 @@ public final class LatencySloDetector implements Detector {
         final int regimes = cal.latencyRegimeCount();
         if (levels == null) {
             levels = new LearnedLevels(context.fabric().directedLinkCount() * regimes, cal.learnRing(), cal.learnWarmUp());
+            streaks = new short[context.fabric().directedLinkCount()];
         }
+        final int persist = (int) Math.max(1, Math.ceil(cal.latencyPersistSeconds() * 1000 / context.config().tickMs()));
         // at fast telemetry one value a second enters the ring, so it spans the same wall time as at 1 s
         final boolean learnNow = context.calm() && context.tick().index() % context.ticks(1) == 0;
         for (final PortTick t : context.ports()) {
@@ -50,10 +56,11 @@ public final class LatencySloDetector implements Detector {
             final double expected = t.expectedGauge(CounterIndex.LATENCY_P99_US);
             final boolean overSlo = overSlo(context, p99, expected);
             final boolean departs = departs(levels, key, p99, cal);
-            if (!overSlo && !departs) {
-                if (learnNow) {
-                    levels.learn(key, p99);
-                }
+            streaks[t.index()] = departs ? (short) Math.min(Short.MAX_VALUE, streaks[t.index()] + 1) : 0;
+            if (!departs && learnNow) {
+                levels.learn(key, p99);
+            }
+            if (!overSlo && streaks[t.index()] < persist) {
                 continue;
             }
             final String summary = overSlo
@@ -106,11 +113,11 @@ public final class LatencySloDetector implements Detector {
      * and for a NIC any egress of the switch it hangs off (its traffic's first hop either way).
      */
     static boolean onCongestedPath(final TickContext context, final PortTick t) {
-        if (PfcOriginDetector.congested(context, t)) {
+        if (queueing(context, t)) {
             return true;
         }
         final PortTick peer = context.peerOf(t);
-        if (peer != null && PfcOriginDetector.congested(context, peer)) {
+        if (peer != null && queueing(context, peer)) {
             return true;
         }
         if (!context.isHost(t)) {
@@ -121,10 +128,19 @@ public final class LatencySloDetector implements Detector {
         for (int i = 0; i < fabric.degree(node); i++) {
             final int own = fabric.link(fabric.linkOf(node, i)).from(node);
             final PortTick p = context.port(own);
-            if (p != null && PfcOriginDetector.congested(context, p)) {
+            if (p != null && queueing(context, p)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * An egress that queued in this tick: congested beyond the twin ({@link PfcOriginDetector#congested}), or marking
+     * any packet at all — whatever a device's marking threshold, a mark means its queue passed it (in a world whose
+     * devices mark 0.07 % of their packets when they queue, a share threshold misses it).
+     */
+    static boolean queueing(final TickContext context, final PortTick t) {
+        return PfcOriginDetector.congested(context, t) || t.observed(CounterIndex.ECN_MARKED) > 0;
     }
 }

@@ -22,6 +22,9 @@ class LatencySloDetectorTest {
     /** Healthy ticks before a port judges its P99. */
     private static final int WARM_UP = CAL.learnWarmUp();
 
+    /** Ticks a departure must hold (1 s ticks). */
+    private static final int PERSIST = (int) CAL.latencyPersistSeconds();
+
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
     private final LatencySloDetector detector = new LatencySloDetector();
 
@@ -38,6 +41,23 @@ class LatencySloDetectorTest {
         }
     }
 
+    /** Ticks {@code from..from + PERSIST - 1} built by {@code tick}: nothing before the last, whose findings it returns. */
+    private List<Finding> persistently(final long from, final java.util.function.LongFunction<HandTicks.TickBuilder> tick) {
+        for (long i = from; i < from + PERSIST - 1; i++) {
+            assertThat(tick.apply(i).detect(detector)).as("tick %d, before the departure has held", i).isEmpty();
+        }
+        return tick.apply(from + PERSIST - 1).detect(detector);
+    }
+
+    @Test
+    void shouldWaitUntilADepartureHasHeldItsSeconds() {
+        learn(1.4);
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 2_090, 1.5))).hasSize(1);
+        // one tick back at its level breaks the streak
+        assertThat(latency(WARM_UP + PERSIST + 1, 1.4, 1.5).detect(detector)).isEmpty();
+        assertThat(latency(WARM_UP + PERSIST + 2, 2_090, 1.5).detect(detector)).isEmpty();
+    }
+
     @Test
     void shouldStaySilentBeforeThePortHasLearnedItsLevel() {
         for (int i = 1; i < WARM_UP; i++) {
@@ -49,7 +69,7 @@ class LatencySloDetectorTest {
     @Test
     void shouldReportADepartureFromThePortsOwnLevelAsARootCause() {
         learn(1.4);
-        final List<Finding> out = latency(WARM_UP + 1, 2_090, 1.5).detect(detector);
+        final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 2_090, 1.5));
 
         assertThat(out).singleElement().satisfies(f -> {
             assertThat(f.rootCandidate()).isTrue();
@@ -74,8 +94,8 @@ class LatencySloDetectorTest {
         learn(100);
         assertThat(LatencySloDetector.departs(levelsOf(100), 0, 2.9 * 101, CAL)).isFalse();
         assertThat(LatencySloDetector.departs(levelsOf(100), 0, 3.1 * 101, CAL)).isTrue();
-        assertThat(latency(WARM_UP + 1, 250, 1.5).detect(detector)).isEmpty();
-        assertThat(latency(WARM_UP + 2, 400, 1.5).detect(detector)).hasSize(1);
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 400, 1.5))).hasSize(1);
+        assertThat(persistently(WARM_UP + 1 + PERSIST, i -> latency(i, 250, 1.5))).isEmpty();
     }
 
     @Test
@@ -96,8 +116,8 @@ class LatencySloDetectorTest {
     void shouldNotJudgeATrafficRegimeThePortNeverShowedHealthy() {
         learn(1.4);
         // the same port now sends at 60 % of line rate (a job started): a regime it has not learned
-        assertThat(latency(WARM_UP + 1, 500, 1.5).observed(CounterNames.TX_BYTES, 0.6 * HandTicks.LINE_BYTES_PER_S)
-            .detect(detector)).isEmpty();
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 500, 1.5)
+            .observed(CounterNames.TX_BYTES, 0.6 * HandTicks.LINE_BYTES_PER_S))).isEmpty();
     }
 
     @Test
@@ -106,13 +126,14 @@ class LatencySloDetectorTest {
         for (int i = 1; i <= WARM_UP; i++) {
             latency(i, 1.4, 1.5).detect(detector);
         }
-        assertThat(latency(WARM_UP + 1, 2_000, 1.5).detect(detector)).isEmpty();
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 2_000, 1.5))).isEmpty();
     }
 
     @Test
     void shouldNotLearnADeparture() {
         learn(1.4);
-        for (int i = WARM_UP + 1; i <= 3 * WARM_UP; i++) {
+        persistently(WARM_UP + 1, i -> latency(i, 2_000, 1.5));
+        for (int i = WARM_UP + PERSIST; i <= 3 * WARM_UP; i++) {
             assertThat(latency(i, 2_000, 1.5).detect(detector)).as("tick %d", i).hasSize(1);
         }
     }
@@ -120,9 +141,8 @@ class LatencySloDetectorTest {
     @Test
     void shouldCallADepartureWithAQueueBeyondTheTwinsASymptomOfItsLinksCongestion() {
         learn(1.4);
-        final List<Finding> out = latency(WARM_UP + 1, 200, 1.5)
-            .gauge(CounterNames.QUEUE_DEPTH_BYTES, PfcOriginDetector.QUEUE_EXCESS_BYTES + 1)
-            .detect(detector);
+        final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 200, 1.5)
+            .gauge(CounterNames.QUEUE_DEPTH_BYTES, PfcOriginDetector.QUEUE_EXCESS_BYTES + 1));
 
         assertThat(out).singleElement().satisfies(f -> {
             assertThat(f.rootCandidate()).isFalse();
@@ -137,10 +157,9 @@ class LatencySloDetectorTest {
             hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 347).detect(detector);
         }
         // host-0's leaf queues towards spine-1 (another port of its first hop): congestion the NIC suffers
-        final List<Finding> out = hand.tick(WARM_UP + 1).port("host-0", "nic0")
+        final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
             .gauge(CounterNames.LATENCY_P99_US, 1_450)
-            .port("leaf-0", "eth3").gauge(CounterNames.QUEUE_DEPTH_BYTES, 2e6)
-            .detect(detector);
+            .port("leaf-0", "eth3").gauge(CounterNames.QUEUE_DEPTH_BYTES, 2e6));
 
         assertThat(out).singleElement().satisfies(f -> {
             assertThat(f.entity()).isEqualTo(Entity.port(new PortRef("host-0", "nic0")));
@@ -151,11 +170,20 @@ class LatencySloDetectorTest {
     @Test
     void shouldKeepASwitchPortsDepartureARootWhenOnlyAnotherPortOfItsSwitchQueues() {
         learn(1.4);
-        final List<Finding> out = latency(WARM_UP + 1, 2_090, 1.5)
-            .port("leaf-0", "eth0").gauge(CounterNames.QUEUE_DEPTH_BYTES, 2e6)
-            .detect(detector);
+        final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 2_090, 1.5)
+            .port("leaf-0", "eth0").gauge(CounterNames.QUEUE_DEPTH_BYTES, 2e6));
 
         assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
+    void shouldCallADepartureOnAPortThatMarksAnyPacketASymptom() {
+        // a device that marks 0.07 % of its packets when it queues: far under any share threshold, still queueing
+        learn(1.5);
+        final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 8, 1.5)
+            .observed(CounterNames.TX_PACKETS, 721_000).observed(CounterNames.ECN_MARKED, 481));
+
+        assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isFalse());
     }
 
     @Test
