@@ -41,8 +41,11 @@ class StragglerRealityTest {
                 AnalyzerConfig.defaults(1_000), Reality.defaults());
             assertThat(roots(run, FaultType.STRAGGLER)).as("draw %d", draw).containsExactly("STRAGGLER:port:host-10/nic0");
             assertThat(roots(run, FaultType.PFC_STORM)).as("draw %d", draw).isEmpty();
-            assertThat(roots(run, FaultType.LINK_DEGRADED)).as("draw %d", draw)
-                .containsExactly("LINK_DEGRADED:link:leaf-1~spine-2");
+            // in a world without FEC counters (issue 31) an idle degraded link shows nothing at all: no frames, no FCS
+            if (Reality.defaults().draw(library("mixed-degraded-straggler-latency", draw).seed(), draw).fecCounters()) {
+                assertThat(roots(run, FaultType.LINK_DEGRADED)).as("draw %d", draw)
+                    .containsExactly("LINK_DEGRADED:link:leaf-1~spine-2");
+            }
         }
     }
 

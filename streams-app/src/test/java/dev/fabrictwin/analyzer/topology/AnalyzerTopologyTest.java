@@ -171,8 +171,9 @@ class AnalyzerTopologyTest {
 
     @Test
     void fecErrorsOnAnIdleLinkOpenLinkDegradedNamingTheLink() {
-        run(40, (t, p, c, g) -> {
-            if (p.equals(new PortRef("spine-1", "eth0")) && t >= 10) {
+        // after the port's warm-up: what a link shows from its first seconds is its normal
+        run(50, (t, p, c, g) -> {
+            if (p.equals(new PortRef("spine-1", "eth0")) && t >= 20) {
                 add(40_000).accept(c, "fec_corrected"); // 4e-7 per line bit at 100G
             }
         });
@@ -181,7 +182,7 @@ class AnalyzerTopologyTest {
         assertThat(out.get(0).type()).isEqualTo(FaultType.LINK_DEGRADED);
         assertThat(out.get(0).entity().key()).isEqualTo("link:leaf-0~spine-1");
         assertThat(out.get(0).observed()).isGreaterThan(30_000);
-        assertThat(out.get(0).expected()).isZero();
+        assertThat(out.get(0).expected()).isLessThan(1); // the rate its quiet past makes: under one error a second
     }
 
     @Test
@@ -214,9 +215,10 @@ class AnalyzerTopologyTest {
     }
 
     @Test
-    void latencyOverTheSloAndTheTwinOpensLatencySlo() {
-        run(30, (t, p, c, g) -> {
-            if (p.equals(new PortRef("leaf-1", "eth0")) && t >= 10) {
+    void latencyFarAboveThePortsLearnedLevelOpensLatencySlo() {
+        // 1.5 µs for 20 s (learned), then 80 µs
+        run(40, (t, p, c, g) -> {
+            if (p.equals(new PortRef("leaf-1", "eth0")) && t >= 20) {
                 g.put("latency_p99_us", 80.0);
             }
         });
