@@ -29,9 +29,11 @@ import java.util.List;
  *                                 its healthy shares there (marking is monotone in the queue, so a band not yet seen
  *                                 takes the highest of the shallower learned bands)
  * @param ecnNothingShare          marking below this share of what the device used to mark at the same queues is
- *                                 "marks ~nothing": an order of magnitude under the low end of its learned spread
+ *                                 "marks ~nothing": two orders of magnitude under the low end of its learned spread
+ *                                 (a device's share at the same mean queue moves ~10× with the traffic pattern alone:
+ *                                 an incast's standing queue marks less per packet than a collective's bursts)
  * @param ecnMinExpectedMarks      marks the learned curve must call for in the window before "nothing" is judged:
- *                                 ≤ {@code ecnNothingShare} of 100 expected marks is a Poisson tail far below 1e-9
+ *                                 ≤ 1 mark where 100 are expected is a Poisson tail far below 1e-9
  * @param ecnMinLearnPackets       packets a port-tick needs before its marked share is learned: a 0.1 % marker marks
  *                                 one packet in 1,000
  * @param pausedShare              a port held paused this share of a tick (received pauses) is not congestion calling
@@ -92,7 +94,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
 
     /** The calibration the analyzer runs with unless told otherwise. */
     public static DetectionCalibration defaults() {
-        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100, 1_000,
+        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1, 0.01, 100, 1_000,
             0.02, 1.2e-9, 10, 5, 3_600, 1, 10);
     }
 

@@ -15,7 +15,7 @@ class DetectionCalibrationTest {
     @Test
     void shouldKeepTheDocumentedDefaults() {
         assertThat(cal).isEqualTo(new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1,
-            0.1, 100, 1_000, 0.02, 1.2e-9, 10, 5, 3_600, 1, 10));
+            0.01, 100, 1_000, 0.02, 1.2e-9, 10, 5, 3_600, 1, 10));
         assertThat(AnalyzerConfig.defaults(1_000).calibration()).isEqualTo(cal);
         assertThat(AnalyzerConfig.defaults(1_000).latencySlo()).isEmpty();
     }

@@ -18,8 +18,8 @@ import dev.fabrictwin.twin.model.CounterNames;
  * devices), so each switch learns its curve from ticks no alert covers: per queue band
  * ({@link DetectionCalibration#ecnBand}, doubling from {@link DetectionCalibration#ecnBandBaseBytes}), the shares of
  * its ports' packets marked ({@link LearnedLevels}). Its ports' packets in the window then call for the marks the
- * curve's low quantile gives at their queues (marking is monotone in the queue: a band not yet seen takes the
- * highest share of the shallower learned bands); a device marking under {@link DetectionCalibration#ecnNothingShare}
+ * curve's low quantile gives at their queues (only bands it learned: a queue gauge is a mean, marks follow bursts,
+ * so one band says nothing of another); a device marking under {@link DetectionCalibration#ecnNothingShare}
  * of that, when it amounts to at least {@link DetectionCalibration#ecnMinExpectedMarks}, has marking off
  * ({@link #marksNothing}). Before a queue's band is learned the fallback is strict ({@link #unmarkedCongestion}):
  * {@value #MIN_CONGESTED_PACKETS} packets behind queues past 1.5× the twin's Kmin and beyond the twin, with not one
@@ -46,11 +46,11 @@ public final class EcnMisconfigDetector implements Detector {
     private final Map<String, Rolling> called = new HashMap<>();
     private final Map<String, Rolling> fallbackPackets = new HashMap<>();
     /**
-     * Per device, its calm ticks' marks and packets per band (2 × bands, interleaved) not yet learned: a tick enters
+     * Per device, its calm ticks' port shares (band, marked share) not yet learned: a tick enters
      * the curve only once the fewest ticks a finding needs have passed without one, so the first ticks of a switch
      * that stopped marking are never learned as its normal.
      */
-    private final Map<String, java.util.ArrayDeque<double[]>> pending = new HashMap<>();
+    private final Map<String, java.util.ArrayDeque<List<float[]>>> pending = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -61,7 +61,7 @@ public final class EcnMisconfigDetector implements Detector {
         }
         final Map<String, double[]> perDevice = new HashMap<>();
         final Map<String, double[]> shareTables = new HashMap<>();
-        final Map<String, double[]> learning = new HashMap<>();
+        final Map<String, List<float[]>> learning = new HashMap<>();
         for (final PortTick t : context.ports()) {
             if (context.isHost(t) || t.unreliable() || TickContext.down(t)) {
                 continue;
@@ -81,9 +81,10 @@ public final class EcnMisconfigDetector implements Detector {
             }
             final int base = context.fabric().txNode(t.index()) * bands;
             final double[] table = shareTables.computeIfAbsent(device, d -> shareTable(curves, base, cal));
-            final double[] toLearn = learning.computeIfAbsent(device, d -> new double[2 * bands]);
-            toLearn[2 * band] += marked;
-            toLearn[2 * band + 1] += packets;
+            if (packets >= cal.ecnMinLearnPackets()) {
+                learning.computeIfAbsent(device, d -> new java.util.ArrayList<>()).add(new float[] {band,
+                    (float) (marked / packets)});
+            }
             if (!Double.isNaN(table[band])) {
                 acc[1] += packets * table[band];
             } else if (queue > MARKING_QUEUE_BYTES
@@ -131,7 +132,8 @@ public final class EcnMisconfigDetector implements Detector {
                     break;
                 }
             }
-            final java.util.ArrayDeque<double[]> waiting = pending.computeIfAbsent(device, d -> new java.util.ArrayDeque<>());
+            final java.util.ArrayDeque<List<float[]>> waiting = pending.computeIfAbsent(device,
+                d -> new java.util.ArrayDeque<>());
             if (found) {
                 waiting.clear();
             } else if (context.calm() && learning.containsKey(device)) {
@@ -144,33 +146,31 @@ public final class EcnMisconfigDetector implements Detector {
     }
 
     /**
-     * One calm tick's marked share per band enters the device's curve where it sent enough packets to tell a share,
-     * unless it is itself "nothing" against what the band is expected to mark (a departure, not the curve).
+     * One calm tick's port shares enter the device's curve, each in its port's band (a port of a device marks at its
+     * own bursts: pooling its ports would make a share none of them keeps), unless a share is itself "nothing" against
+     * what its band is expected to mark (a departure, not the curve).
      */
-    static void learn(final LearnedLevels curves, final int base, final double[] marksAndPackets,
+    static void learn(final LearnedLevels curves, final int base, final List<float[]> shares,
                       final DetectionCalibration cal) {
         final double[] table = shareTable(curves, base, cal);
-        for (int b = 0; b < cal.ecnBands(); b++) {
-            final double packets = marksAndPackets[2 * b + 1];
-            if (packets >= cal.ecnMinLearnPackets()) {
-                final double share = marksAndPackets[2 * b] / packets;
-                if (!(share < cal.ecnNothingShare() * table[b])) {
-                    curves.learn(base + b, share);
-                }
+        for (final float[] bandShare : shares) {
+            final int b = (int) bandShare[0];
+            if (!(bandShare[1] < cal.ecnNothingShare() * table[b])) {
+                curves.learn(base + b, bandShare[1]);
             }
         }
     }
 
-    /** Per band, the share the device is expected to mark at least (NaN where no band up to it is learned). */
+    /**
+     * Per band, the share the device is expected to mark at least: the low quantile of its learned shares there (NaN
+     * where the band is not learned). No band speaks for another: the gauge is a queue's mean over the tick while
+     * marks follow its bursts, so a bursty port marks at a shallower mean than a steady one of the same device, and a
+     * shallow band's share does not carry to deeper ones.
+     */
     static double[] shareTable(final LearnedLevels curves, final int base, final DetectionCalibration cal) {
         final double[] table = new double[cal.ecnBands()];
-        double best = Double.NaN;
         for (int b = 0; b < table.length; b++) {
-            if (curves.learned(base + b)) {
-                final double share = curves.quantile(base + b, cal.ecnShareQuantile());
-                best = Double.isNaN(best) ? share : Math.max(best, share);
-            }
-            table[b] = best;
+            table[b] = curves.learned(base + b) ? curves.quantile(base + b, cal.ecnShareQuantile()) : Double.NaN;
         }
         return table;
     }

@@ -69,7 +69,7 @@ public final class LatencySloDetector implements Detector {
                 : String.format("P99 latency at %s %s is %.1f µs: above its learned %.1f µs (90th percentile of its "
                     + "healthy P99 at this load)", t.port().device(), t.port().port(), p99, levels.quantile(key, 0.9));
             final double reference = overSlo ? expected : levels.quantile(key, 0.9);
-            if (onCongestedPath(context, t)) {
+            if (onCongestedPath(context, t) || !overSlo && queueExplains(context, t, p99 - reference)) {
                 out.add(Finding.symptom(FaultType.LATENCY_SLO, Entity.port(t.port()),
                     Entity.link(context.fabric().link(t.index() / 2)), "latency_p99_us", p99, reference,
                     summary + " (queueing)"));
@@ -78,6 +78,19 @@ public final class LatencySloDetector implements Detector {
                     Severity.WARNING, summary));
             }
         }
+    }
+
+    /**
+     * The port's own buffer explains a rise of {@code riseUs}: at most twice the time its peak queue (the watermark
+     * gauge, else the mean queue) takes to drain at line rate — a packet in the tail waits behind the queue at its
+     * peak, and its own burst's serialization as long again. A few µs on a port whose buffer peaked at 100 kB is that
+     * queue, not a fault.
+     */
+    static boolean queueExplains(final TickContext context, final PortTick t, final double riseUs) {
+        final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
+        final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
+        final double bytes = Math.max(Double.isNaN(peak) ? 0 : peak, Double.isNaN(queue) ? 0 : queue);
+        return bytes > 0 && riseUs <= 2 * bytes * 8 / context.capacityBps(t) * 1e6;
     }
 
     /** The operator's SLO is set, and the P99 is over it and over the twin's by the margin. */

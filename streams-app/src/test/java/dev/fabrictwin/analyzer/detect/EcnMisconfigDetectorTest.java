@@ -58,15 +58,23 @@ class EcnMisconfigDetectorTest {
 
     @Test
     void shouldFindASwitchThatStopsMarkingAtQueuesWhereItUsedToMark() {
-        // 40 healthy ticks marking 7.5 % at 400 kB, then nothing at 2 MB: the curve's 400 kB share holds deeper too
-        final HandTicks.Run perTick = run(45, i -> i <= 40 ? egress(i, 400_000, 1e6, 75_000) : egress(i, 2e6, 1e6, 0));
+        // 40 healthy ticks marking 7.5 % at 400 kB, then a 250th of that at the same depth
+        final HandTicks.Run perTick = run(45, i -> egress(i, 400_000, 1e6, i <= 40 ? 75_000 : 300));
 
         assertThat(perTick.upTo(42)).isEmpty();
         assertThat(perTick.tick(43)).singleElement().satisfies(f -> {
-            assertThat(f.observed()).isZero();
+            assertThat(f.observed()).isEqualTo(3 * 300);
             assertThat(f.expected()).isCloseTo(3 * 75_000, org.assertj.core.api.Assertions.within(1.0));
             assertThat(f.summary()).contains("learned marking");
         });
+    }
+
+    @Test
+    void shouldJudgeADepthItNeverLearnedByTheFallbackOnly() {
+        // learned at 400 kB; at 2 MB (never seen) a share of marks is no departure, none at all is
+        assertThat(run(50, i -> egress(i, i <= 40 ? 400_000 : 2e6, 1e6, i <= 40 ? 75_000 : 10)).all()).isEmpty();
+        assertThat(run(45, i -> egress(i, i <= 40 ? 400_000 : 2e6, 1e6, i <= 40 ? 75_000 : 0)).tick(43)).singleElement()
+            .satisfies(f -> assertThat(f.summary()).contains("marked none"));
     }
 
     @Test
@@ -76,13 +84,14 @@ class EcnMisconfigDetectorTest {
     }
 
     @Test
-    void shouldFindNothingWhileADeviceMarksAFifthOfWhatItUsedTo() {
-        // at 50x its old share it departs, at a fifth it only marks less (a tenth of its low quantile is the bar)
-        final HandTicks.Run fifth = run(45, i -> egress(i, 400_000, 1e6, i <= 40 ? 75_000 : 15_000));
-        final HandTicks.Run fiftieth = run(45, i -> egress(i, 400_000, 1e6, i <= 40 ? 75_000 : 1_500));
+    void shouldFindNothingWhileADeviceMarksATwentiethOfWhatItUsedTo() {
+        // a 250th of its old share departs; a twentieth only marks less (an incast's standing queue marks less per
+        // packet than bursts at the same mean): the bar is a hundredth of its low quantile
+        final HandTicks.Run twentieth = run(45, i -> egress(i, 400_000, 1e6, i <= 40 ? 75_000 : 3_750));
+        final HandTicks.Run small = run(45, i -> egress(i, 400_000, 1e6, i <= 40 ? 75_000 : 300));
 
-        assertThat(fifth.all()).isEmpty();
-        assertThat(fiftieth.last()).hasSize(1);
+        assertThat(twentieth.all()).isEmpty();
+        assertThat(small.last()).hasSize(1);
     }
 
     @Test
@@ -98,8 +107,8 @@ class EcnMisconfigDetectorTest {
         final var cal = hand.config().calibration();
         assertThat(EcnMisconfigDetector.marksNothing(0, 99, cal)).isFalse();
         assertThat(EcnMisconfigDetector.marksNothing(0, 100, cal)).isTrue();
-        assertThat(EcnMisconfigDetector.marksNothing(10, 100, cal)).isTrue();
-        assertThat(EcnMisconfigDetector.marksNothing(11, 100, cal)).isFalse();
+        assertThat(EcnMisconfigDetector.marksNothing(1, 100, cal)).isTrue();
+        assertThat(EcnMisconfigDetector.marksNothing(2, 100, cal)).isFalse();
     }
 
     @Test

@@ -187,6 +187,19 @@ class LatencySloDetectorTest {
     }
 
     @Test
+    void shouldCallARiseItsOwnBufferExplainsASymptom() {
+        // 100G: a 100 kB peak drains in 8 µs; twice that explains a rise from 0.66 to 3.4 µs, not one to 50 µs
+        learn(0.66);
+        final List<Finding> small = persistently(WARM_UP + 1, i -> latency(i, 3.4, 1.5)
+            .gauge(CounterNames.BUFFER_WATERMARK_BYTES, 100_000));
+        assertThat(small).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isFalse());
+        // (the departure goes on: the streak holds)
+        final List<Finding> large = latency(WARM_UP + 1 + PERSIST, 50, 1.5)
+            .gauge(CounterNames.BUFFER_WATERMARK_BYTES, 100_000).detect(detector);
+        assertThat(large).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
     void shouldFindNothingWhenThePortReportsNoLatency() {
         learn(1.4);
         assertThat(hand.tick(WARM_UP + 1).everyPort().port("leaf-0", "eth2")
