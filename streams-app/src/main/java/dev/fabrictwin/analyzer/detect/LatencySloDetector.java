@@ -22,7 +22,8 @@ import dev.fabrictwin.twin.model.CounterNames;
  * last {@link DetectionCalibration#latencyPersistSeconds} seconds of ticks (the most downstream symptom waits for the
  * evidence windows of its causes, ECN_MISCONFIG's 3 s, so the cause is named first). A port is silent in a regime
  * until it has learned it. A rise that coincides with congestion on the port or its path (its own egress,
- * the peer's, and for a NIC any port of its switch: {@link #onCongestedPath}) is a symptom of that congestion, not a
+ * the peer's, for a NIC any port of its switch, and a NIC told of congestion further on by CNPs or pauses:
+ * {@link #onCongestedPath}) is a symptom of that congestion, not a
  * cause. An operator's fixed SLO ({@code AnalyzerConfig.latencySloUs}, off by default) adds the old test: a P99 over
  * it and over the twin's by {@value #MARGIN_US} µs + {@value #MARGIN_SHARE} is reported whatever was learned.
  */
@@ -123,7 +124,8 @@ public final class LatencySloDetector implements Detector {
 
     /**
      * Congestion the latency may be a symptom of: the port's own egress or its peer's ({@link PfcOriginDetector#congested}),
-     * and for a NIC any egress of the switch it hangs off (its traffic's first hop either way).
+     * for a NIC any egress of the switch it hangs off (its traffic's first hop either way), and a NIC told of congestion
+     * further along its path ({@link #congestionSignalled}).
      */
     static boolean onCongestedPath(final TickContext context, final PortTick t) {
         if (queueing(context, t)) {
@@ -136,6 +138,9 @@ public final class LatencySloDetector implements Detector {
         if (!context.isHost(t)) {
             return false;
         }
+        if (congestionSignalled(t)) {
+            return true;
+        }
         final Fabric fabric = context.fabric();
         final int node = fabric.rxNode(t.index());
         for (int i = 0; i < fabric.degree(node); i++) {
@@ -146,6 +151,15 @@ public final class LatencySloDetector implements Detector {
             }
         }
         return false;
+    }
+
+    /**
+     * A NIC told in this tick that its traffic met congestion somewhere on its path: CNPs for packets a queue marked
+     * anywhere downstream (its own switch's ports need not queue: the hot spot may be the far leaf), or pauses from its
+     * switch. Its latency then rises with that congestion (DCQCN slows it, its packets wait in that queue).
+     */
+    static boolean congestionSignalled(final PortTick t) {
+        return t.observed(CounterIndex.CNP_HANDLED) > 0 || TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true) > 0;
     }
 
     /**

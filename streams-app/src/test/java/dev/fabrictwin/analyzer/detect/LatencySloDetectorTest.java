@@ -168,6 +168,29 @@ class LatencySloDetectorTest {
     }
 
     @Test
+    void shouldCallANicsDepartureASymptomWhenCnpsTellItOfCongestionFurtherOn() {
+        for (int i = 1; i <= WARM_UP; i++) {
+            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 7).detect(detector);
+        }
+        // a queue on the far leaf marks host-0's packets: its own switch is calm, the CNPs say where it waits
+        final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
+            .gauge(CounterNames.LATENCY_P99_US, 27).observed(CounterNames.CNP_HANDLED, 9_000));
+
+        assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isFalse());
+    }
+
+    @Test
+    void shouldKeepANicsDepartureARootWithoutCnpsOrPauses() {
+        for (int i = 1; i <= WARM_UP; i++) {
+            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 7).detect(detector);
+        }
+        final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
+            .gauge(CounterNames.LATENCY_P99_US, 27).observed(CounterNames.CNP_HANDLED, 0));
+
+        assertThat(out).singleElement().satisfies(f -> assertThat(f.rootCandidate()).isTrue());
+    }
+
+    @Test
     void shouldKeepASwitchPortsDepartureARootWhenOnlyAnotherPortOfItsSwitchQueues() {
         learn(1.4);
         final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 2_090, 1.5)
