@@ -88,6 +88,9 @@ public final class LinkConservationDetector implements Detector {
         int receiverEpoch = -1;
         /** Points taken since the last restart. */
         long taken;
+        /** d and the sender's running sum a tick ago: the floor of the last two ticks is what the windows fit. */
+        double previousDifference = Double.NaN;
+        double previousSent = Double.NaN;
 
         Direction() {
             for (int s = 0; s < SCALES.length; s++) {
@@ -101,6 +104,8 @@ public final class LinkConservationDetector implements Detector {
             }
             floor = new RisingFloor();
             taken = 0;
+            previousDifference = Double.NaN;
+            previousSent = Double.NaN;
             senderEpoch = sender;
             receiverEpoch = receiver;
         }
@@ -178,6 +183,14 @@ public final class LinkConservationDetector implements Detector {
                 risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),
                     (x, y) -> x.observed() >= y.observed() ? x : y);
             }
+            // the windows fit d's floor over the last two ticks, with what had been sent at the tick whose d it is: a burst
+            // caught between two ends read at different instants lifts d for a tick and is gone the next (ends read
+            // hundreds of ms apart while their stamps agree), lost packets lift every later tick
+            final boolean olderIsFloor = direction.previousDifference < difference;
+            final double floorD = olderIsFloor ? direction.previousDifference : difference;
+            final double floorSent = olderIsFloor ? direction.previousSent : a.tx;
+            direction.previousDifference = difference;
+            direction.previousSent = a.tx;
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
                     w.observe(difference);
@@ -186,7 +199,7 @@ public final class LinkConservationDetector implements Detector {
                     }
                     continue;
                 }
-                w.add(a.tx, difference, rate, time);
+                w.add(floorSent, floorD, difference, rate, time);
                 if (w.size < SPAN || w.dropped < SPAN / 2 || w.activePoints < MIN_ACTIVE_TICKS
                     || w.effectivePoints() < MIN_ACTIVE_TICKS) {
                     continue;
@@ -331,7 +344,9 @@ public final class LinkConservationDetector implements Detector {
             return i == 0 ? rate(0) > 0 : sent(i) > sent(i - 1);
         }
 
-        void add(final double sentNow, final double differenceNow, final double rateNow, final long timeNow) {
+        /** A point: the floor of d and what had been sent at its tick; {@code differenceNow}, this tick's d, for the peaks. */
+        void add(final double sentNow, final double floorNow, final double differenceNow, final double rateNow,
+                 final long timeNow) {
             if (size == SPAN) {
                 peakBefore = Math.max(peakBefore, segmentPeak[slot(0)]);
                 dropped++;
@@ -343,7 +358,7 @@ public final class LinkConservationDetector implements Detector {
             }
             final int at = slot(size);
             sent[at] = sentNow;
-            difference[at] = differenceNow;
+            difference[at] = floorNow;
             rate[at] = rateNow;
             time[at] = timeNow;
             segmentPeak[at] = differenceNow;
