@@ -47,8 +47,17 @@ final class AnalyzerProcess implements AutoCloseable {
             "-cp", System.getProperty("java.class.path"), "dev.fabrictwin.cli.FabricTwin", "analyze",
             "--bootstrap", bootstrap, "--topic-prefix", prefix, "--application-id", applicationId,
             "--instance-name", name, "--state-dir", dir.resolve("state").toString(), "--metrics-port", "0",
-            "--status-every", "0", "--shards", String.valueOf(shards));
+            "--status-every", "0", "--shards", String.valueOf(shards), "--config", keepLanes(dir).toString());
         this.log = dir.resolve(name + ".log");
+    }
+
+    /** Client settings that keep the lanes' records (no purge), so {@link LaneIntervals} can read what was committed. */
+    private static Path keepLanes(final Path dir) {
+        try {
+            return Files.writeString(dir.resolve("chaos.properties"), "repartition.purge.interval.ms=86400000\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Starts a run; the log gets a mark first, so a run killed before it printed anything still has its section. */
