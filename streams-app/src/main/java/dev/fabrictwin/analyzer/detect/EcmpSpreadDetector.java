@@ -13,6 +13,7 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 
 /**
@@ -58,6 +59,8 @@ public final class EcmpSpreadDetector implements Detector {
     private final java.util.Set<String> imbalanced = new java.util.HashSet<>();
     /** Per group, whether a member's sample was missing at each of the window's ticks and the one before. */
     private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
+    /** Per group, the window's ticks in which a member sent or received PFC pauses. */
+    private final Map<String, java.util.ArrayDeque<Boolean>> pausedTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
     private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
     /** Per group, its members' shares while nothing was found: the group's own normal. */
@@ -73,11 +76,13 @@ public final class EcmpSpreadDetector implements Detector {
             final List<Link> group = context.uplinks(node);
             boolean memberDown = false;
             boolean untrusted = false;
+            boolean paused = false;
             int present = 0;
             for (final Link l : group) {
                 final PortTick t = context.port(l.from(node.index()));
                 memberDown |= t != null && TickContext.down(t);
                 untrusted |= t != null && t.unreliable();
+                paused |= t != null && pausing(t);
                 present += t == null ? 0 : 1;
             }
             if (present == 0) {
@@ -89,6 +94,7 @@ public final class EcmpSpreadDetector implements Detector {
                 imbalanced.remove(node.name());
                 flowSnapshots.remove(node.name());
                 lostTicks.remove(node.name());
+                pausedTicks.remove(node.name());
                 calm.remove(node.name()); // and the hash spreads over other members when it is back
                 continue;
             }
@@ -121,13 +127,20 @@ public final class EcmpSpreadDetector implements Detector {
                 lost.removeFirst();
             }
             final boolean split = missing || lost.size() > context.ticks(WINDOW) && lost.peekFirst();
+            // pauses on a member, either way, mean flow control (a storm, a stalled job) and not the hash set the
+            // window's shares (captures from another simulator: a storm stalled a leaf's uplinks to 0 bytes)
+            final java.util.ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+            pauses.addLast(paused);
+            if (pauses.size() > context.ticks(WINDOW)) {
+                pauses.removeFirst();
+            }
             final java.util.ArrayDeque<double[]> snapshots =
                 flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             snapshots.addLast(flowSnapshot(context, node, group));
             if (snapshots.size() > SNAPSHOTS) {
                 snapshots.removeFirst();
             }
-            if (!w.get(0).full() || total <= 0 || split) {
+            if (!w.get(0).full() || total <= 0 || split || pauses.contains(Boolean.TRUE)) {
                 continue;
             }
             double windowTotal = 0;
@@ -191,6 +204,11 @@ public final class EcmpSpreadDetector implements Detector {
                         100 * j.share(), j.members(), change, flows, Math.max(p, 1e-12), groups)));
             }
         }
+    }
+
+    /** The port sent or received PFC pauses in the tick. */
+    static boolean pausing(final PortTick t) {
+        return TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true) > 0 || TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true) > 0;
     }
 
     /**

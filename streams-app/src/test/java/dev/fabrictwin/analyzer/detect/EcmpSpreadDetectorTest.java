@@ -59,6 +59,17 @@ class EcmpSpreadDetectorTest {
     }
 
     @Test
+    void shouldNotJudgeAWindowInWhichAMemberSentOrReceivedPauses() {
+        // the same polarized traffic, with flow control at work on spine-0's member in the first tick only
+        final int first = hand.fabric().node("leaf-0").map(n -> hand.fabric().degree(n.index()) - 2).orElseThrow();
+        final HandTicks.Run run = hand.drive(detector, WINDOW + 1, i -> uplinks(hand, i, 2e9, 0)
+            .port("leaf-0", "eth" + first).observed("rx_pfc_pause.3", i == 1 ? 7_000 : 0));
+
+        assertThat(run.upTo(WINDOW)).as("while the paused tick is in the window").isEmpty();
+        assertThat(run.tick(WINDOW + 1)).as("once it has left").hasSize(1);
+    }
+
+    @Test
     void shouldNameTheBusiestMemberWhicheverItIs() {
         final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1e7, 2e9));
 
