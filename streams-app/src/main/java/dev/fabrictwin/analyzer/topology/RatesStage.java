@@ -144,6 +144,7 @@ public final class RatesStage {
         private final Map<String, Sample> pendingWrites = new LinkedHashMap<>();
         private long pendingTick = Long.MIN_VALUE;
         private boolean recovered;
+        private boolean warnedAhead;
         private long newestTs = Long.MIN_VALUE;
         private int lane;
         /** Wrong clocks stop here, before they can move event time (wall-clock skew of real devices is far smaller). */
@@ -175,6 +176,7 @@ public final class RatesStage {
             pendingWrites.clear();
             pendingTick = Long.MIN_VALUE;
             recovered = false;
+            warnedAhead = false;
             newestTs = Long.MIN_VALUE;
             clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
             partitionTime = new DeviceClocks(TickAssembler.SUPPORT_TICKS * nominalIntervalMs);
@@ -234,6 +236,7 @@ public final class RatesStage {
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {
+                noteAheadOfStore(portKey, sample);
                 return; // its interval is covered by the samples around it
             }
             latest.put(portKey, sample);
@@ -320,6 +323,28 @@ public final class RatesStage {
                     + "wrong; its intervals wait in ticks of their own and hold nothing else up "
                     + "(fabric_device_clock_ahead_seconds)", Quoted.of(device), (ts - supported) / 1000.0,
                     context.taskId().partition());
+            }
+        }
+
+        /**
+         * A sample skipped as late that the committed store has not seen: the memory ran ahead of what this task
+         * committed (a transaction aborted without the task being started again), and this sample's interval will not
+         * be sent. Logged once per task start with what it knows (issue 32: lanes found without intervals the store had
+         * moved past).
+         */
+        private void noteAheadOfStore(final String portKey, final Sample sample) {
+            if (warnedAhead) {
+                return;
+            }
+            final Sample stored = last.get(portKey);
+            final Sample pendingStored = last.get(portKey + PENDING_SUFFIX);
+            final long storedTs = Math.max(stored == null ? Long.MIN_VALUE : stored.ts(),
+                pendingStored == null ? Long.MIN_VALUE : pendingStored.ts());
+            if (sample.ts() > storedTs) {
+                warnedAhead = true;
+                LOG.warn("rates task {}: sample {} of {} skipped as late, but its store holds only up to {} and its memory "
+                    + "up to {}: intervals would be lost", context.taskId(), sample.ts(), portKey, storedTs,
+                    latest.get(portKey) == null ? "nothing" : latest.get(portKey).ts());
             }
         }
 

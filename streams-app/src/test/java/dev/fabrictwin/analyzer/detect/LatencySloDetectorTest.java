@@ -41,6 +41,13 @@ class LatencySloDetectorTest {
         }
     }
 
+    /** Ticks 1..WARM_UP at a steady {@code p99Us} on host-0's NIC. */
+    private void learnNic(final double p99Us) {
+        for (int i = 1; i <= WARM_UP; i++) {
+            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, p99Us).detect(detector);
+        }
+    }
+
     /** Ticks {@code from..from + PERSIST - 1} built by {@code tick}: nothing before the last, whose findings it returns. */
     private List<Finding> persistently(final long from, final java.util.function.LongFunction<HandTicks.TickBuilder> tick) {
         for (long i = from; i < from + PERSIST - 1; i++) {
@@ -153,9 +160,7 @@ class LatencySloDetectorTest {
 
     @Test
     void shouldCallANicsDepartureASymptomWhenItsSwitchQueues() {
-        for (int i = 1; i <= WARM_UP; i++) {
-            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 347).detect(detector);
-        }
+        learnNic(347);
         // host-0's leaf queues towards spine-1 (another port of its first hop): congestion the NIC suffers
         final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
             .gauge(CounterNames.LATENCY_P99_US, 1_450)
@@ -169,9 +174,7 @@ class LatencySloDetectorTest {
 
     @Test
     void shouldCallANicsDepartureASymptomWhenCnpsTellItOfCongestionFurtherOn() {
-        for (int i = 1; i <= WARM_UP; i++) {
-            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 7).detect(detector);
-        }
+        learnNic(7);
         // a queue on the far leaf marks host-0's packets: its own switch is calm, the CNPs say where it waits
         final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
             .gauge(CounterNames.LATENCY_P99_US, 27).observed(CounterNames.CNP_HANDLED, 9_000));
@@ -181,9 +184,7 @@ class LatencySloDetectorTest {
 
     @Test
     void shouldKeepANicsDepartureARootWithoutCnpsOrPauses() {
-        for (int i = 1; i <= WARM_UP; i++) {
-            hand.tick(i).port("host-0", "nic0").gauge(CounterNames.LATENCY_P99_US, 7).detect(detector);
-        }
+        learnNic(7);
         final List<Finding> out = persistently(WARM_UP + 1, i -> hand.tick(i).port("host-0", "nic0")
             .gauge(CounterNames.LATENCY_P99_US, 27).observed(CounterNames.CNP_HANDLED, 0));
 
