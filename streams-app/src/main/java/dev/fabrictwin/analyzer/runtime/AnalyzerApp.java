@@ -112,6 +112,7 @@ public final class AnalyzerApp implements AutoCloseable {
     public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
                                     final SeriesLimits limits) {
         final Properties config = streamsConfig(client, settings);
+        PreviousTransactions.complete(config, producerConfig(config));
         final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples().name()))
             .withBatchFlushMs(BATCH_FLUSH_MS);
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
@@ -141,6 +142,20 @@ public final class AnalyzerApp implements AutoCloseable {
             }
         });
         return admin;
+    }
+
+    /** A producer's share of the Streams settings (SASL/SSL included), as Kafka Streams' own producers get them. */
+    static Properties producerConfig(final Properties config) {
+        final Properties producer = new Properties();
+        config.forEach((k, v) -> {
+            final String key = k.toString();
+            if (ProducerConfig.configNames().contains(key) && !key.equals(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
+                producer.put(key, v);
+            } else if (key.startsWith(StreamsConfig.PRODUCER_PREFIX)) {
+                producer.put(key.substring(StreamsConfig.PRODUCER_PREFIX.length()), v);
+            }
+        });
+        return producer;
     }
 
     /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
