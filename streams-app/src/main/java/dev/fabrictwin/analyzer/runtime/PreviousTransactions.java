@@ -82,6 +82,11 @@ final class PreviousTransactions {
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
                 producer.initTransactions();
                 producer.close(Duration.ZERO);
+            } catch (org.apache.kafka.common.KafkaException e) {
+                // no worse than before: Kafka Streams' own producers fence it, or the coordinator's timeout ends it
+                LOG.warn("cannot end the transactions of this instance's previous run ({}): {}; they end by their timeout",
+                    id, e.getMessage());
+                return;
             }
         }
         LOG.info("transactions of this instance's previous run ended ({} transactional ids) in {} ms", ids.size(),
