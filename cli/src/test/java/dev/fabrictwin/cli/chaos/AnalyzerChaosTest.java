@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
@@ -196,8 +197,8 @@ class AnalyzerChaosTest {
             generator.awaitDone(TimeUnit.MINUTES.toMillis(10));
             System.out.printf(Locale.ROOT, "generator: %d samples of %d published%n", generator.published(), samples.size());
             // the last ticks stay open (no later telemetry closes them): read until the output reaches the run's end,
-            // or stops advancing for longer than the analysis waits for a lane (30 s) plus a transaction timeout
-            live.readUntil(lastTs - 10_000, Duration.ofSeconds(45), Duration.ofSeconds(240));
+            // or stops advancing for longer than the analysis waits for a lane plus a transaction timeout
+            live.readUntil(lastTs - 10_000, Duration.ofMillis(AnalyzerApp.MAX_LANE_WAIT_MS + 15_000), Duration.ofSeconds(240));
             live.pollFor(Duration.ofSeconds(5));
             for (final AnalyzerProcess a : analyzers) {
                 lateIntervals += a.intervalsLate();
@@ -218,6 +219,9 @@ class AnalyzerChaosTest {
         // (sharded, a port's intervals can reach two partitions while the splitter learns the topology: not read there)
         final List<String> laneFaults = plan.shards() == 1 ? LaneIntervals.faults(client, "chaos-" + run, samples) : List.of();
         laneFaults.forEach(System.out::println);
+        final List<String> deadLetters = DeadLetters.reasons(client, chaos);
+        System.out.printf(Locale.ROOT, "dead letters: %d%n", deadLetters.size());
+        deadLetters.stream().limit(10).forEach(System.out::println);
 
         final Topics reference = new Topics("reference-" + run + ".");
         TopicSetup.ensure(client, reference);
@@ -240,8 +244,11 @@ class AnalyzerChaosTest {
         live.dump(dir.resolve("live.txt"));
         uninterrupted.dump(dir.resolve("reference.txt"));
         assertThat(uninterrupted.rootOpens()).as("the faults were found at all").isGreaterThanOrEqualTo(2);
+        // the input holds no bad record: what was dead-lettered is a good record lost to a failure around it
+        assertThat(deadLetters).as("dead letters of a run whose input holds no bad record").isEmpty();
         // the first place a restart can break exactly-once: each port's committed intervals must be its samples' own
-        assertThat(laneFaults).as("what the rates tasks committed to the lanes, against the samples").isEmpty();
+        assertThat(laneFaults).as("what the rates tasks committed to the lanes, against the samples; what the rates "
+            + "tasks of their sample partitions lived through:%n%s", ratesTaskLives(analyzers, laneFaults)).isEmpty();
         assertThat(onlyInOne(live.transitions(), uninterrupted.transitions())).as("alert transitions only one side published, "
                 + "killed and restarted (%.0f intervals seen late; lanes: %s) vs never stopped", lateIntervals, laneFaults).isEmpty();
         assertThat(live.duplicateJobHealth()).as("(job, ts) published twice").isEmpty();
@@ -312,6 +319,20 @@ class AnalyzerChaosTest {
             producer.flush();
             return copied;
         }
+    }
+
+    /**
+     * The analyzers' log lines about the rates tasks of the partitions the lane faults name (their restarts, restores,
+     * corruptions, where they resumed): what a failed run's message must carry, as CI keeps no other file.
+     */
+    private static String ratesTaskLives(final List<AnalyzerProcess> analyzers, final List<String> laneFaults) throws java.io.IOException {
+        final java.util.Set<Integer> partitions = LaneIntervals.partitionsOf(laneFaults, Topics.PARTITIONS);
+        final List<String> lines = new ArrayList<>();
+        for (final AnalyzerProcess a : analyzers) {
+            lines.addAll(a.lines(l -> partitions.stream().anyMatch(p -> l.contains("task 0_" + p + " ") || l.contains("[0_" + p + "]")
+                || l.contains("port-last-sample-changelog-" + p + " ")) || l.contains("Corrupted") || l.contains("corrupted")));
+        }
+        return String.join("\n", lines.subList(0, Math.min(lines.size(), 120)));
     }
 
     private static String tails(final List<AnalyzerProcess> analyzers) {

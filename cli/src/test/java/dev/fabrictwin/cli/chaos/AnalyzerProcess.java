@@ -84,6 +84,15 @@ final class AnalyzerProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** The log's lines that {@code wanted} accepts, each prefixed with this instance's name, and the start marks. */
+    List<String> lines(final java.util.function.Predicate<String> wanted) throws IOException {
+        if (!Files.exists(log)) {
+            return List.of();
+        }
+        return Files.readAllLines(log).stream().filter(l -> l.startsWith(START_MARK) || wanted.test(l))
+            .map(l -> name + ": " + l).toList();
+    }
+
     /**
      * Seconds from each run's start until it was first processing, in start order; empty where a run never got
      * there (a run that rebalances later, after a broker restart, prints RUNNING again: only its first counts).

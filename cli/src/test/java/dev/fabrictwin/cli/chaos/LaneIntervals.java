@@ -31,6 +31,22 @@ final class LaneIntervals {
     private LaneIntervals() {
     }
 
+    /**
+     * The sample partitions (of {@code partitions}) of the ports named in {@code faults}: each port's device is its
+     * record key, placed by the producer's default partitioner.
+     */
+    static java.util.Set<Integer> partitionsOf(final List<String> faults, final int partitions) {
+        final java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (final String fault : faults) {
+            final int slash = fault.indexOf('/');
+            if (slash > 0 && fault.indexOf(':') > slash) {
+                final byte[] device = fault.substring(0, slash).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                out.add(org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(device)) % partitions);
+            }
+        }
+        return out;
+    }
+
     /** What is wrong with the committed intervals (a count line, then the first few cases); empty when nothing is. */
     static List<String> faults(final Properties client, final String applicationId,
                                  final List<dev.fabrictwin.twin.telemetry.Sample> samples) throws Exception {

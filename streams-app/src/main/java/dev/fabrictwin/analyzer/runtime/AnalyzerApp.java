@@ -45,7 +45,7 @@ public final class AnalyzerApp implements AutoCloseable {
     static final int MAX_THREAD_FAILURES = 3;
     static final Duration THREAD_FAILURE_WINDOW = Duration.ofMinutes(1);
     /** How long the analysis waits for a lane with nothing to read before it analyzes the others ahead of it. */
-    public static final long MAX_LANE_WAIT_MS = 30_000;
+    public static final long MAX_LANE_WAIT_MS = 60_000;
     private static final Logger LOG = LoggerFactory.getLogger(AnalyzerApp.class);
 
     /**
@@ -85,8 +85,11 @@ public final class AnalyzerApp implements AutoCloseable {
         // The analysis merges its lanes (one per sample partition) in timestamp order. A lane can be empty only
         // because its rates task has not committed its next intervals yet (a commit interval, a rebalance, or its
         // instance restarting): wait that long for it rather than analyze ahead of it and see its intervals late.
-        // 30 s covers a killed instance coming back under its --instance-name (AnalyzerChaosTest); one that never
-        // comes back has its tasks moved after the session timeout, and that lane's intervals meanwhile are late.
+        // What the analysis reads late it drops, so the wait is what keeps a failure from changing the output: 60 s
+        // covers a killed instance coming back under its --instance-name, its restore held up to 36 s by a changelog
+        // whose transaction markers wait for a restarted broker (AnalyzerChaosTest; at 30 s such a run dropped 6,816
+        // intervals and published 12 alerts fewer), and one that never comes back (its tasks move after the 45 s
+        // session timeout). The cost: a lane whose devices all go silent holds the analysis up once, by this much.
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_LANE_WAIT_MS);
         // a transaction left open by a killed instance holds back every read_committed reader of its partitions
         // (the lanes, a restoring changelog) until it times out: 10 s, not a minute

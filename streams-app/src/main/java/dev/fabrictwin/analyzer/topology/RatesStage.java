@@ -185,7 +185,7 @@ public final class RatesStage {
             this.lane = context.taskId().partition() % lanes;
             if (batchFlushMs > 0) {
                 context.schedule(Duration.ofMillis(batchFlushMs), PunctuationType.WALL_CLOCK_TIME, now -> {
-                    recoverPendingOnce();
+                    recoverPendingOnce(null);
                     flush();
                 });
             }
@@ -229,7 +229,7 @@ public final class RatesStage {
                     + " of " + sample.device() + "/" + sample.port() + " is " + sample.gauges().get(negative)
                     + ": it cannot be below zero"));
             }
-            recoverPendingOnce();
+            recoverPendingOnce(sample);
             newestTs = Math.max(newestTs, sample.ts());
             partitionTime.advance(sample.device(), sample.ts());
             noteClockAhead(sample.device(), sample.ts());
@@ -264,19 +264,28 @@ public final class RatesStage {
          * intervals were pending when the last transaction committed (their offsets with it) make their intervals
          * again, sent as the batch they were in.
          */
-        private void recoverPendingOnce() {
+        private void recoverPendingOnce(final Sample first) {
             if (recovered || batchFlushMs == 0) {
                 return;
             }
             recovered = true;
             final List<Sample> held = new ArrayList<>();
+            final int[] ports = {0};
             try (KeyValueIterator<String, Sample> it = last.all()) {
                 it.forEachRemaining(kv -> {
                     if (kv.key.endsWith(PENDING_SUFFIX)) {
                         held.add(kv.value);
+                    } else {
+                        ports[0]++;
                     }
                 });
             }
+            // where a (re)started task resumes, against what its store holds: the first thing to read when a
+            // restart loses or repeats intervals (issue 32)
+            LOG.info("rates task {} resumes at {}: its store holds {} ports, the newest at {}, and {} samples whose "
+                + "intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
+                    .map(m -> "offset " + m.offset() + " (" + first.device() + "/" + first.port() + " at " + first.ts() + ")")
+                    .orElse("a sample"), ports[0], newestStored(), held.size());
             held.sort(java.util.Comparator.comparingLong(Sample::ts));
             for (final Sample sample : held) {
                 final String portKey = sample.device() + "/" + sample.port();
@@ -285,6 +294,18 @@ public final class RatesStage {
                 pendingWrites.put(portKey, sample);
             }
             flush();
+        }
+
+        /** The newest sample time in the store, or "nothing". */
+        private String newestStored() {
+            long newest = Long.MIN_VALUE;
+            try (KeyValueIterator<String, Sample> it = last.all()) {
+                while (it.hasNext()) {
+                    final Sample s = it.next().value;
+                    newest = s == null ? newest : Math.max(newest, s.ts());
+                }
+            }
+            return newest == Long.MIN_VALUE ? "nothing" : Long.toString(newest);
         }
 
         /** Sends the pending batch and makes the store catch up with the samples behind it. */
