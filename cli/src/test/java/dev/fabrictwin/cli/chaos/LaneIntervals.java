@@ -53,6 +53,9 @@ final class LaneIntervals {
         final Map<String, java.util.TreeSet<Long>> sampled = new HashMap<>();
         samples.forEach(x -> sampled.computeIfAbsent(x.device() + "/" + x.port(), k -> new java.util.TreeSet<>()).add(x.ts()));
         final Map<String, List<PortInterval>> byPort = new HashMap<>();
+        // where each interval was read: lane topic and offset (a gap over consecutive offsets was never sent; one over
+        // a run of offsets was in transactions that aborted)
+        final Map<PortInterval, String> where = new java.util.IdentityHashMap<>();
         try (Admin admin = Admin.create(client)) {
             final List<String> lanes = admin.listTopics().names().get().stream()
                 .filter(t -> t.startsWith(applicationId + "-analyzer-intervals") && t.endsWith("-repartition")).toList();
@@ -73,7 +76,10 @@ final class LaneIntervals {
                     for (final ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                         final List<PortInterval> batch = PortIntervalSerde.listSerde().deserializer().deserialize(r.topic(), r.value());
                         if (batch != null) {
-                            batch.forEach(i -> byPort.computeIfAbsent(i.device() + "/" + i.port(), k -> new ArrayList<>()).add(i));
+                            for (final PortInterval i : batch) {
+                                byPort.computeIfAbsent(i.device() + "/" + i.port(), k -> new ArrayList<>()).add(i);
+                                where.put(i, r.topic().substring(r.topic().indexOf("-lane") + 1) + "@" + r.offset());
+                            }
                         }
                     }
                 }
@@ -90,8 +96,9 @@ final class LaneIntervals {
             for (final PortInterval i : e.getValue()) { // in the order the analysis read them
                 read++;
                 if (last != null && i.t0() > last.t1() && missing++ < 10) {
-                    out.add(String.format("%s: nothing committed for [%d, %d] (%d samples between)", e.getKey(), last.t1(), i.t0(),
-                        sampled.getOrDefault(e.getKey(), new java.util.TreeSet<>()).subSet(last.t1(), false, i.t0(), true).size()));
+                    out.add(String.format("%s: nothing committed for [%d, %d] (%d samples between; read at %s, then %s)", e.getKey(),
+                        last.t1(), i.t0(), sampled.getOrDefault(e.getKey(), new java.util.TreeSet<>()).subSet(last.t1(), false, i.t0(), true).size(),
+                        where.get(last), where.get(i)));
                 }
                 if (last != null && i.t1() <= last.t1()) {
                     twice++;
@@ -103,8 +110,8 @@ final class LaneIntervals {
                 }
                 final java.util.TreeSet<Long> times = sampled.get(e.getKey());
                 if (times != null && times.subSet(i.t0(), false, i.t1(), false).size() > 0 && spanning++ < 10) {
-                    out.add(String.format("%s: [%d, %d] spans %d samples between its ends", e.getKey(), i.t0(), i.t1(),
-                        times.subSet(i.t0(), false, i.t1(), false).size()));
+                    out.add(String.format("%s: [%d, %d] spans %d samples between its ends (read at %s, the one before at %s)", e.getKey(),
+                        i.t0(), i.t1(), times.subSet(i.t0(), false, i.t1(), false).size(), where.get(i), last == null ? "-" : where.get(last)));
                 }
                 if (last == null || i.t1() > last.t1()) {
                     last = i;
