@@ -22,6 +22,11 @@ import java.util.List;
  * @param latencyPersistSeconds  a P99 departs only after departing this long without a break: latency is the most
  *                                 downstream symptom, and the causes' detectors need their windows (ECN_MISCONFIG 3 s)
  *                                 to be named first, so the latency becomes their victim rather than a root
+ * @param latencyPeakHalfLifeSeconds …and above the highest P99 the port showed healthy in that regime, which halves
+ *                                 every this many seconds of healthy values learned since: a port's tail at one load is
+ *                                 bimodal with its traffic's burstiness (a ring job paced by a slow link or straggler
+ *                                 runs smooth at 50 µs, bursty at 300 µs once it is gone), and the last 16 values hold
+ *                                 one mode only; an hour of healthy history is the port's normal
  * @param ecnBandBaseBytes         the shallowest queue band a device's marking is learned at; bands double from here
  * @param ecnBands                 queue bands per device (the last is open-ended): 10 kB × 2^11 ≈ 20 MB, deeper than
  *                                 any switch buffer per port
@@ -55,7 +60,8 @@ import java.util.List;
  */
 public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> latencyRegimes,
                                    double latencyFloorFactor, double latencySpreadMultiple,
-                                   double latencyPersistSeconds, double ecnBandBaseBytes,
+                                   double latencyPersistSeconds, double latencyPeakHalfLifeSeconds,
+                                   double ecnBandBaseBytes,
                                    int ecnBands, double ecnShareQuantile, double ecnNothingShare,
                                    double ecnMinExpectedMarks, double ecnMinLearnPackets, double pausedShare,
                                    double linkErrorTail, double linkErrorFactor, double linkErrorWindowSeconds,
@@ -75,6 +81,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
         require(latencyFloorFactor > 1, "latencyFloorFactor > 1", latencyFloorFactor);
         require(latencySpreadMultiple >= 0, "latencySpreadMultiple >= 0", latencySpreadMultiple);
         require(latencyPersistSeconds >= 0, "latencyPersistSeconds >= 0", latencyPersistSeconds);
+        require(latencyPeakHalfLifeSeconds > 0, "latencyPeakHalfLifeSeconds > 0", latencyPeakHalfLifeSeconds);
         require(ecnBandBaseBytes > 0, "ecnBandBaseBytes > 0", ecnBandBaseBytes);
         require(ecnBands >= 1 && ecnBands <= 64, "ecnBands in 1..64", ecnBands);
         require(ecnShareQuantile >= 0 && ecnShareQuantile <= 1, "ecnShareQuantile in 0..1", ecnShareQuantile);
@@ -94,7 +101,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
 
     /** The calibration the analyzer runs with unless told otherwise. */
     public static DetectionCalibration defaults() {
-        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1, 0.01, 100, 1_000,
+        return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.01, 100, 1_000,
             0.02, 1.2e-9, 10, 5, 3_600, 1, 10);
     }
 

@@ -184,7 +184,8 @@ public final class FabricAnalyzer implements Serializable {
             final List<Finding> findings = new ArrayList<>();
             final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
             final boolean calm = correlation.openRoots().isEmpty();
-            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown, calm);
+            final TickContext context = new TickContext(tick, twin, config, jobs::slowdown, calm)
+                .covering(calm ? java.util.Set.of() : coveredDevices());
             final PfcBoundary.Builder boundary = new PfcBoundary.Builder();
             if (shards != null) {
                 context.sharded(shards, boundary);
@@ -207,6 +208,20 @@ public final class FabricAnalyzer implements Serializable {
             twin.forgetBefore(tick.startMs() - config.historyMs());
         }
         return new Output(alerts, health, closed, shardTicks, null);
+    }
+
+    /** The devices the open alerts name (a job's impact names none: its causes do). */
+    private java.util.Set<String> coveredDevices() {
+        final java.util.Set<String> devices = new java.util.HashSet<>();
+        for (final Alert a : correlation.openAlerts()) {
+            if (a.entity().device() != null) {
+                devices.add(a.entity().device());
+            }
+            if (a.entity().peer() != null) {
+                devices.add(a.entity().peer());
+            }
+        }
+        return devices;
     }
 
     /** Takes back alerts that were open before a restart. */

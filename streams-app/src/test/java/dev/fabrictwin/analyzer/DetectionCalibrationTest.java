@@ -14,7 +14,7 @@ class DetectionCalibrationTest {
     /** Pins the defaults docs/analyzer.md prints: a change here is a change of the detectors' behaviour. */
     @Test
     void shouldKeepTheDocumentedDefaults() {
-        assertThat(cal).isEqualTo(new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 10_000, 12, 0.1,
+        assertThat(cal).isEqualTo(new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 3_600, 10_000, 12, 0.1,
             0.01, 100, 1_000, 0.02, 1.2e-9, 10, 5, 3_600, 1, 10));
         assertThat(AnalyzerConfig.defaults(1_000).calibration()).isEqualTo(cal);
         assertThat(AnalyzerConfig.defaults(1_000).latencySlo()).isEmpty();
@@ -42,15 +42,15 @@ class DetectionCalibrationTest {
 
     @Test
     void shouldRefuseInconsistentNumbersAtConstruction() {
-        assertThatThrownBy(() -> new DetectionCalibration(16, 17, List.of(0.01), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100,
+        assertThatThrownBy(() -> new DetectionCalibration(16, 17, List.of(0.01), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 1e-9, 10, 5, 3_600, 1, 10)).hasMessageContaining("learnWarmUp");
-        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.1, 0.01), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100,
+        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.1, 0.01), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 1e-9, 10, 5, 3_600, 1, 10)).hasMessageContaining("latencyRegimes");
-        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 1, 3, 3, 10_000, 12, 0.1, 0.1, 100,
+        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 1, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 1e-9, 10, 5, 3_600, 1, 10)).hasMessageContaining("latencyFloorFactor");
-        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100,
+        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 0.7, 10, 5, 3_600, 1, 10)).hasMessageContaining("linkErrorTail");
-        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 3, 3, 3, 10_000, 12, 0.1, 0.1, 100,
+        assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 1e-9, 10, 5, 3, 1, 10)).hasMessageContaining("linkErrorHorizonSeconds");
     }
 

@@ -42,12 +42,13 @@ public final class LatencySloDetector implements Detector {
         final DetectionCalibration cal = context.config().calibration();
         final int regimes = cal.latencyRegimeCount();
         if (levels == null) {
-            levels = new LearnedLevels(context.fabric().directedLinkCount() * regimes, cal.learnRing(), cal.learnWarmUp());
+            levels = new LearnedLevels(context.fabric().directedLinkCount() * regimes, cal.learnRing(), cal.learnWarmUp(),
+                cal.latencyPeakHalfLifeSeconds());
             streaks = new short[context.fabric().directedLinkCount()];
         }
         final int persist = (int) Math.max(1, Math.ceil(cal.latencyPersistSeconds() * 1000 / context.config().tickMs()));
         // at fast telemetry one value a second enters the ring, so it spans the same wall time as at 1 s
-        final boolean learnNow = context.calm() && context.tick().index() % context.ticks(1) == 0;
+        final boolean learnTick = context.tick().index() % context.ticks(1) == 0;
         for (final PortTick t : context.ports()) {
             final double p99 = t.gauge(CounterNames.LATENCY_P99_US);
             if (Double.isNaN(p99) || t.unreliable() || TickContext.down(t)) {
@@ -58,7 +59,7 @@ public final class LatencySloDetector implements Detector {
             final boolean overSlo = overSlo(context, p99, expected);
             final boolean departs = departs(levels, key, p99, cal);
             streaks[t.index()] = departs ? (short) Math.min(Short.MAX_VALUE, streaks[t.index()] + 1) : 0;
-            if (!departs && learnNow) {
+            if (!departs && learnTick && context.uncovered(t)) {
                 levels.learn(key, p99);
             }
             if (!overSlo && streaks[t.index()] < persist) {
@@ -110,7 +111,8 @@ public final class LatencySloDetector implements Detector {
         }
         final double high = levels.quantile(key, 0.9);
         final double spread = high - levels.quantile(key, 0.1);
-        return p99 > cal.latencyFloorFactor() * high && p99 > high + cal.latencySpreadMultiple() * spread;
+        return p99 > cal.latencyFloorFactor() * high && p99 > high + cal.latencySpreadMultiple() * spread
+            && !(p99 <= levels.peak(key));
     }
 
     /** The busier direction's share of line rate in this tick. */

@@ -18,16 +18,27 @@ final class LearnedLevels implements Serializable {
     private final float[] values;
     /** Values seen per key (saturating well above the ring: only {@code min(seen, ring)} and the next slot matter). */
     private final int[] seen;
+    /** Each key's highest healthy value, decaying by {@link #peakDecay} per value learned since (0 when none). */
+    private final float[] peaks;
+    private final float peakDecay;
     private transient float[] scratch;
 
     LearnedLevels(final int keys, final int ring, final int warmUp) {
-        if (keys < 0 || ring < 1 || warmUp < 1 || warmUp > ring) {
-            throw new IllegalArgumentException("keys " + keys + ", ring " + ring + ", warm-up " + warmUp);
+        this(keys, ring, warmUp, Double.POSITIVE_INFINITY);
+    }
+
+    /** As above, also keeping each key's peak healthy value, halved after {@code peakHalfLife} values learned since. */
+    LearnedLevels(final int keys, final int ring, final int warmUp, final double peakHalfLife) {
+        if (keys < 0 || ring < 1 || warmUp < 1 || warmUp > ring || !(peakHalfLife > 0)) {
+            throw new IllegalArgumentException("keys " + keys + ", ring " + ring + ", warm-up " + warmUp
+                + ", peak half-life " + peakHalfLife);
         }
         this.ring = ring;
         this.warmUp = warmUp;
         this.values = new float[keys * ring];
         this.seen = new int[keys];
+        this.peaks = Double.isInfinite(peakHalfLife) ? null : new float[keys];
+        this.peakDecay = (float) Math.pow(0.5, 1 / peakHalfLife);
     }
 
     int keys() {
@@ -41,6 +52,9 @@ final class LearnedLevels implements Serializable {
         }
         final int s = seen[key];
         values[key * ring + s % ring] = (float) value;
+        if (peaks != null) {
+            peaks[key] = Math.max((float) value, peaks[key] * peakDecay);
+        }
         seen[key] = s >= 1 << 30 ? ring + (s + 1) % ring : s + 1;
     }
 
@@ -81,8 +95,20 @@ final class LearnedLevels implements Serializable {
         return scratch[(int) Math.round(Math.max(0, Math.min(1, q)) * (n - 1))];
     }
 
+    /**
+     * The highest healthy value of {@code key}, fading by half every half-life of values learned since (NaN when none
+     * or not kept): a level the key showed while healthy — a bursty phase of its traffic the last 16 values do not
+     * hold — is no departure when it comes back.
+     */
+    double peak(final int key) {
+        return peaks == null || seen[key] == 0 ? Double.NaN : peaks[key];
+    }
+
     /** Forgets what {@code key} learned (its meaning changed, e.g. the link came back after a repair). */
     void forget(final int key) {
         seen[key] = 0;
+        if (peaks != null) {
+            peaks[key] = 0;
+        }
     }
 }

@@ -31,6 +31,8 @@ public final class TickContext {
     private final AnalyzerConfig config;
     private final java.util.function.ToDoubleFunction<String> slowdowns;
     private final boolean calm;
+    /** Devices an open alert names (its device, its link's other end); empty when calm. */
+    private java.util.Set<String> covered = java.util.Set.of();
     /** The shard this analysis judges, and where it writes the pauses crossing its edge; null when unsharded. */
     private ShardMap shards;
     private PfcBoundary.Builder pfcBoundary;
@@ -67,9 +69,32 @@ public final class TickContext {
         return pfcBoundary;
     }
 
-    /** Whether no root-cause alert was open before this tick: detectors learn healthy relationships only then. */
+    /** Whether no root-cause alert was open before this tick. */
     public boolean calm() {
         return calm;
+    }
+
+    /** The devices open alerts name (roots and victims): what they show now is not their healthy normal. */
+    public TickContext covering(final java.util.Set<String> devices) {
+        this.covered = devices;
+        return this;
+    }
+
+    /**
+     * Whether what this port shows is its own healthy normal, to learn from: no open alert names its device or the
+     * device at its link's other end. A fault elsewhere does not stop a port learning (faults back to back would
+     * starve it: a port that learned only the first minute judges every later traffic phase against it).
+     */
+    public boolean uncovered(final PortTick t) {
+        if (calm) {
+            return true;
+        }
+        return !covered.contains(t.port().device()) && !covered.contains(fabric().rxPort(t.index()).device());
+    }
+
+    /** Whether no open alert names this device (see {@link #uncovered(PortTick)}). */
+    public boolean uncovered(final String device) {
+        return calm || !covered.contains(device);
     }
 
     /**

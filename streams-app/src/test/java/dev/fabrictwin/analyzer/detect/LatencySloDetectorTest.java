@@ -128,12 +128,46 @@ class LatencySloDetectorTest {
     }
 
     @Test
-    void shouldNotLearnWhileARootCauseIsOpen() {
-        hand.calm(false);
+    void shouldNotLearnWhileAnOpenAlertCoversThePortsDevice() {
+        hand.covering("leaf-0");
         for (int i = 1; i <= WARM_UP; i++) {
             latency(i, 1.4, 1.5).detect(detector);
         }
         assertThat(persistently(WARM_UP + 1, i -> latency(i, 2_000, 1.5))).isEmpty();
+    }
+
+    @Test
+    void shouldNotLearnWhileAnOpenAlertCoversThePeerAcrossTheLink() {
+        hand.covering("spine-0");
+        for (int i = 1; i <= WARM_UP; i++) {
+            latency(i, 1.4, 1.5).detect(detector);
+        }
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 2_000, 1.5))).isEmpty();
+    }
+
+    @Test
+    void shouldLearnWhileAnAlertElsewhereIsOpen() {
+        // faults back to back elsewhere must not starve a port: it learns from what no alert covers
+        hand.covering("leaf-1", "host-3");
+        learn(1.4);
+        assertThat(persistently(WARM_UP + 1, i -> latency(i, 2_000, 1.5))).singleElement().satisfies(f -> {
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.entity()).isEqualTo(Entity.port(UPLINK));
+        });
+    }
+
+    @Test
+    void shouldAcceptALevelThePortShowedHealthyBeforeInTheSameRegime() {
+        // a bursty phase of the port's traffic (P99 ~300 µs), then a smooth one long enough to fill the ring (~50 µs):
+        // the bursty phase coming back is the port's own normal, not a departure
+        long i = 1;
+        for (; i <= WARM_UP; i++) {
+            assertThat(latency(i, 300 * (i % 2 == 0 ? 1.01 : 0.99), 1.5).detect(detector)).isEmpty();
+        }
+        for (; i <= 4L * WARM_UP; i++) {
+            assertThat(latency(i, 50 * (i % 2 == 0 ? 1.01 : 0.99), 1.5).detect(detector)).isEmpty();
+        }
+        assertThat(persistently(i, t -> latency(t, 290, 1.5))).isEmpty();
     }
 
     @Test

@@ -57,6 +57,29 @@ class LearnedLevelsTest {
     }
 
     @Test
+    void shouldKeepThePeakHealthyValueFadingByHalfEachHalfLife() {
+        final LearnedLevels levels = new LearnedLevels(2, 4, 1, 4);
+        levels.learn(0, 100);
+        for (int i = 0; i < 4; i++) {
+            levels.learn(0, 1);
+        }
+        assertThat(levels.quantile(0, 1)).isEqualTo(1); // the ring no longer holds it
+        assertThat(levels.peak(0)).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-3));
+        levels.learn(0, 70);
+        assertThat(levels.peak(0)).isEqualTo(70);
+        assertThat(levels.peak(1)).isNaN();
+        levels.forget(0);
+        assertThat(levels.peak(0)).isNaN();
+    }
+
+    @Test
+    void shouldKeepNoPeakUnlessAskedTo() {
+        final LearnedLevels levels = new LearnedLevels(1, 4, 1);
+        levels.learn(0, 100);
+        assertThat(levels.peak(0)).isNaN();
+    }
+
+    @Test
     void shouldForgetAKey() {
         final LearnedLevels levels = new LearnedLevels(1, 4, 1);
         levels.learn(0, 3);

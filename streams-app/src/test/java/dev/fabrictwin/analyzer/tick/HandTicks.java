@@ -57,6 +57,8 @@ public final class HandTicks {
     private final AnalyzerConfig config;
     private final Map<String, Double> slowdowns;
     private boolean calm = true;
+    /** Devices open alerts name while not calm. */
+    private java.util.Set<String> covered = java.util.Set.of();
 
     private HandTicks(final TwinReplica twin, final AnalyzerConfig config, final Map<String, Double> slowdowns) {
         this.twin = twin;
@@ -98,9 +100,22 @@ public final class HandTicks {
         return new HandTicks(twin, settings, slowdowns);
     }
 
+    /**
+     * From now on ticks are not calm, open alerts naming these devices (a detector learning only from what no alert
+     * covers learns nothing of their ports); {@code calm(true)} ends it.
+     */
+    public HandTicks covering(final String... devices) {
+        this.calm = false;
+        this.covered = java.util.Set.of(devices);
+        return this;
+    }
+
     /** From now on ticks are (not) calm: whether a root-cause alert was open before them (detectors learn only when calm). */
     public HandTicks calm(final boolean isCalm) {
         this.calm = isCalm;
+        if (isCalm) {
+            this.covered = java.util.Set.of();
+        }
         return this;
     }
 
@@ -148,7 +163,7 @@ public final class HandTicks {
     /** What the detector finds in one tick. */
     public List<Finding> detect(final Detector detector, final Tick tick) {
         final List<Finding> out = new ArrayList<>();
-        detector.detect(new TickContext(tick, twin, config, job -> slowdowns.getOrDefault(job, 1.0), calm), out);
+        detector.detect(new TickContext(tick, twin, config, job -> slowdowns.getOrDefault(job, 1.0), calm).covering(covered), out);
         return out;
     }
 
