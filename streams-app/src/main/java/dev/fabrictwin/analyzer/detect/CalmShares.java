@@ -19,6 +19,10 @@ final class CalmShares implements Serializable {
     static final int LEARNED = 10;
 
     private final float[][] shares;
+    /** The twin's flows over the group (their count) in each calm window kept, beside its shares. */
+    private final int[] flows = new int[HISTORY];
+    /** The bytes the group carried in each calm window kept. */
+    private final float[] totals = new float[HISTORY];
     private final java.util.ArrayDeque<double[]> pending = new java.util.ArrayDeque<>();
     private final int delay;
     private int next;
@@ -32,7 +36,18 @@ final class CalmShares implements Serializable {
 
     /** Records one calm window's shares, one per member (they sum to 1); it counts {@code delay} windows later. */
     void add(final double[] memberShares) {
-        pending.addLast(memberShares);
+        add(memberShares, -1, Double.NaN);
+    }
+
+    /**
+     * As {@link #add(double[])}, with the number of the twin's flows that crossed the group in the window and the bytes
+     * it carried.
+     */
+    void add(final double[] memberShares, final long twinFlows, final double bytes) {
+        final double[] entry = java.util.Arrays.copyOf(memberShares, memberShares.length + 2);
+        entry[memberShares.length] = twinFlows;
+        entry[memberShares.length + 1] = bytes;
+        pending.addLast(entry);
         if (pending.size() > delay) {
             remember(pending.removeFirst());
         }
@@ -47,12 +62,42 @@ final class CalmShares implements Serializable {
         for (int m = 0; m < shares.length; m++) {
             shares[m][next] = (float) memberShares[m];
         }
+        flows[next] = (int) memberShares[shares.length];
+        totals[next] = (float) memberShares[shares.length + 1];
         next = (next + 1) % HISTORY;
         count = Math.min(HISTORY, count + 1);
     }
 
     boolean learned() {
         return count >= LEARNED;
+    }
+
+    /**
+     * Whether every calm window kept saw the twin's flows at exactly {@code twinFlows}: the same flows crossed the group
+     * all along, so a share none of those windows showed is the hash moving them, not new flows hashed elsewhere.
+     */
+    boolean sameFlowsThroughout(final long twinFlows) {
+        for (int i = 0; i < count; i++) {
+            if (flows[i] != twinFlows) {
+                return false;
+            }
+        }
+        return count > 0;
+    }
+
+    /**
+     * Whether {@code bytes} in a window is within a factor of two of the median the calm windows kept carried: the
+     * twin's flows are flowing as they did (a job a storm or a straggler stalls keeps its flows in the twin, not on
+     * the wire, and the shares of what is left say nothing of the hash).
+     */
+    boolean usualTraffic(final double bytes) {
+        if (count == 0) {
+            return false;
+        }
+        final float[] sorted = java.util.Arrays.copyOf(totals, count);
+        java.util.Arrays.sort(sorted);
+        final double median = sorted[count / 2];
+        return median > 0 && bytes >= median / 2 && bytes <= 2 * median;
     }
 
     /** The most this member carried in the calm windows kept. */

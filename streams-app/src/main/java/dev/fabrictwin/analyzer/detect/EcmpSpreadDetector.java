@@ -34,6 +34,10 @@ import dev.fabrictwin.twin.model.LinkState;
  * 900 by chance: not called on its own in a fabric of 8 groups, called when that member's share jumps and it queues).
  * The queueing alone is no second piece: a member that hashing gave 10 of 16 flows from the first tick queues beyond
  * a twin that spreads evenly as surely as a skewed one does; it differs from a fault only in having always been so.
+ * A move needs no chance at all: when the busiest member carries more than in any calm window kept, every one of
+ * which saw the same number of the twin's flows cross the group, for a whole window of ticks, the hash moved the same
+ * flows (a world whose hash put everything on one uplink is normal there; everything moving to another is not, a
+ * capture from another simulator showed), and no chance of hashing explains it — however few the flows.
  */
 public final class EcmpSpreadDetector implements Detector {
 
@@ -65,6 +69,8 @@ public final class EcmpSpreadDetector implements Detector {
     private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
     /** Per group, its members' shares while nothing was found: the group's own normal. */
     private final Map<String, CalmShares> calm = new HashMap<>();
+    /** Per group, consecutive judged ticks its busiest member carried more than it ever did calm with the same flows. */
+    private final Map<String, Integer> moved = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -96,6 +102,7 @@ public final class EcmpSpreadDetector implements Detector {
                 lostTicks.remove(node.name());
                 pausedTicks.remove(node.name());
                 calm.remove(node.name()); // and the hash spreads over other members when it is back
+                moved.remove(node.name());
                 continue;
             }
             if (untrusted) {
@@ -166,7 +173,7 @@ public final class EcmpSpreadDetector implements Detector {
             final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
             judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot,
                 departed && busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort),
-                departed ? past.highest(busiestIndex) : Double.NaN, shares));
+                departed ? past.highest(busiestIndex) : Double.NaN, shares, windowTotal));
         }
         if (groups == 0) {
             for (final Node node : context.fabric().nodes()) {
@@ -177,9 +184,33 @@ public final class EcmpSpreadDetector implements Detector {
         final double alpha = P_VALUE / Math.max(1, groups);
         for (final Judged j : judged) {
             final long flows = flowsOf(j.snapshot());
+            final CalmShares past = calm.get(j.node().name());
+            // the hash moved: the same twin flows as in every calm window kept, and the busiest member carrying more
+            // than it ever did then, for a whole window of ticks. A run's hash is fixed, so this is no bad luck to
+            // weigh (a world whose hash put everything on one uplink is normal there; everything moving to another is
+            // not), and no job's new flows hashed elsewhere (their count would differ)
+            final boolean sameFlows = !Double.isNaN(j.calmHighest()) && past.sameFlowsThroughout(flows)
+                && past.usualTraffic(j.bytes()) && context.calm();
+            final int movedTicks = sameFlows ? moved.merge(j.node().name(), 1, Integer::sum) : 0;
+            if (!sameFlows) {
+                moved.remove(j.node().name());
+            }
+            if (movedTicks >= context.ticks(WINDOW)) {
+                imbalanced.add(j.node().name());
+                past.forgetPending();
+                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
+                    j.share(), j.calmHighest(), Severity.WARNING, String.format("%s's ECMP group moved its traffic: %s "
+                        + "carries %.0f%% of its %d uplinks' traffic, at most %.0f%% while the same %d flows crossed it "
+                        + "before, for %d ticks: the hash changed, not the flows", j.node().name(),
+                        j.busiest().upper().device(), 100 * j.share(), j.members(), 100 * j.calmHighest(), flows,
+                        movedTicks)));
+                continue;
+            }
             if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
                 imbalanced.remove(j.node().name());
-                calm.get(j.node().name()).add(j.shares());
+                if (movedTicks == 0) {
+                    past.add(j.shares(), flows, j.bytes());
+                }
                 continue;
             }
             // a busiest member that rose above its calm past and backs up beyond the twin is a change with evidence of
@@ -191,7 +222,9 @@ public final class EcmpSpreadDetector implements Detector {
             final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level);
             if (p >= level) {
                 imbalanced.remove(j.node().name());
-                calm.get(j.node().name()).add(j.shares());
+                if (movedTicks == 0) {
+                    past.add(j.shares(), flows, j.bytes());
+                }
             } else {
                 imbalanced.add(j.node().name());
                 calm.get(j.node().name()).forgetPending();
@@ -216,7 +249,7 @@ public final class EcmpSpreadDetector implements Detector {
      * that member rose above its calm past and backed up beyond the twin, and every member's share.
      */
     private record Judged(Node node, Link busiest, int members, double share, double[] snapshot, boolean roseAndQueued,
-                          double calmHighest, double[] shares) {
+                          double calmHighest, double[] shares, double bytes) {
     }
 
     /**

@@ -70,6 +70,57 @@ class EcmpSpreadDetectorTest {
     }
 
     @Test
+    void shouldReportAGroupWhoseHashMovedTheSameFlowsToAnotherMember() {
+        // 60/40 for 40 ticks (plausible luck for 16 flows, this group's normal), then 25/75: a share no hashing test
+        // calls (16 flows, 12 on one of two members happens by chance), but the same flows moved
+        final int calm = 40;
+        final HandTicks.Run run = hand.drive(detector, calm + 3 * WINDOW,
+            i -> i <= calm ? uplinks(hand, i, 0.6e9, 0.4e9) : uplinks(hand, i, 0.25e9, 0.75e9));
+
+        assertThat(run.upTo(calm)).isEmpty();
+        assertThat(run.last()).singleElement().satisfies(f -> {
+            assertThat(f.rootCandidate()).isTrue();
+            assertThat(f.entity()).isEqualTo(Entity.ecmpGroup("leaf-0"));
+            assertThat(f.expected()).isCloseTo(0.4, org.assertj.core.api.Assertions.within(1e-6));
+            assertThat(f.summary()).contains("moved its traffic: spine-1 carries 75%", "at most 40%", "same 16 flows");
+        });
+    }
+
+    @Test
+    void shouldNotCallAMoveWhileTheGroupCarriesFarLessThanUsual() {
+        // a job a storm or a straggler stalls keeps its flows in the twin, not on the wire: what is left says
+        // nothing of the hash
+        final int calm = 40;
+        final HandTicks.Run run = hand.drive(detector, calm + 3 * WINDOW,
+            i -> i <= calm ? uplinks(hand, i, 0.6e9, 0.4e9) : uplinks(hand, i, 0.1e9, 0.3e9));
+
+        assertThat(run.all()).isEmpty();
+    }
+
+    @Test
+    void shouldNotCallAMoveWhileAnotherRootIsOpen() {
+        final int calm = 40;
+        final HandTicks.Run before = hand.drive(detector, calm, i -> uplinks(hand, i, 0.6e9, 0.4e9));
+        hand.calm(false);
+        final java.util.List<java.util.List<Finding>> after = new java.util.ArrayList<>();
+        for (int i = calm + 1; i <= calm + 3 * WINDOW; i++) {
+            after.add(uplinks(hand, i, 0.25e9, 0.75e9).detect(detector));
+        }
+
+        assertThat(before.all()).isEmpty();
+        assertThat(after).allSatisfy(f -> assertThat(f).isEmpty());
+    }
+
+    @Test
+    void shouldNotCallAMoveThatLastsLessThanAWindow() {
+        final int calm = 40;
+        final HandTicks.Run run = hand.drive(detector, calm + 4 * WINDOW,
+            i -> i > calm && i <= calm + 2 ? uplinks(hand, i, 0.25e9, 0.75e9) : uplinks(hand, i, 0.6e9, 0.4e9));
+
+        assertThat(run.upTo(calm + 4 * WINDOW)).isEmpty();
+    }
+
+    @Test
     void shouldNameTheBusiestMemberWhicheverItIs() {
         final HandTicks.Run perTick = hand.drive(detector, WINDOW, i -> uplinks(hand, i, 1e7, 2e9));
 
@@ -83,7 +134,7 @@ class EcmpSpreadDetectorTest {
     private static final int CALM = CalmShares.LEARNED + 2 * WINDOW;
 
     @Test
-    void shouldCallALesserImbalanceOnlyWhenItsBusiestMemberRisesAboveItsCalmPastAndQueuesBeyondTheTwin() {
+    void shouldCallALesserImbalanceAtOnceWhenItsBusiestMemberRisesAboveItsCalmPastAndQueuesBeyondTheTwin() {
         // 14 of 16 equal flows on one of two members: 4e-3 by chance, above 1e-3 over the fabric's 2 groups, under 0.05
         final HandTicks.Run alone = hand.drive(detector, CALM + 2 * WINDOW,
             i -> i <= CALM ? uplinks(hand, i, 1e9, 1e9) : uplinks(hand, i, 1.75e9, 0.25e9));
@@ -91,7 +142,9 @@ class EcmpSpreadDetectorTest {
         final HandTicks.Run congested = queueing.drive(new EcmpSpreadDetector(), CALM + WINDOW, i -> i <= CALM
             ? uplinks(queueing, i, 1e9, 1e9) : queuingOnSpine0(queueing, uplinks(queueing, i, 1.75e9, 0.25e9)));
 
-        assertThat(alone.all()).isEmpty();
+        // without the queueing, only the move itself, once it has held a window (the same 16 flows, the hash moved)
+        assertThat(alone.upTo(CALM + WINDOW)).isEmpty();
+        assertThat(alone.last()).singleElement().satisfies(f -> assertThat(f.summary()).contains("moved its traffic"));
         assertThat(congested.upTo(CALM)).isEmpty();
         assertThat(congested.tick(CALM + WINDOW)).singleElement().satisfies(f -> assertThat(f.summary())
             .contains("spine-0 carries 88% of its 2 uplinks' traffic (at most 50% before) and queues beyond the twin"));
