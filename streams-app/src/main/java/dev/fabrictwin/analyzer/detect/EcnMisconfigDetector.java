@@ -17,7 +17,9 @@ import dev.fabrictwin.twin.model.CounterNames;
  * device's own (vendor, profile, firmware: the share of packets marked at the same queue differs by ~100× between
  * devices), so each switch learns its curve from ticks no alert covers: per queue band
  * ({@link DetectionCalibration#ecnBand}, doubling from {@link DetectionCalibration#ecnBandBaseBytes}), the shares of
- * its ports' packets marked ({@link LearnedLevels}). Its ports' packets in the window then call for the marks the
+ * its ports' packets marked ({@link LearnedLevels}), from the ports that ever marked in a calm tick ({@link #marking}:
+ * a port whose traffic never crossed the threshold, a ring's steady queue beside a fan-in's bursts on the same
+ * switch, would call for marks it never made). Those ports' packets in the window then call for the marks the
  * curve's low quantile gives at their queues (only bands it learned: a queue gauge is a mean, marks follow bursts,
  * so one band says nothing of another); a device marking under {@link DetectionCalibration#ecnNothingShare}
  * of that, when it amounts to at least {@link DetectionCalibration#ecnMinExpectedMarks}, has marking off
@@ -42,6 +44,12 @@ public final class EcnMisconfigDetector implements Detector {
 
     /** Marked shares per device and queue band, key = device × bands + band. */
     private LearnedLevels curves;
+    /**
+     * The switch ports that marked a packet in a calm tick, by port index: only they speak for their device's curve.
+     * A device's ports mark by their own traffic (a fan-in's bursts cross the threshold, a ring's steady queue of the
+     * same mean never does), so a port that never marked says nothing of marking being off. One bit a port.
+     */
+    private java.util.BitSet marking;
     private final Map<String, Rolling> marks = new HashMap<>();
     private final Map<String, Rolling> called = new HashMap<>();
     private final Map<String, Rolling> fallbackPackets = new HashMap<>();
@@ -58,6 +66,7 @@ public final class EcnMisconfigDetector implements Detector {
         final int bands = cal.ecnBands();
         if (curves == null) {
             curves = new LearnedLevels(context.fabric().nodes().size() * bands, cal.learnRing(), cal.learnWarmUp());
+            marking = new java.util.BitSet(context.fabric().directedLinkCount());
         }
         final Map<String, double[]> perDevice = new HashMap<>();
         final Map<String, double[]> shareTables = new HashMap<>();
@@ -81,12 +90,16 @@ public final class EcnMisconfigDetector implements Detector {
             }
             final int base = context.fabric().txNode(t.index()) * bands;
             final double[] table = shareTables.computeIfAbsent(device, d -> shareTable(curves, base, cal));
-            if (packets >= cal.ecnMinLearnPackets()) {
+            if (marked > 0 && context.calm()) {
+                marking.set(t.index());
+            }
+            final boolean marks = marking.get(t.index());
+            if (packets >= cal.ecnMinLearnPackets() && marks) {
                 learning.computeIfAbsent(device, d -> new java.util.ArrayList<>()).add(new float[] {band,
                     (float) (marked / packets)});
             }
             if (!Double.isNaN(table[band])) {
-                acc[1] += packets * table[band];
+                acc[1] += marks ? packets * table[band] : 0;
             } else if (queue > MARKING_QUEUE_BYTES
                 && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES) {
                 acc[2] += packets;

@@ -70,6 +70,21 @@ class EcnMisconfigDetectorTest {
     }
 
     @Test
+    void shouldNotTakeAPortThatNeverMarkedForOneThatStopped() {
+        // leaf-0's eth2 (a fan-in's bursts) marks 7.5 % at 400 kB, its eth3 (a ring's steady queue of the same mean)
+        // never marks; then the fan-in's traffic leaves eth2 (a link went down and it took another path) and eth3
+        // queues as it always did: no mark is missing (a spine of mixed-down-drop-ecn, draw 8)
+        final HandTicks.Run perTick = run(50, i -> {
+            final HandTicks.TickBuilder tick = hand.tick(i).port("leaf-0", "eth3").gauge(CounterNames.QUEUE_DEPTH_BYTES, 400_000)
+                .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 0);
+            return i <= 40 ? tick.port("leaf-0", "eth2").gauge(CounterNames.QUEUE_DEPTH_BYTES, 400_000)
+                .observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.ECN_MARKED, 75_000) : tick;
+        });
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    @Test
     void shouldJudgeADepthItNeverLearnedByTheFallbackOnly() {
         // learned at 400 kB; at 2 MB (never seen) a share of marks is no departure, none at all is
         assertThat(run(50, i -> egress(i, i <= 40 ? 400_000 : 2e6, 1e6, i <= 40 ? 75_000 : 10)).all()).isEmpty();
