@@ -6,14 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
@@ -59,31 +53,15 @@ final class LaneIntervals {
         try (Admin admin = Admin.create(client)) {
             final List<String> lanes = admin.listTopics().names().get().stream()
                 .filter(t -> t.startsWith(applicationId + "-analyzer-intervals") && t.endsWith("-repartition")).toList();
-            final Properties c = new Properties();
-            c.putAll(client);
-            c.put(ConsumerConfig.GROUP_ID_CONFIG, "lanes-" + UUID.randomUUID());
-            c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                final List<TopicPartition> partitions = new ArrayList<>();
-                for (final String lane : lanes) {
-                    consumer.partitionsFor(lane).forEach(p -> partitions.add(new TopicPartition(lane, p.partition())));
-                }
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
-                final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-                final long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-                while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp)) && System.nanoTime() < deadline) {
-                    for (final ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                        final List<PortInterval> batch = PortIntervalSerde.listSerde().deserializer().deserialize(r.topic(), r.value());
-                        if (batch != null) {
-                            for (final PortInterval i : batch) {
-                                byPort.computeIfAbsent(i.device() + "/" + i.port(), k -> new ArrayList<>()).add(i);
-                                where.put(i, r.topic().substring(r.topic().indexOf("-lane") + 1) + "@" + r.offset());
-                            }
-                        }
+            CommittedRecords.read(client, lanes, Duration.ofMinutes(2), r -> {
+                final List<PortInterval> batch = PortIntervalSerde.listSerde().deserializer().deserialize(r.topic(), r.value());
+                if (batch != null) {
+                    for (final PortInterval i : batch) {
+                        byPort.computeIfAbsent(i.device() + "/" + i.port(), k -> new ArrayList<>()).add(i);
+                        where.put(i, r.topic().substring(r.topic().indexOf("-lane") + 1) + "@" + r.offset());
                     }
                 }
-            }
+            });
         }
         final List<String> out = new ArrayList<>();
         int overlapping = 0;
