@@ -8,8 +8,9 @@ import java.util.Arrays;
  * values its detector saw in healthy intervals: the last {@code ring} values per key, and quantiles of them. Robust
  * (a quantile ignores the few odd values a ring holds), adaptive (a slow drift is followed, a ring later), and bounded
  * by the fabric: {@code keys × (4 × ring + 4)} bytes, 4 more with a peak — at the default ring of 16, 68 or 72 B
- * per key. A key judges nothing until it has seen {@code warmUp} values ({@link #learned}). The caller decides what is healthy: it feeds only values
- * from intervals no alert covers ({@link TickContext#uncovered}) that were no departure themselves.
+ * per key. A key judges nothing until it has seen {@code warmUp} values ({@link #learned}). The caller decides what
+ * is healthy: it feeds only values from intervals no alert covers ({@link TickContext#uncovered}) that were no
+ * departure themselves.
  */
 final class LearnedLevels implements Serializable {
 
