@@ -271,12 +271,14 @@ public final class RatesStage {
             recovered = true;
             final List<Sample> held = new ArrayList<>();
             final int[] ports = {0};
+            final long[] newest = {Long.MIN_VALUE};
             try (KeyValueIterator<String, Sample> it = last.all()) {
                 it.forEachRemaining(kv -> {
                     if (kv.key.endsWith(PENDING_SUFFIX)) {
                         held.add(kv.value);
-                    } else {
+                    } else if (kv.value != null) {
                         ports[0]++;
+                        newest[0] = Math.max(newest[0], kv.value.ts());
                     }
                 });
             }
@@ -285,7 +287,7 @@ public final class RatesStage {
             LOG.info("rates task {} resumes at {}: its store holds {} ports, the newest at {}, and {} samples whose "
                 + "intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
                     .map(m -> "offset " + m.offset() + " (" + first.device() + "/" + first.port() + " at " + first.ts() + ")")
-                    .orElse("a sample"), ports[0], newestStored(), held.size());
+                    .orElse("a sample"), ports[0], newest[0] == Long.MIN_VALUE ? "nothing" : newest[0], held.size());
             held.sort(java.util.Comparator.comparingLong(Sample::ts));
             for (final Sample sample : held) {
                 final String portKey = sample.device() + "/" + sample.port();
@@ -294,18 +296,6 @@ public final class RatesStage {
                 pendingWrites.put(portKey, sample);
             }
             flush();
-        }
-
-        /** The newest sample time in the store, or "nothing". */
-        private String newestStored() {
-            long newest = Long.MIN_VALUE;
-            try (KeyValueIterator<String, Sample> it = last.all()) {
-                while (it.hasNext()) {
-                    final Sample s = it.next().value;
-                    newest = s == null ? newest : Math.max(newest, s.ts());
-                }
-            }
-            return newest == Long.MIN_VALUE ? "nothing" : Long.toString(newest);
         }
 
         /** Sends the pending batch and makes the store catch up with the samples behind it. */
