@@ -34,14 +34,9 @@ final class CalmShares implements Serializable {
         this.delay = delay;
     }
 
-    /** Records one calm window's shares, one per member (they sum to 1); it counts {@code delay} windows later. */
-    void add(final double[] memberShares) {
-        add(memberShares, -1, Double.NaN);
-    }
-
     /**
-     * As {@link #add(double[])}, with the number of the twin's flows that crossed the group in the window and the bytes
-     * it carried.
+     * Records one calm window's shares, one per member (they sum to 1), the number of the twin's flows that crossed the
+     * group in it and the bytes it carried; it counts {@code delay} windows later.
      */
     void add(final double[] memberShares, final long twinFlows, final double bytes) {
         final double[] entry = java.util.Arrays.copyOf(memberShares, memberShares.length + 2);

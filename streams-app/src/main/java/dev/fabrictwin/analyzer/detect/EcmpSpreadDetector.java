@@ -189,8 +189,8 @@ public final class EcmpSpreadDetector implements Detector {
             // than it ever did then, for a whole window of ticks. A run's hash is fixed, so this is no bad luck to
             // weigh (a world whose hash put everything on one uplink is normal there; everything moving to another is
             // not), and no job's new flows hashed elsewhere (their count would differ)
-            final boolean sameFlows = !Double.isNaN(j.calmHighest()) && past.sameFlowsThroughout(flows)
-                && past.usualTraffic(j.bytes()) && context.calm();
+            final boolean sameFlows = context.calm() && !Double.isNaN(j.calmHighest()) && past.sameFlowsThroughout(flows)
+                && past.usualTraffic(j.bytes());
             final int movedTicks = sameFlows ? moved.merge(j.node().name(), 1, Integer::sum) : 0;
             if (!sameFlows) {
                 moved.remove(j.node().name());
