@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -80,8 +81,11 @@ class AnalyzerChaosTest {
     }
 
     @BeforeAll
-    static void startCluster() {
-        kafka = EmbeddedKafka.builder().dedicatedController().brokers(3)
+    static void startCluster() throws java.io.IOException {
+        // the brokers' logs stay under target/ after the run: a lane fault is read there, batch by batch, marker by marker
+        final Path data = Path.of("target", "chaos", "kafka");
+        TempDirs.delete(data);
+        kafka = EmbeddedKafka.builder().dedicatedController().brokers(3).dataDir(data)
             .brokerConfig("min.insync.replicas", "2")
             // a transaction a killed instance left open is aborted within its timeout plus this check
             .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000").start();
@@ -219,6 +223,7 @@ class AnalyzerChaosTest {
         // (sharded, a port's intervals can reach two partitions while the splitter learns the topology: not read there)
         final List<String> laneFaults = plan.shards() == 1 ? LaneIntervals.faults(client, "chaos-" + run, samples) : List.of();
         laneFaults.forEach(System.out::println);
+        final List<String> underReplicated = underReplicated(client, "chaos-" + run);
         final List<String> deadLetters = DeadLetters.reasons(client, chaos);
         System.out.printf(Locale.ROOT, "dead letters: %d%n", deadLetters.size());
         deadLetters.stream().limit(10).forEach(System.out::println);
@@ -244,6 +249,9 @@ class AnalyzerChaosTest {
         live.dump(dir.resolve("live.txt"));
         uninterrupted.dump(dir.resolve("reference.txt"));
         assertThat(uninterrupted.rootOpens()).as("the faults were found at all").isGreaterThanOrEqualTo(2);
+        // the controller sets no default replication factor here, as on a KRaft cluster nobody tuned: the analyzer's
+        // changelogs and lanes must still be replicated like the samples (one replica lost commit markers in a restart)
+        assertThat(underReplicated).as("the analyzer's internal topics with fewer replicas than the samples' 3").isEmpty();
         // the input holds no bad record: what was dead-lettered is a good record lost to a failure around it
         assertThat(deadLetters).as("dead letters of a run whose input holds no bad record").isEmpty();
         // the first place a restart can break exactly-once: each port's committed intervals must be its samples' own
@@ -262,6 +270,17 @@ class AnalyzerChaosTest {
         // 2781), which says nothing about the analyzer; the run as a whole must recover, asserted above
         for (final AnalyzerProcess a : analyzers) {
             assertThat(a.processingAfter()).as("%s: one entry per start", a.name()).hasSize(a.starts());
+        }
+    }
+
+    /** The application's own topics (changelogs, lane repartition topics) with fewer than 3 replicas, and how many. */
+    private static List<String> underReplicated(final Properties client, final String applicationId) throws Exception {
+        try (Admin admin = Admin.create(client)) {
+            final List<String> internal = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                .filter(t -> t.startsWith(applicationId + "-")).sorted().toList();
+            return admin.describeTopics(internal).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+                .filter(d -> d.partitions().get(0).replicas().size() < 3)
+                .map(d -> d.name() + ": " + d.partitions().get(0).replicas().size()).sorted().toList();
         }
     }
 

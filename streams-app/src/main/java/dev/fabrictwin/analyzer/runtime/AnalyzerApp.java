@@ -116,8 +116,13 @@ public final class AnalyzerApp implements AutoCloseable {
                                     final SeriesLimits limits) {
         final Properties config = streamsConfig(client, settings);
         PreviousTransactions.complete(config, producerConfig(config));
-        final AnalyzerSettings laned = settings.withLanes(samplePartitions(config, settings.topics().samples().name()))
-            .withBatchFlushMs(BATCH_FLUSH_MS);
+        final SamplesTopic samples = samplesTopic(config, settings.topics().samples().name());
+        // Kafka Streams creates its changelogs and lanes with "the cluster's default" replication, which under KRaft
+        // is the controllers' default.replication.factor, 1 unless set: the analysis state would then live on one
+        // broker, offline while it restarts (AnalyzerChaosTest lost commit markers there). Replicate them as the
+        // telemetry they come from is replicated, unless the operator said otherwise.
+        config.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, samples.replicas());
+        final AnalyzerSettings laned = settings.withLanes(samples.partitions()).withBatchFlushMs(BATCH_FLUSH_MS);
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
         final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
@@ -161,10 +166,16 @@ public final class AnalyzerApp implements AutoCloseable {
         return producer;
     }
 
-    /** Partitions of the samples topic: the topology has a lane per partition, so it must know them up front. */
-    static int samplePartitions(final Properties config, final String topic) {
+    /** The samples topic's partitions (a lane each) and replicas (of its first partition). */
+    record SamplesTopic(int partitions, int replicas) {
+    }
+
+    /** The samples topic's shape: the topology has a lane per partition, so it must know them up front. */
+    static SamplesTopic samplesTopic(final Properties config, final String topic) {
         try (Admin a = Admin.create(adminConfig(config))) {
-            return a.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
+            final var partitions = a.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic)
+                .partitions();
+            return new SamplesTopic(partitions.size(), Math.max(1, partitions.get(0).replicas().size()));
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot describe topic " + topic + " at " + config.get("bootstrap.servers")
                 + " (the analyzer reads it; `analyze` creates it when missing): " + e.getCause().getMessage(), e);
