@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +21,7 @@ import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
+import dev.fabrictwin.analyzer.runtime.InputTopicWatch;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.contract.TopicSetup;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -120,6 +123,8 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     /** How often the state is checked: a change is printed, ERROR ends the process. */
     private static final long WATCH_MS = 500;
+    /** How often the input topics are looked for (a broker that lost them is noticed within two looks). */
+    private static final long TOPIC_CHECK_MS = 5_000;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -159,7 +164,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         final CountDownLatch stopped = new CountDownLatch(1);
         try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
-             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, new SeriesLimits(topDevices, topPorts))) {
+             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, new SeriesLimits(topDevices, topPorts));
+             InputTopicWatch inputs = new InputTopicWatch(streams, List.of(settings.topics().samples().name(),
+                 settings.topics().topology().name(), settings.topics().jobs().name()))) {
             final Thread onSignal = new Thread(() -> {
                 app.close();
                 stopped.countDown();
@@ -172,6 +179,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             final long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
             final long started = System.nanoTime();
             long nextStatus = next(started);
+            long nextTopicCheck = started + TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS);
             double lastCount = 0;
             KafkaStreams.State lastState = null;
             while (!stopped.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
@@ -181,7 +189,20 @@ final class AnalyzeCommand implements Callable<Integer> {
                         state == KafkaStreams.State.RUNNING ? " (processing)" : "", (System.nanoTime() - started) / 1e9);
                     lastState = state;
                 }
-                if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                final boolean stoppedItself = state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING;
+                if (stoppedItself || System.nanoTime() >= nextTopicCheck) {
+                    // Kafka Streams stops by itself on topics gone missing too: then one answer is enough
+                    final Optional<String> gone = stoppedItself ? inputs.checkOnce() : inputs.check();
+                    if (gone.isPresent()) {
+                        Runtime.getRuntime().removeShutdownHook(onSignal);
+                        err.println("analyze: " + gone.get() + ": exiting 1; started again, analyze creates the topics "
+                            + "and begins afresh");
+                        err.flush();
+                        return FabricTwin.EXIT_FAILURE;
+                    }
+                    nextTopicCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS);
+                }
+                if (stoppedItself) {
                     Runtime.getRuntime().removeShutdownHook(onSignal);
                     err.println("analyze: Kafka Streams stopped (" + state + "; the log says why): exiting 1 so a supervisor "
                         + "restarts it");
