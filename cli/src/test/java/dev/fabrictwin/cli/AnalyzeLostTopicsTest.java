@@ -56,7 +56,9 @@ class AnalyzeLostTopicsTest {
             // the consumers' complaint about the missing partitions a few times, not on every poll; Kafka Streams'
             // own account of its failed rebalance (a stack trace per thread) once
             assertThat(lines.stream().filter(l -> l.contains("FetchCollector"))).hasSizeLessThanOrEqualTo(3);
-            assertThat(lines).as(String.join("\n", lines)).hasSizeLessThan(400);
+            assertThat(lines).as(String.join("\n", lines)).hasSizeLessThan(400)
+                // Kafka Streams' assignor warns of a handler it cannot see is on: filtered out by the launcher's logging
+                .noneMatch(l -> l.contains("not enabled for the GlobalThread"));
         } finally {
             if (analyze != null) {
                 analyze.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
