@@ -41,6 +41,9 @@ import picocli.CommandLine.Spec;
             + "(OPEN/UPDATE/RESOLVED, keyed by alert id), fabric.job-health and, for bad records, telemetry.deadletter.",
         "Exactly-once processing; instances with the same --application-id share the work. Prometheus metrics are "
             + "served at http://HOST:PORT/metrics. Stops cleanly on Ctrl-C / SIGTERM (or after --duration).",
+        "Exits 1, for a supervisor to restart it, when Kafka Streams stops on an error or a topic it reads is gone from "
+            + "the cluster (a broker back without its data). Its changelogs and lanes get the samples topic's "
+            + "replication factor unless --config sets replication.factor.",
     },
     footerHeading = "%nExamples:%n",
     footer = {
