@@ -272,7 +272,10 @@ class AnalyzerChaosTest {
         assertThat(deadLetters).as("dead letters of a run whose input holds no bad record").isEmpty();
         // the first place a restart can break exactly-once: each port's committed intervals must be its samples' own
         assertThat(laneFaults).as("what the rates tasks committed to the lanes, against the samples; what the rates "
-            + "tasks of their sample partitions lived through:%n%s", ratesTaskLives(analyzers, laneFaults)).isEmpty();
+            + "tasks of their sample partitions lived through:%n%s%nthe first gap's lane partition on each broker's "
+            + "disk (read_committed hides the markers):%n%s", ratesTaskLives(analyzers, laneFaults),
+            laneFaults.isEmpty() ? "" : String.join("\n", PartitionLogs.aroundFirstFault(BROKER_DATA, "chaos-" + run, laneFaults)))
+            .isEmpty();
         assertThat(onlyInOne(live.transitions(), uninterrupted.transitions())).as("alert transitions only one side published, "
                 + "killed and restarted (%.0f intervals seen late; lanes: %s) vs never stopped", lateIntervals, laneFaults).isEmpty();
         assertThat(live.duplicateJobHealth()).as("(job, ts) published twice").isEmpty();
