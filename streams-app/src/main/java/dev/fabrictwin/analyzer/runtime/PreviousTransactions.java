@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -74,22 +76,32 @@ final class PreviousTransactions {
         final Object threads = streamsConfig.getOrDefault(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         final java.util.List<String> ids = transactionalIds(String.valueOf(streamsConfig.get(StreamsConfig.APPLICATION_ID_CONFIG)),
             processId, Integer.parseInt(threads.toString()));
-        for (final String id : ids) {
-            final Properties p = new Properties();
-            p.putAll(producerConfig);
-            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
-            p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-                producer.initTransactions();
-                producer.close(Duration.ZERO);
-            } catch (org.apache.kafka.common.KafkaException e) {
-                // no worse than before: Kafka Streams' own producers fence it, or the coordinator's timeout ends it
-                LOG.warn("cannot end the transactions of this instance's previous run ({}): {}; they end by their timeout",
-                    id, e.getMessage());
-                return;
-            }
+        // all at once: each waits on its coordinator (a restart waits for the slowest, not for their sum)
+        final java.util.List<CompletableFuture<Void>> ended = ids.stream()
+            .map(id -> CompletableFuture.runAsync(() -> end(id, producerConfig),
+                command -> new Thread(command, "previous-transactions-" + id).start()))
+            .toList();
+        try {
+            CompletableFuture.allOf(ended.toArray(new CompletableFuture[0])).join();
+        } catch (CompletionException e) {
+            // no worse than before: Kafka Streams' own producers fence it, or the coordinator's timeout ends it
+            LOG.warn("cannot end the transactions of this instance's previous run: {}; they end by their timeout",
+                e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+            return;
         }
         LOG.info("transactions of this instance's previous run ended ({} transactional ids) in {} ms", ids.size(),
             (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Fences {@code id}: its coordinator ends whatever transaction the previous run left under it. */
+    private static void end(final String id, final Properties producerConfig) {
+        final Properties p = new Properties();
+        p.putAll(producerConfig);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.close(Duration.ZERO);
+        }
     }
 }
