@@ -2,19 +2,22 @@ package dev.fabrictwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
-import dev.fabrictwin.kafka.embedded.PortInUseException;
 
 /**
  * A broker that comes back without its data (issue 32): {@code analyze}, in a process of its own with the launcher's
@@ -29,8 +32,10 @@ class AnalyzeLostTopicsTest {
     @Test
     void shouldSayInOneLineThatItsTopicsAreGoneAndExitOne() throws Exception {
         final int port = freePort();
-        final Path log = dir.resolve("analyze.log");
+        final List<String> lines = new CopyOnWriteArrayList<>();
+        final CountDownLatch running = new CountDownLatch(1);
         Process analyze = null;
+        Thread reader = null;
         EmbeddedKafka broker = EmbeddedKafka.builder().port(port).start();
         try {
             analyze = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -39,16 +44,18 @@ class AnalyzeLostTopicsTest {
                 "-cp", System.getProperty("java.class.path"), "dev.fabrictwin.cli.FabricTwin", "analyze",
                 "--bootstrap", broker.bootstrapServers(), "--metrics-port", "0", "--status-every", "0",
                 "--state-dir", dir.resolve("state").toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            awaitLine(log, "analyze: RUNNING (processing)", analyze);
+                .redirectErrorStream(true).start();
+            reader = read(analyze, lines, running);
+            assertThat(running.await(120, TimeUnit.SECONDS)).as("analyze was processing; it printed:%n%s",
+                String.join("\n", lines)).isTrue();
 
-            broker.close(); // its data goes with it
+            broker.close(); // its data goes with it; the JDK's listeners reuse the port at once
             broker = null;
-            broker = startOn(port);
+            broker = EmbeddedKafka.builder().port(port).start();
 
-            assertThat(analyze.waitFor(90, TimeUnit.SECONDS)).as("analyze exited; it printed:%n%s", Files.readString(log))
-                .isTrue();
-            final List<String> lines = Files.readAllLines(log);
+            assertThat(analyze.waitFor(90, TimeUnit.SECONDS)).as("analyze exited; it printed:%n%s",
+                String.join("\n", lines)).isTrue();
+            reader.join(TimeUnit.SECONDS.toMillis(10)); // the rest of its output, up to the end of the stream
             assertThat(analyze.exitValue()).as(String.join("\n", lines)).isEqualTo(1);
             assertThat(lines).contains("analyze: topic telemetry.samples is gone from Kafka at 127.0.0.1:" + port
                 + " (a broker that came back without its data, or the topic deleted): exiting 1; started again, "
@@ -69,30 +76,24 @@ class AnalyzeLostTopicsTest {
         }
     }
 
-    /** A fresh broker on {@code port}, once the old one's listener has let it go. */
-    private static EmbeddedKafka startOn(final int port) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                return EmbeddedKafka.builder().port(port).start();
-            } catch (PortInUseException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
+    /** Collects the process's output lines as they come; {@code running} opens on its first "processing" line. */
+    private static Thread read(final Process process, final List<String> lines, final CountDownLatch running) {
+        final Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                    if (line.startsWith("analyze: RUNNING (processing)")) {
+                        running.countDown();
+                    }
                 }
-                Thread.sleep(500); // the port, not Kafka: nothing to subscribe to
+            } catch (IOException e) {
+                lines.add("(output unreadable: " + e.getMessage() + ")");
             }
-        }
-    }
-
-    private static void awaitLine(final Path log, final String start, final Process process) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && process.isAlive()) {
-            if (Files.exists(log) && Files.readAllLines(log).stream().anyMatch(l -> l.startsWith(start))) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no line starting '" + start + "' from analyze:\n" + Files.readString(log));
+        }, "analyze-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static int freePort() throws IOException {
