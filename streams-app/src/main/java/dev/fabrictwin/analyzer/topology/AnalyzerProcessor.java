@@ -81,8 +81,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
 
     @Override
     public void process(final Record<String, List<PortInterval>> record) {
-        if (record.value() == null) {
-            return;
+        if (record.value() == null || record.value().isEmpty()) {
+            return; // (an empty batch only keeps a shard's lane partition from being waited for: ShardSplitter)
         }
         selectShard(record.key());
         if (!resumed && checkpoints != null) {

@@ -25,7 +25,8 @@ import dev.fabrictwin.twin.fabric.Technology;
  * Cuts each lane batch into one batch per analysis shard ({@link ShardMap}), keyed by the shard's number: the lane's
  * repartition topic has a partition per shard, so each shard's analysis task reads every lane's intervals of its
  * links, in timestamp order. Intervals whose names meet no topology port (or all of them, before a topology arrives)
- * go to shard 0, whose analysis reports them as it does unsharded.
+ * go to shard 0, whose analysis reports them as it does unsharded. A shard that gets none of a batch gets an empty
+ * batch at its time, so no shard's partition of a lane stays empty (see {@link #process}).
  */
 final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, String, List<PortInterval>> {
 
@@ -76,16 +77,25 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
             router = current();
         }
         final Map<Integer, List<PortInterval>> byShard = new TreeMap<>();
+        long batchNewest = Long.MIN_VALUE;
         for (final PortInterval i : batch) {
             byShard.computeIfAbsent(router == null ? 0 : router.shardOf(i), s -> new ArrayList<>()).add(i);
+            batchNewest = Math.max(batchNewest, i.t1());
         }
-        byShard.forEach((shard, part) -> {
+        for (int shard = 0; shard < shards; shard++) {
+            final List<PortInterval> part = byShard.get(shard);
+            if (part == null) {
+                // a shard none of whose ports this lane carries still hears from it: Kafka Streams holds a task whose
+                // partition is empty for max.task.idle.ms (60 s) after every start before it processes the others
+                context.forward(new Record<>(String.valueOf(shard), List.of(), batchNewest));
+                continue;
+            }
             long newest = Long.MIN_VALUE;
             for (final PortInterval i : part) {
                 newest = Math.max(newest, i.t1());
             }
             context.forward(new Record<>(String.valueOf(shard), List.copyOf(part), newest));
-        });
+        }
     }
 
     /** The router of the topology in the store (built once per topology and process); null before one arrives. */
