@@ -139,7 +139,7 @@ public final class AnalyzerTopology {
             final KStream<String, RatesStage.LaneBatch> laneBatches = settings.lanes() == 1 ? batches
                 : batches.filter((device, batch) -> batch.lane() == id, Named.as("lane-" + lane));
             final KStream<String, List<PortInterval>> one = settings.sharded()
-                ? laneBatches.process(() -> new ShardSplitter(settings.shards()), Named.as(name + "-by-shard"))
+                ? laneBatches.process(() -> new ShardSplitter(settings.shards(), settings.tickMs()), Named.as(name + "-by-shard"))
                     .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde()).withName(name)
                         .withNumberOfPartitions(settings.shards())
                         .withStreamPartitioner((topic, shard, batch, partitions) ->

@@ -25,8 +25,8 @@ import dev.fabrictwin.twin.fabric.Technology;
  * Cuts each lane batch into one batch per analysis shard ({@link ShardMap}), keyed by the shard's number: the lane's
  * repartition topic has a partition per shard, so each shard's analysis task reads every lane's intervals of its
  * links, in timestamp order. Intervals whose names meet no topology port (or all of them, before a topology arrives)
- * go to shard 0, whose analysis reports them as it does unsharded. A shard that gets none of a batch gets an empty
- * batch at its time, so no shard's partition of a lane stays empty (see {@link #process}).
+ * go to shard 0, whose analysis reports them as it does unsharded. A shard that got nothing from the lane for a tick
+ * gets an empty batch at the batch's time, so no shard's partition of a lane stays empty (see {@link #process}).
  */
 final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, String, List<PortInterval>> {
 
@@ -37,13 +37,18 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
     private static volatile Router shared;
 
     private final int shards;
+    private final long tickMs;
+    /** The newest time this task wrote to each shard's partition. */
+    private final long[] lastSentMs;
     private ProcessorContext<String, List<PortInterval>> context;
     private ReadOnlyKeyValueStore<String, byte[]> topologies;
     private Router router;
     private long lastCheckMs = Long.MIN_VALUE;
 
-    ShardSplitter(final int shards) {
+    ShardSplitter(final int shards, final long tickMs) {
         this.shards = shards;
+        this.tickMs = tickMs;
+        this.lastSentMs = new long[shards];
     }
 
     /** A topology's ports by name, and their shards. */
@@ -64,6 +69,7 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
         this.router = null;
         this.lastCheckMs = Long.MIN_VALUE;
+        java.util.Arrays.fill(lastSentMs, Long.MIN_VALUE);
     }
 
     @Override
@@ -85,9 +91,12 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
         for (int shard = 0; shard < shards; shard++) {
             final List<PortInterval> part = byShard.get(shard);
             if (part == null) {
-                // a shard none of whose ports this lane carries still hears from it: Kafka Streams holds a task whose
-                // partition is empty for max.task.idle.ms (60 s) after every start before it processes the others
-                context.forward(new Record<>(String.valueOf(shard), List.of(), batchNewest));
+                // a shard none of whose ports this lane carries still hears from it once a tick: Kafka Streams holds a
+                // task one of whose partitions is empty for max.task.idle.ms (60 s) after each start
+                if (lastSentMs[shard] == Long.MIN_VALUE || batchNewest - lastSentMs[shard] >= tickMs) {
+                    context.forward(new Record<>(String.valueOf(shard), List.of(), batchNewest));
+                    lastSentMs[shard] = batchNewest;
+                }
                 continue;
             }
             long newest = Long.MIN_VALUE;
@@ -95,6 +104,7 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
                 newest = Math.max(newest, i.t1());
             }
             context.forward(new Record<>(String.valueOf(shard), List.copyOf(part), newest));
+            lastSentMs[shard] = Math.max(lastSentMs[shard], newest);
         }
     }
 
