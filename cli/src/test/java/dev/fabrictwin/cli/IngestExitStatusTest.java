@@ -81,7 +81,7 @@ class IngestExitStatusTest {
     }
 
     /** {@code --output -} writes samples to the process's stdout, not to picocli's writer: caught here. */
-    private static Run runToStdout(final String... args) {
+    static Run runToStdout(final String... args) {
         final java.io.PrintStream before = System.out;
         final java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
         System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
