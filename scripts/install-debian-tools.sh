@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Installs Debian packages the checks need (by default: prometheus, for promtool and a real Prometheus
-# server; kcat, a non-Java Kafka client), unless their commands are already on PATH.
+# server; kcat, a non-Java Kafka client; prometheus-node-exporter, a real exporter for `ingest --scrape`),
+# unless their commands are already on PATH.
 # Usage: scripts/install-debian-tools.sh [package ...]     Exit 0 when every command is available.
 # .ci/run calls it before the tests; run it once yourself before `./mvnw verify` by hand. Tests never install
 # anything: where a tool is missing they are skipped with the reason, and fail instead when CI=true.
 set -euo pipefail
 
 packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(prometheus kcat)
+[ ${#packages[@]} -gt 0 ] || packages=(prometheus kcat prometheus-node-exporter)
 
 command_of() {
   case "$1" in
     prometheus) echo promtool ;;
+    prometheus-node-exporter) echo prometheus-node-exporter ;; # /usr/bin/prometheus-node-exporter, not node_exporter
     *) echo "$1" ;;
   esac
 }

@@ -54,7 +54,10 @@ import picocli.CommandLine.Spec;
         "",
         "Input: --file (a file or stdin), --from-topic (what gnmic's or Telegraf's Kafka output writes; a Kafka "
             + "Streams app, exactly once, runs until stopped or --stop-when-idle) or --scrape (Prometheus "
-            + "exporters every --interval; runs until stopped or --scrapes rounds).",
+            + "exporters every --interval; runs until stopped or --scrapes rounds). --scrape maps node_exporter "
+            + "(node_network_*, node_ethtool_*, node_infiniband_*) and infiniband_exporter; SONiC exporters' "
+            + "sonic_interface_* are not mapped yet (no rx_bytes/tx_bytes from them): for SONiC, ingest --format "
+            + "sonic reads COUNTERS_DB.",
         "",
         "Exit status: 0 when at least one sample was ingested; 1 when nothing was (no input, or every record "
             + "rejected: the summary says which); 2 for bad usage. Stopped by a signal (Ctrl-C), the summary "
@@ -68,7 +71,7 @@ import picocli.CommandLine.Spec;
         "  fabric-twin ingest --from-topic gnmic --format gnmic --bootstrap 127.0.0.1:9092",
         "  # Telegraf '[[outputs.kafka]] topic = \"telegraf\" data_format = \"json\"'",
         "  fabric-twin ingest --from-topic telegraf --format telegraf-json --bootstrap 127.0.0.1:9092 --stop-when-idle 30s",
-        "  # node_exporter / SONiC exporters listed in targets.yaml, every second",
+        "  # node_exporter / infiniband_exporter listed in targets.yaml, every second",
         "  fabric-twin ingest --scrape targets.yaml --interval 1s --bootstrap 127.0.0.1:9092",
         "  fabric-twin ingest --scrape targets.yaml --scrapes 1 --output -",
     })

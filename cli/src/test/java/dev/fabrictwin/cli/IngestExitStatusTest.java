@@ -81,7 +81,7 @@ class IngestExitStatusTest {
     }
 
     /** {@code --output -} writes samples to the process's stdout, not to picocli's writer: caught here. */
-    private static Run runToStdout(final String... args) {
+    static Run runToStdout(final String... args) {
         final java.io.PrintStream before = System.out;
         final java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
         System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -168,5 +168,8 @@ class IngestExitStatusTest {
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("--from-topic", "--scrape", "--stop-when-idle", "--application-id", "telegraf-json",
             "1 when nothing was", "fabric-twin ingest --scrape targets.yaml --interval 1s");
+        // what --scrape maps, and that SONiC's exporters are not (no real exposition of theirs was found to map)
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("--scrape maps node_exporter", "and infiniband_exporter",
+            "SONiC exporters' sonic_interface_* are not mapped yet").doesNotContain("node_exporter / SONiC");
     }
 }

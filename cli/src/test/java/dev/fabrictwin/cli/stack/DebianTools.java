@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Debian tools the checks use (Prometheus and promtool, kcat). Tests never install anything: {@code .ci/run}
+ * Debian tools the checks use (Prometheus and promtool, kcat, prometheus-node-exporter). Tests never install anything: {@code .ci/run}
  * runs {@code scripts/install-debian-tools.sh} before the test command (and so can anyone before {@code ./mvnw
  * verify}). Where a tool is missing, its tests are skipped with the reason; on CI ({@code CI=true}) they fail
  * instead, so a check that did not run never passes unnoticed there.
