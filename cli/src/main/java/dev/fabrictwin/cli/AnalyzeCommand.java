@@ -164,6 +164,9 @@ final class AnalyzeCommand implements Callable<Integer> {
 
         final PrintWriter err = spec.commandLine().getErr();
         TopicSetup.ensure(client, settings.topics());
+        TopicSetup.requireAccess(client, List.of(settings.topics().samples().name(), settings.topics().topology().name(),
+            settings.topics().jobs().name()), List.of(settings.topics().alerts().name(), settings.topics().jobHealth().name(),
+            settings.topics().deadLetter().name()));
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         final CountDownLatch stopped = new CountDownLatch(1);
         try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
@@ -207,8 +210,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 }
                 if (stoppedItself) {
                     Runtime.getRuntime().removeShutdownHook(onSignal);
-                    err.println("analyze: Kafka Streams stopped (" + state + "; the log says why): exiting 1 so a supervisor "
-                        + "restarts it");
+                    err.println("analyze: Kafka Streams stopped (" + state + app.failure().map(f -> ": " + f)
+                        .orElse("; the log says why") + "): exiting 1 so a supervisor restarts it");
                     err.flush();
                     return FabricTwin.EXIT_FAILURE;
                 }

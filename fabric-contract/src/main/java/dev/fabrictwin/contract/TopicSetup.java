@@ -52,6 +52,17 @@ public final class TopicSetup {
         }
     }
 
+    /** As {@link KafkaTopics#requireAccess}: one line naming a topic the principal may not read or write. */
+    public static void requireAccess(final Properties clientConfig, final Collection<String> reads,
+                                     final Collection<String> writes) {
+        final Admin admin = Admin.create(clientConfig);
+        try {
+            KafkaTopics.requireAccess(admin, reads, writes);
+        } finally {
+            admin.close(Duration.ofSeconds(1));
+        }
+    }
+
     /**
      * The number of brokers, or a one-line {@link KafkaAccessException}: a failed login or TLS handshake at once, a
      * protocol mismatch (which the client only sees as dropped connections) after a few seconds, no broker (it may be

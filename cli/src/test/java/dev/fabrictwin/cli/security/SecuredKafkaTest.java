@@ -103,7 +103,7 @@ class SecuredKafkaTest {
         final Run analyzed = analyze.get(120, TimeUnit.SECONDS);
 
         assertThat(analyzed.exitCode()).as(analyzed.err()).isEqualTo(1);
-        assertThat(analyzed.err()).contains("Kafka Streams stopped (ERROR", "exiting 1 so a supervisor restarts it");
+        assertThat(analyzed.err()).contains("Kafka Streams stopped (ERROR: not authorized: ", "exiting 1 so a supervisor restarts it");
     }
 
     private static boolean stable(final org.apache.kafka.clients.admin.Admin admin, final String group) throws Exception {
@@ -168,6 +168,17 @@ class SecuredKafkaTest {
         assertThat(writeError("stranger")).isInstanceOf(TopicAuthorizationException.class);
         assertThat(writeError("analyzer")).as("the analyzer principal cannot write samples")
             .isInstanceOf(TopicAuthorizationException.class);
+    }
+
+    @Test
+    void shouldRefuseToAnalyzeWithoutTheAnalyzersAclsInOneLine() throws Exception {
+        for (final String principal : List.of("stranger", "ingest")) {
+            final Run analyze = run("analyze", "--config", config(principal).toString(), "--application-id", "no-acl-" + principal,
+                "--metrics-port", "0", "--state-dir", dir.resolve("no-acl-" + principal).toString(), "--status-every", "0");
+            assertThat(analyze.exitCode()).as(analyze.err()).isEqualTo(1);
+            assertThat(analyze.errLines()).as(principal).singleElement().asString().matches("fabric-twin analyze: not "
+                + "authorized to (describe|read) topic \\S+ \\(grant (DESCRIBE|READ) on it.*");
+        }
     }
 
     @Test

@@ -75,6 +75,44 @@ public final class KafkaTopics {
         }
     }
 
+    /**
+     * Fails with one line naming the first topic this principal may not read or write as a command needs: checked
+     * before a client starts, since a denial inside Kafka Streams surfaces as a cascade of thread errors. A broker that
+     * does not report authorized operations (no authorizer) is not second-guessed.
+     */
+    public static void requireAccess(final Admin admin, final Collection<String> reads, final Collection<String> writes) {
+        final List<String> names = java.util.stream.Stream.concat(reads.stream(), writes.stream()).distinct().toList();
+        final Map<String, TopicDescription> described;
+        try {
+            described = admin.describeTopics(names, new org.apache.kafka.clients.admin.DescribeTopicsOptions()
+                .includeAuthorizedOperations(true)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new KafkaAccessException("cannot describe topics " + names + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topics", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("timed out after " + TIMEOUT + " describing topics " + names, e);
+        }
+        for (final String name : reads) {
+            require(described.get(name), org.apache.kafka.common.acl.AclOperation.READ, "read");
+        }
+        for (final String name : writes) {
+            require(described.get(name), org.apache.kafka.common.acl.AclOperation.WRITE, "write to");
+        }
+    }
+
+    private static void require(final TopicDescription topic, final org.apache.kafka.common.acl.AclOperation operation,
+                                final String verb) {
+        final java.util.Set<org.apache.kafka.common.acl.AclOperation> allowed = topic.authorizedOperations();
+        if (allowed == null || allowed.contains(operation) || allowed.contains(org.apache.kafka.common.acl.AclOperation.ALL)) {
+            return;
+        }
+        throw new KafkaAccessException("not authorized to " + verb + " topic " + topic.name() + " (grant " + operation
+            + " on it to this principal; docs/security.md lists each command's ACLs)",
+            new org.apache.kafka.common.errors.TopicAuthorizationException(java.util.Set.of(topic.name())));
+    }
+
     private static void awaitLeaders(final Admin admin, final List<String> names)
             throws InterruptedException, TimeoutException {
         final long deadline = System.nanoTime() + TIMEOUT.toNanos();

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.runtime;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -59,13 +61,15 @@ public final class AnalyzerApp implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final AnalyzerMetrics metrics;
     private final HangingTransactionGuard hangingTransactions;
+    private final ThreadFailures failures;
 
     private AnalyzerApp(final KafkaStreams streams, final KafkaStreamsMetrics streamsMetrics, final AnalyzerMetrics metrics,
-                        final HangingTransactionGuard hangingTransactions) {
+                        final HangingTransactionGuard hangingTransactions, final ThreadFailures failures) {
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.metrics = metrics;
         this.hangingTransactions = hangingTransactions;
+        this.failures = failures;
     }
 
     /** Streams settings: the product's defaults, then everything in {@code client} on top. */
@@ -126,7 +130,8 @@ public final class AnalyzerApp implements AutoCloseable {
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
         final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
-        streams.setUncaughtExceptionHandler(new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
+        final ThreadFailures failures = new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW);
+        streams.setUncaughtExceptionHandler(failures);
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
         final HangingTransactionGuard guard = new HangingTransactionGuard(Admin.create(adminConfig(config)),
@@ -135,7 +140,7 @@ public final class AnalyzerApp implements AutoCloseable {
                 settings.topics().jobHealth().name(), settings.topics().deadLetter().name()),
             HANGING_TRANSACTION_AGE_MS, System::currentTimeMillis, registry);
         streams.start();
-        return new AnalyzerApp(streams, streamsMetrics, metrics, guard.start(5_000, HANGING_TRANSACTION_CHECK_MS));
+        return new AnalyzerApp(streams, streamsMetrics, metrics, guard.start(5_000, HANGING_TRANSACTION_CHECK_MS), failures);
     }
 
     /** The admin client's share of the Streams settings (SASL/SSL included). */
@@ -187,6 +192,11 @@ public final class AnalyzerApp implements AutoCloseable {
         }
     }
 
+    /** Why Kafka Streams was shut down, in one line, when a cause replacing threads cannot cure is known. */
+    public Optional<String> failure() {
+        return failures.fatal();
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }
@@ -222,8 +232,17 @@ public final class AnalyzerApp implements AutoCloseable {
             this.windowNanos = window.toNanos();
         }
 
+        /** Why the client was shut down, when replacing threads could not cure it; null otherwise. */
+        private volatile String fatal;
+
         @Override
         public synchronized StreamThreadExceptionResponse handle(final Throwable e) {
+            final Optional<AuthorizationException> denied = authorization(e);
+            if (denied.isPresent()) {
+                fatal = "not authorized: " + denied.get().getMessage() + " (grant the analyzer's ACLs: docs/security.md)";
+                LOG.error("a stream thread was refused by the broker's ACLs; shutting down: {}", denied.get().getMessage());
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
             final long now = System.nanoTime();
             recent.addLast(now);
             while (now - recent.peekFirst() > windowNanos) {
@@ -236,6 +255,19 @@ public final class AnalyzerApp implements AutoCloseable {
             }
             LOG.error("stream thread failed; replacing it (its tasks restart from the last committed state)", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
+        }
+
+        Optional<String> fatal() {
+            return Optional.ofNullable(fatal);
+        }
+
+        private static Optional<AuthorizationException> authorization(final Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof AuthorizationException a) {
+                    return Optional.of(a);
+                }
+            }
+            return Optional.empty();
         }
     }
 }
