@@ -25,6 +25,7 @@ import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
+import dev.fabrictwin.cluster.topology.LldpctlKeyvalue;
 import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
@@ -47,7 +48,8 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
-            + "(lldpctl -f json of each device, SONiC's LLDP_ENTRY_TABLE, OpenConfig LLDP state from gnmic), InfiniBand ibnetdiscover, or a links CSV.",
+            + "(lldpctl -f json/json0/keyvalue of each device, SONiC's LLDP_ENTRY_TABLE, Arista EOS 'show lldp "
+            + "neighbors detail | json', OpenConfig LLDP state from gnmic), InfiniBand ibnetdiscover or iblinkinfo, or a links CSV.",
         "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
             + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
             + "ports (eth0, mlx5_0, ib0, ...) are hosts; switches by distance from the hosts.",
@@ -73,7 +75,8 @@ final class TopologyImportCommand implements Callable<Integer> {
     private KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--lldpctl", paramLabel = "[NAME=]FILE",
-        description = "lldpctl -f json output of device NAME (default: the file name without its extension). Repeatable.")
+        description = "lldpctl -f json, -f json0 or -f keyvalue output of device NAME (the form is recognized; NAME "
+            + "defaults to the file name without its extension). Repeatable.")
     private List<String> lldpctl = new ArrayList<>();
 
     @Option(names = "--sonic-lldp", paramLabel = "NAME=FILE",
@@ -133,7 +136,7 @@ final class TopologyImportCommand implements Callable<Integer> {
         final Observations all = new Observations();
         for (final String source : lldpctl) {
             final String[] named = named(source, null);
-            all.addAll(read(named[1], () -> LldpctlJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+            all.addAll(read(named[1], () -> lldpctl(named[0], Files.readString(Path.of(named[1])))));
         }
         for (final String source : sonic) {
             final String[] named = named(source, "--sonic-lldp");
@@ -204,6 +207,11 @@ final class TopologyImportCommand implements Callable<Integer> {
             throw new UsageException(file + ": " + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst()
                 .orElse("")));
         }
+    }
+
+    /** lldpctl's JSON forms (json, json0) or its keyvalue lines, told apart by the first character. */
+    private static Observations lldpctl(final String device, final String text) throws IOException {
+        return LldpctlKeyvalue.isKeyvalue(text) ? LldpctlKeyvalue.read(device, text) : LldpctlJson.read(device, JSON.readTree(text));
     }
 
     /** {NAME, FILE} from NAME=FILE, or the file name without its extension when the name is optional (option null). */

@@ -24,6 +24,7 @@ import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
+import dev.fabrictwin.cluster.topology.LldpctlKeyvalue;
 import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
@@ -67,6 +68,7 @@ class ClusterSourcesFuzzProperties {
             """, """
             {"lldp": {"interface": {"eth0": {"chassis": {"leaf1": {}}, "port": {"id": {"type": "ifname", "value": "swp1"}}}}}}
             """)),
+        LLDPCTL_KEYVALUE(false, List.of(resource("refdata/debian-lldpd/leaf01.lldpctl-keyvalue.txt"))),
         SONIC_LLDP(true, List.of(resource("handmade/appl_db-lldp.json"))),
         EOS_LLDP(true, List.of(resource("refdata/napalm-eos/issue1153.show_lldp_neighbors__detail.json"))),
         GNMIC_LLDP(true, List.of(resource("handmade/gnmic-lldp.json"))),
@@ -105,6 +107,7 @@ class ClusterSourcesFuzzProperties {
 
         Object read(final String text) throws JsonProcessingException {
             return switch (this) {
+                case LLDPCTL_KEYVALUE -> topology(LldpctlKeyvalue.read("leaf1", text));
                 case IBNETDISCOVER -> topology(Ibnetdiscover.read(text));
                 case LINKS_CSV -> topology(LinksCsv.read(text));
                 case IBLINKINFO -> topology(Iblinkinfo.read(text));

@@ -111,6 +111,59 @@ class RealTopologyOutputsTest {
         assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
     }
 
+    /**
+     * {@code lldpctl -f keyvalue} of the same four namespaces under lldpd 1.0.16 (a later run of the capture script: other
+     * MACs, the same cables): each device's neighbours and their kinds as its json and json0 tables give them, gpu02's
+     * empty output (lldpctl prints no line without a neighbour) an empty table as json's {@code {"lldp": {}}}, and the
+     * same fabric document from the four keyvalue tables as from the four json0 tables.
+     */
+    @Test
+    void lldpctlKeyvalueGivesTheSameNeighboursAndFabricAsJson() throws IOException {
+        final Observations leaf = LldpctlKeyvalue.read("leaf01", refdata("debian-lldpd/leaf01.lldpctl-keyvalue.txt"));
+        assertThat(leaf.neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+        assertThat(leaf.neighbors()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").neighbors());
+        assertThat(leaf.kinds()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").kinds())
+            .containsEntry("gpu01", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+        final Observations empty = LldpctlKeyvalue.read("gpu02", refdata("debian-lldpd/gpu02.lldpctl-keyvalue.txt"));
+        assertThat(empty.neighbors()).isEmpty();
+        assertThat(empty.reporters()).containsExactly("gpu02");
+        assertThat(empty.skipped()).isEqualTo(lldpctl("gpu02", "gpu02.lldpctl-json.json").skipped());
+
+        final Observations keyvalue = new Observations();
+        final Observations json0 = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01", "gpu02")) {
+            final Observations kv = LldpctlKeyvalue.read(device, refdata("debian-lldpd/" + device + ".lldpctl-keyvalue.txt"));
+            final Observations j0 = lldpctl(device, device + ".lldpctl-json0.json");
+            assertThat(kv.neighbors()).as(device).isEqualTo(j0.neighbors());
+            assertThat(kv.kinds()).as(device).isEqualTo(j0.kinds());
+            keyvalue.addAll(kv);
+            json0.addAll(j0);
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(keyvalue, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        assertThat(r.document()).isEqualTo(TopologyMerger.merge(json0, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON).document());
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        final Fabric f = FabricJson.fromJson(r.document(), "lab", Technology.ROCE_V2);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
+    }
+
+    /** A keyvalue line's interface may hold dots (a VLAN interface), a value may go on over lines, and other text is refused. */
+    @Test
+    void lldpctlKeyvalueReadsDottedInterfacesAndMultiLineValuesAndRefusesOtherText() throws IOException {
+        // the real capture with its interfaces renamed as VLAN interfaces and a system description of three lines
+        final String kv = refdata("debian-lldpd/leaf01.lldpctl-keyvalue.txt").replace("lldp.swp1.", "lldp.swp1.100.")
+            .replace("chassis.descr=Debian GNU/Linux 12 (bookworm)", "chassis.descr=Debian\nport.descr=x=y\n");
+        assertThat(LldpctlKeyvalue.read("leaf01", kv).neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1.100", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlKeyvalue.read("x", "\n-------\nLLDP neighbors:\n"))
+            .hasMessage("not lldpctl -f json, json0 or keyvalue output: expected a JSON object or lines "
+                + "'lldp.<interface>.<key>=<value>', found line 2: '-------'");
+    }
+
     @Test
     void lldpctlRefusesOtherJsonNamingWhatItExpectedAndFound() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
