@@ -26,6 +26,7 @@ import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
 import dev.fabrictwin.cluster.topology.LldpctlKeyvalue;
+import dev.fabrictwin.cluster.topology.NxosLldpJson;
 import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
@@ -48,8 +49,9 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
-            + "(lldpctl -f json/json0/keyvalue of each device, SONiC's LLDP_ENTRY_TABLE, Arista EOS 'show lldp "
-            + "neighbors detail | json', OpenConfig LLDP state from gnmic), InfiniBand ibnetdiscover or iblinkinfo, or a links CSV.",
+            + "(lldpctl -f json/json0/keyvalue of each device, SONiC's LLDP_ENTRY_TABLE, Arista EOS 'show lldp neighbors "
+            + "detail | json', Cisco NX-OS 'show lldp neighbors | json', OpenConfig LLDP state from gnmic), InfiniBand "
+            + "ibnetdiscover or iblinkinfo, or a links CSV.",
         "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
             + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
             + "ports (eth0, mlx5_0, ib0, ...) are hosts; switches by distance from the hosts.",
@@ -86,6 +88,11 @@ final class TopologyImportCommand implements Callable<Integer> {
     @Option(names = "--eos-lldp", paramLabel = "NAME=FILE",
         description = "Arista EOS 'show lldp neighbors detail | json' of switch NAME. Repeatable.")
     private List<String> eos = new ArrayList<>();
+
+    @Option(names = "--nxos-lldp", paramLabel = "NAME=FILE",
+        description = "Cisco NX-OS 'show lldp neighbors | json' (or '| json native') of switch NAME; the detail form is "
+            + "refused. Repeatable.")
+    private List<String> nxos = new ArrayList<>();
 
     @Option(names = "--gnmic-lldp", paramLabel = "[NAME=]FILE",
         description = "gnmic get/subscribe output of /lldp/interfaces (JSON or event format); NAME overrides each "
@@ -125,10 +132,10 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, ExecutionException, InterruptedException {
-        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && iblinkinfo.isEmpty()
-                && links.isEmpty()) {
-            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --gnmic-lldp, --ibnetdiscover, "
-                + "--iblinkinfo or --links");
+        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && nxos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty()
+                && iblinkinfo.isEmpty() && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --nxos-lldp, --gnmic-lldp, "
+                + "--ibnetdiscover, --iblinkinfo or --links");
         }
         final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
         final double speed = speed();
@@ -145,6 +152,10 @@ final class TopologyImportCommand implements Callable<Integer> {
         for (final String source : eos) {
             final String[] named = named(source, "--eos-lldp");
             all.addAll(read(named[1], () -> EosLldpJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final String source : nxos) {
+            final String[] named = named(source, "--nxos-lldp");
+            all.addAll(read(named[1], () -> NxosLldpJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
         }
         for (final String source : gnmic) {
             final int eq = source.indexOf('=');

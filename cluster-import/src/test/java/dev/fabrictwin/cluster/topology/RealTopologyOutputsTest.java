@@ -230,6 +230,70 @@ class RealTopologyOutputsTest {
             .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
     }
 
+    private static Observations nxos(final String device) throws IOException {
+        return NxosLldpJson.read(device, JSON.readTree(refdata("suzieq-nxos/" + device + ".show_lldp_neighbors_json_native.json")));
+    }
+
+    /**
+     * Cisco NX-OS 9.3(4) {@code show lldp neighbors | json native} of the eight switches of SuzieQ's NX-OS test fabric: local
+     * ports written out ({@code Eth1/1} is {@code Ethernet1/1}, as the neighbours name it), so every spine-leaf cable and each
+     * leaf pair's two peer links are confirmed by both ends; the Junos edge router (no table of its own, its ports
+     * {@code Locally Assigned} numbers) half-seen. The tables hold no host, so roles name the tiers (the edge router stands
+     * for what attaches below the exit leaves).
+     */
+    @Test
+    void nxosLldpJsonOfAWholeFabricConfirmsEveryCableFromBothEnds() throws IOException {
+        final Observations leaf = nxos("leaf01");
+        assertThat(leaf.neighbors()).containsExactly(
+            new Neighbor("leaf01", "Ethernet1/1", "spine01", "Ethernet1/1", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/2", "spine02", "Ethernet1/1", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/5", "leaf02", "Ethernet1/5", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/6", "leaf02", "Ethernet1/6", Double.NaN));
+        assertThat(leaf.kinds()).containsEntry("spine01", Observations.Kind.SWITCH).containsEntry("leaf02", Observations.Kind.SWITCH);
+        assertThat(nxos("exit01").neighbors()).contains(new Neighbor("exit01", "Ethernet1/4", "dcedge01", "516", Double.NaN));
+
+        final Observations all = new Observations();
+        for (final String device : List.of("spine01", "spine02", "leaf01", "leaf02", "leaf03", "leaf04", "exit01", "exit02")) {
+            all.addAll(nxos(device));
+        }
+        // only switches here (every row Bridge/Router, the servers printed no LLDP): the import asks for a host
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TopologyMerger.merge(all, List.of(), 100e9, "nxos", Technology.ROCE_V2, JSON))
+            .hasMessageStartingWith("cannot tell hosts from switches in these sources");
+        final List<TopologyMerger.Role> roles = List.of(
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^dcedge"), dev.fabrictwin.twin.fabric.Tier.HOST),
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^(leaf|exit)"), dev.fabrictwin.twin.fabric.Tier.LEAF),
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^spine"), dev.fabrictwin.twin.fabric.Tier.SPINE));
+        final TopologyMerger.Result r = TopologyMerger.merge(all, roles, 100e9, "nxos", Technology.ROCE_V2, JSON);
+        assertThat(r.report().confirmed()).isEqualTo(16);
+        assertThat(r.report().halfSeen()).containsExactlyInAnyOrder(
+            "exit01/Ethernet1/4 — dcedge01/516 (only exit01 reports it)", "exit02/Ethernet1/4 — dcedge01/517 (only exit02 reports it)");
+        assertThat(r.report().asymmetric()).isEmpty();
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 1), java.util.Map.entry("leaf", 6),
+            java.util.Map.entry("spine", 2));
+        final Fabric f = FabricJson.fromJson(r.document(), "nxos", Technology.ROCE_V2);
+        assertThat(f.linkAt(new PortRef("leaf03", "Ethernet1/1")).orElseThrow().upper()).isEqualTo(new PortRef("spine01", "Ethernet1/3"));
+        assertThat(f.linkAt(new PortRef("leaf04", "Ethernet1/5")).orElseThrow().other(f.requireNode("leaf04").index()))
+            .isEqualTo(f.requireNode("leaf03").index());
+    }
+
+    /** The real capture's edge-router row moved to mgmt0 is a management link, skipped; other NX-OS JSON is refused in one line. */
+    @Test
+    void nxosLldpJsonSkipsTheManagementPortAndRefusesOtherJson() throws IOException {
+        final String exit01 = refdata("suzieq-nxos/exit01.show_lldp_neighbors_json_native.json");
+        final Observations mgmt = NxosLldpJson.read("exit01", JSON.readTree(exit01.replace("\"l_port_id\":\"Eth1/4\"", "\"l_port_id\":\"mgmt0\"")));
+        assertThat(mgmt.neighbors()).hasSize(2);
+        assertThat(mgmt.skipped()).containsExactly("exit01/mgmt0 → dcedge01/516: an NX-OS management port, not a fabric link");
+        assertThat(NxosLldpJson.read("sw", JSON.readTree("{\"neigh_count\": \"0\"}")).skipped())
+            .containsExactly("sw: an LLDP table with no neighbour (neigh_count 0)");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x",
+                JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json"))))
+            .hasMessage("not NX-OS 'show lldp neighbors | json' output: expected an object with TABLE_nbor, found keys [lldpNeighbors]");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x", JSON.readTree("{\"TABLE_nbor_detail\": {}}")))
+            .hasMessage("NX-OS 'show lldp neighbors detail | json' (TABLE_nbor_detail) is not read: no real capture of it was found "
+                + "to test on; give NX-OS 'show lldp neighbors | json' of the same switch");
+    }
+
     /**
      * iblinkinfo of infiniband-diags 44.0 against ibsim 0.10's simulated fabric (a spine, two leaves, four hosts): every
      * link seen from both ends, hosts named as ibnetdiscover names them, 4X SDR = 10 Gb/s, the down ports counted.
