@@ -25,6 +25,8 @@ import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
+import dev.fabrictwin.cluster.topology.LldpctlKeyvalue;
+import dev.fabrictwin.cluster.topology.NxosLldpJson;
 import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
@@ -47,7 +49,9 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
-            + "(lldpctl -f json of each device, SONiC's LLDP_ENTRY_TABLE, OpenConfig LLDP state from gnmic), InfiniBand ibnetdiscover, or a links CSV.",
+            + "(lldpctl -f json/json0/keyvalue of each device, SONiC's LLDP_ENTRY_TABLE, Arista EOS 'show lldp neighbors "
+            + "detail | json', Cisco NX-OS 'show lldp neighbors | json', OpenConfig LLDP state from gnmic), InfiniBand "
+            + "ibnetdiscover or iblinkinfo, or a links CSV.",
         "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
             + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
             + "ports (eth0, mlx5_0, ib0, ...) are hosts; switches by distance from the hosts.",
@@ -73,7 +77,8 @@ final class TopologyImportCommand implements Callable<Integer> {
     private KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--lldpctl", paramLabel = "[NAME=]FILE",
-        description = "lldpctl -f json output of device NAME (default: the file name without its extension). Repeatable.")
+        description = "lldpctl -f json, -f json0 or -f keyvalue output of device NAME (the form is recognized; NAME "
+            + "defaults to the file name without its extension). Repeatable.")
     private List<String> lldpctl = new ArrayList<>();
 
     @Option(names = "--sonic-lldp", paramLabel = "NAME=FILE",
@@ -83,6 +88,11 @@ final class TopologyImportCommand implements Callable<Integer> {
     @Option(names = "--eos-lldp", paramLabel = "NAME=FILE",
         description = "Arista EOS 'show lldp neighbors detail | json' of switch NAME. Repeatable.")
     private List<String> eos = new ArrayList<>();
+
+    @Option(names = "--nxos-lldp", paramLabel = "NAME=FILE",
+        description = "Cisco NX-OS 'show lldp neighbors | json' (or '| json native') of switch NAME; the detail form is "
+            + "refused. Repeatable.")
+    private List<String> nxos = new ArrayList<>();
 
     @Option(names = "--gnmic-lldp", paramLabel = "[NAME=]FILE",
         description = "gnmic get/subscribe output of /lldp/interfaces (JSON or event format); NAME overrides each "
@@ -122,10 +132,10 @@ final class TopologyImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, ExecutionException, InterruptedException {
-        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty() && iblinkinfo.isEmpty()
-                && links.isEmpty()) {
-            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --gnmic-lldp, --ibnetdiscover, "
-                + "--iblinkinfo or --links");
+        if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && nxos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty()
+                && iblinkinfo.isEmpty() && links.isEmpty()) {
+            throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --nxos-lldp, --gnmic-lldp, "
+                + "--ibnetdiscover, --iblinkinfo or --links");
         }
         final List<TopologyMerger.Role> roleList = roles(); // options first: a bad one costs no reading
         final double speed = speed();
@@ -133,7 +143,7 @@ final class TopologyImportCommand implements Callable<Integer> {
         final Observations all = new Observations();
         for (final String source : lldpctl) {
             final String[] named = named(source, null);
-            all.addAll(read(named[1], () -> LldpctlJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+            all.addAll(read(named[1], () -> lldpctl(named[0], Files.readString(Path.of(named[1])))));
         }
         for (final String source : sonic) {
             final String[] named = named(source, "--sonic-lldp");
@@ -142,6 +152,10 @@ final class TopologyImportCommand implements Callable<Integer> {
         for (final String source : eos) {
             final String[] named = named(source, "--eos-lldp");
             all.addAll(read(named[1], () -> EosLldpJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
+        }
+        for (final String source : nxos) {
+            final String[] named = named(source, "--nxos-lldp");
+            all.addAll(read(named[1], () -> NxosLldpJson.read(named[0], JSON.readTree(Files.readString(Path.of(named[1]))))));
         }
         for (final String source : gnmic) {
             final int eq = source.indexOf('=');
@@ -204,6 +218,11 @@ final class TopologyImportCommand implements Callable<Integer> {
             throw new UsageException(file + ": " + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst()
                 .orElse("")));
         }
+    }
+
+    /** lldpctl's JSON forms (json, json0) or its keyvalue lines, told apart by the first character. */
+    private static Observations lldpctl(final String device, final String text) throws IOException {
+        return LldpctlKeyvalue.isKeyvalue(text) ? LldpctlKeyvalue.read(device, text) : LldpctlJson.read(device, JSON.readTree(text));
     }
 
     /** {NAME, FILE} from NAME=FILE, or the file name without its extension when the name is optional (option null). */

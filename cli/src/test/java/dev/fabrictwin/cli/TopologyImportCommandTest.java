@@ -98,6 +98,70 @@ public class TopologyImportCommandTest {
             + "does not name its switch), was '" + eos + "'");
     }
 
+    /**
+     * {@code lldpctl -f keyvalue} of lldpd 1.0.16 in four network namespaces (cluster-import refdata), given to
+     * {@code --lldpctl} as its JSON forms are: the form is recognized; gpu02's empty output is a table with no neighbour
+     * (skipped and listed; gpu02, linked to nothing, is no node).
+     */
+    @Test
+    void importsLldpctlKeyvalueOutputs(@TempDir final Path dir) throws IOException {
+        final List<String> args = new ArrayList<>(List.of("topology", "import"));
+        for (final String device : List.of("leaf01", "spine01", "gpu01", "gpu02")) {
+            args.add("--lldpctl");
+            args.add(device + "=" + Path.of("..", "cluster-import", "src", "test", "resources", "refdata", "debian-lldpd",
+                device + ".lldpctl-keyvalue.txt"));
+        }
+        final Path out = dir.resolve("topology.json");
+        final FabricTwinCliTest.Run run = run(args, "--out", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.errLines()[0]).isEqualTo("topology import: 3 nodes (1 host, 1 leaf, 1 spine), 2 links: "
+            + "2 confirmed by both ends, 0 half-seen, 0 asymmetric, 0 dropped; 1 source entries skipped");
+        assertThat(run.errLines()).contains("  skipped: gpu02: an LLDP table with no neighbour (agent just started, or links down)");
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.ROCE_V2);
+        assertThat(f.requireLinkAt(new PortRef("gpu01", "eth0")).upper()).isEqualTo(new PortRef("leaf01", "swp1"));
+        assertThat(f.requireLinkAt(new PortRef("leaf01", "swp51")).upper()).isEqualTo(new PortRef("spine01", "swp1"));
+
+        final Path text = dir.resolve("leaf01.txt");
+        Files.writeString(text, "-------------------------------------------------------------------------------\nLLDP neighbors:\n");
+        final FabricTwinCliTest.Run refused = FabricTwinCliTest.run("topology", "import", "--lldpctl", text.toString());
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.errLines()).containsExactly("fabric-twin topology import: " + text + ": not lldpctl -f json, json0 "
+            + "or keyvalue output: expected a JSON object or lines 'lldp.<interface>.<key>=<value>', found line 1: '"
+            + "-".repeat(60) + "...'");
+    }
+
+    /**
+     * Cisco NX-OS 9.3(4) {@code show lldp neighbors | json native} of SuzieQ's eight-switch test fabric (cluster-import
+     * refdata): every cable between them confirmed, NX-OS's {@code Eth1/1} written out; the detail form is refused in one line.
+     */
+    @Test
+    void importsCiscoNxosLldpJson(@TempDir final Path dir) throws IOException {
+        final List<String> args = new ArrayList<>(List.of("topology", "import"));
+        for (final String device : List.of("spine01", "spine02", "leaf01", "leaf02", "leaf03", "leaf04", "exit01", "exit02")) {
+            args.add("--nxos-lldp");
+            args.add(device + "=" + Path.of("..", "cluster-import", "src", "test", "resources", "refdata", "suzieq-nxos",
+                device + ".show_lldp_neighbors_json_native.json"));
+        }
+        final Path out = dir.resolve("topology.json");
+        final FabricTwinCliTest.Run run = run(args, "--role", "^dcedge=host", "--role", "^(leaf|exit)=leaf", "--role", "^spine=spine",
+            "--default-speed", "100G", "--out", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.errLines()[0]).isEqualTo("topology import: 9 nodes (1 host, 6 leaf, 2 spine), 18 links: "
+            + "16 confirmed by both ends, 2 half-seen, 0 asymmetric, 0 dropped");
+        final Fabric f = FabricJson.fromJson(JSON.readTree(out.toFile()), "x", Technology.ROCE_V2);
+        assertThat(f.requireLinkAt(new PortRef("exit02", "Ethernet1/2")).upper()).isEqualTo(new PortRef("spine02", "Ethernet1/6"));
+
+        final Path detail = dir.resolve("leaf01-detail.json");
+        Files.writeString(detail, "{\"TABLE_nbor_detail\": {\"ROW_nbor_detail\": []}}");
+        final FabricTwinCliTest.Run refused = FabricTwinCliTest.run("topology", "import", "--nxos-lldp", "leaf01=" + detail);
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.errLines()).containsExactly("fabric-twin topology import: " + detail + ": NX-OS 'show lldp neighbors "
+            + "detail | json' (TABLE_nbor_detail) is not read: no real capture of it was found to test on; give NX-OS 'show lldp "
+            + "neighbors | json' of the same switch");
+    }
+
     /** iblinkinfo (infiniband-diags 44.0 against ibsim 0.10, cluster-import refdata): an InfiniBand fabric, speeds included. */
     @Test
     void importsIblinkinfo(@TempDir final Path dir) throws IOException {

@@ -24,6 +24,8 @@ import dev.fabrictwin.cluster.topology.Iblinkinfo;
 import dev.fabrictwin.cluster.topology.Ibnetdiscover;
 import dev.fabrictwin.cluster.topology.LinksCsv;
 import dev.fabrictwin.cluster.topology.LldpctlJson;
+import dev.fabrictwin.cluster.topology.LldpctlKeyvalue;
+import dev.fabrictwin.cluster.topology.NxosLldpJson;
 import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
@@ -67,8 +69,10 @@ class ClusterSourcesFuzzProperties {
             """, """
             {"lldp": {"interface": {"eth0": {"chassis": {"leaf1": {}}, "port": {"id": {"type": "ifname", "value": "swp1"}}}}}}
             """)),
+        LLDPCTL_KEYVALUE(false, List.of(resource("refdata/debian-lldpd/leaf01.lldpctl-keyvalue.txt"))),
         SONIC_LLDP(true, List.of(resource("handmade/appl_db-lldp.json"))),
         EOS_LLDP(true, List.of(resource("refdata/napalm-eos/issue1153.show_lldp_neighbors__detail.json"))),
+        NXOS_LLDP(true, List.of(resource("refdata/suzieq-nxos/exit01.show_lldp_neighbors_json_native.json"))),
         GNMIC_LLDP(true, List.of(resource("handmade/gnmic-lldp.json"))),
         IBNETDISCOVER(false, List.of(resource("handmade/ibnetdiscover-2-switch.txt"), resource("refdata/hpc-toolset-x5/X5.topofile"))),
         IBLINKINFO(false, List.of(resource("refdata/debian-ibsim/iblinkinfo.txt"))),
@@ -95,6 +99,7 @@ class ClusterSourcesFuzzProperties {
                 case LLDPCTL -> topology(LldpctlJson.read("leaf1", root));
                 case SONIC_LLDP -> topology(SonicLldp.read("leaf07", root));
                 case EOS_LLDP -> topology(EosLldpJson.read("leaf07", root));
+                case NXOS_LLDP -> topology(NxosLldpJson.read("leaf07", root));
                 case GNMIC_LLDP -> topology(GnmicLldp.read(null, root));
                 case SQUEUE_JSON -> jobs(SlurmJobs.fromJson(root));
                 case KUBECTL_PODS -> jobs(KubernetesPods.fromJson(root));
@@ -105,6 +110,7 @@ class ClusterSourcesFuzzProperties {
 
         Object read(final String text) throws JsonProcessingException {
             return switch (this) {
+                case LLDPCTL_KEYVALUE -> topology(LldpctlKeyvalue.read("leaf1", text));
                 case IBNETDISCOVER -> topology(Ibnetdiscover.read(text));
                 case LINKS_CSV -> topology(LinksCsv.read(text));
                 case IBLINKINFO -> topology(Iblinkinfo.read(text));

@@ -21,7 +21,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * A device with no neighbour yet prints {@code {"lldp": {}}} (json0: {@code {"lldp": [{}]}}): it reported an empty
  * table, which the import lists. The output does not name the local device: the caller does. A neighbour's port is its
- * {@code ifname}/{@code local} id, else its description (a MAC id names no port).
+ * {@code ifname}/{@code local} id, else its description (a MAC id names no port). {@code -f keyvalue}:
+ * {@link LldpctlKeyvalue}, into the same entries.
  */
 public final class LldpctlJson {
 
@@ -29,8 +30,8 @@ public final class LldpctlJson {
     }
 
     /** One interface's neighbour, whichever form it came in; {@code system} null when the port has none. */
-    private record Entry(String localPort, String system, JsonNode capabilities, String portIdType, String portId,
-                         String portDescr) {
+    record Entry(String localPort, String system, Optional<Observations.Kind> kind, String portIdType, String portId,
+                 String portDescr) {
     }
 
     public static Observations read(final String device, final JsonNode root) {
@@ -44,6 +45,11 @@ public final class LldpctlJson {
             throw new IllegalArgumentException("not lldpctl -f json or json0 output: expected an object with key 'lldp', found "
                 + found(root));
         }
+        return observations(device, entries);
+    }
+
+    /** The neighbours of {@code device}'s table, whichever lldpctl form its entries came in (json, json0, keyvalue). */
+    static Observations observations(final String device, final List<Entry> entries) {
         final Observations out = new Observations();
         out.reported(device);
         if (entries.isEmpty()) {
@@ -58,7 +64,7 @@ public final class LldpctlJson {
                 throw new IllegalArgumentException("interface " + e.localPort() + ": a neighbour without a system name or port");
             }
             out.add(new Neighbor(device, e.localPort(), e.system(), portName(e), Double.NaN));
-            capability(e.capabilities()).ifPresent(k -> out.kind(e.system(), k));
+            e.kind().ifPresent(k -> out.kind(e.system(), k));
         }
         return out;
     }
@@ -80,15 +86,15 @@ public final class LldpctlJson {
         for (final Map.Entry<String, JsonNode> p : ports) {
             final JsonNode chassis = p.getValue().path("chassis");
             if (!chassis.isObject() || chassis.isEmpty()) {
-                out.add(new Entry(p.getKey(), null, chassis, "", "", "")); // an interface listed with no neighbour
+                out.add(new Entry(p.getKey(), null, Optional.empty(), "", "", "")); // an interface listed with no neighbour
                 continue;
             }
             final Map.Entry<String, JsonNode> remote = chassis.fields().next();
             // a chassis without a system name is keyed "id", its name (if any) beside it
             final String system = remote.getKey().equals("id") ? chassis.path("name").asText("") : remote.getKey();
             final JsonNode port = p.getValue().path("port");
-            out.add(new Entry(p.getKey(), system, remote.getValue().path("capability"), port.path("id").path("type").asText(""),
-                port.path("id").path("value").asText(""), port.path("descr").asText("")));
+            out.add(new Entry(p.getKey(), system, capability(remote.getValue().path("capability")),
+                port.path("id").path("type").asText(""), port.path("id").path("value").asText(""), port.path("descr").asText("")));
         }
         return out;
     }
@@ -105,10 +111,10 @@ public final class LldpctlJson {
                 final JsonNode chassis = i.path("chassis").path(0);
                 final JsonNode port = i.path("port").path(0);
                 if (chassis.isMissingNode()) {
-                    out.add(new Entry(name, null, chassis, "", "", ""));
+                    out.add(new Entry(name, null, Optional.empty(), "", "", ""));
                     continue;
                 }
-                out.add(new Entry(name, first(chassis.path("name")), chassis.path("capability"),
+                out.add(new Entry(name, first(chassis.path("name")), capability(chassis.path("capability")),
                     port.path("id").path(0).path("type").asText(""), port.path("id").path(0).path("value").asText(""),
                     first(port.path("descr"))));
             }
@@ -139,19 +145,21 @@ public final class LldpctlJson {
         return "a JSON " + node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Bridge or Router enabled: a switch; only Station enabled: a host. */
     private static Optional<Observations.Kind> capability(final JsonNode caps) {
-        boolean station = false;
+        final List<String> enabled = new ArrayList<>();
         for (final JsonNode c : caps.isArray() ? caps : List.of(caps)) {
-            if (!c.path("enabled").asBoolean(false)) {
-                continue;
+            if (c.path("enabled").asBoolean(false)) {
+                enabled.add(c.path("type").asText(""));
             }
-            final String type = c.path("type").asText("");
-            if (type.equals("Bridge") || type.equals("Router")) {
-                return Optional.of(Observations.Kind.SWITCH);
-            }
-            station |= type.equals("Station");
         }
-        return station ? Optional.of(Observations.Kind.HOST) : Optional.empty();
+        return kind(enabled);
+    }
+
+    /** Bridge or Router enabled: a switch; only Station enabled: a host. */
+    static Optional<Observations.Kind> kind(final java.util.Collection<String> enabledCapabilities) {
+        if (enabledCapabilities.contains("Bridge") || enabledCapabilities.contains("Router")) {
+            return Optional.of(Observations.Kind.SWITCH);
+        }
+        return enabledCapabilities.contains("Station") ? Optional.of(Observations.Kind.HOST) : Optional.empty();
     }
 }

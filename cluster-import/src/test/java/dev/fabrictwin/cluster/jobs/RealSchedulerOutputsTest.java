@@ -102,6 +102,31 @@ class RealSchedulerOutputsTest {
             + "0 skipped (not running or no hosts); 1 pods of no training job ignored (default/nginx-deployment-67d4bdd6f5-w6kd7)");
     }
 
+    /**
+     * One Pod as JSON ({@code kubectl get pod nginx -o json} of a minikube node, k9s's test data; no {@code items}): read,
+     * its pod of no training job counted and named. The same pod with a Kubeflow job label is that job, on its node, from
+     * its start time.
+     */
+    @Test
+    void onePodAsJsonIsReadAsOnePodOfAList() throws Exception {
+        final String pod = refdata("k9s/po.kubectl-get-pod-o-json.json");
+        final KubernetesPods.Pods pods = KubernetesPods.read(pod);
+        assertThat(pods.jobs()).isEmpty();
+        assertThat(pods.ignored()).containsExactly("default/nginx");
+        assertThat(JobImport.of(pods.jobs(), pods.ignored(), List.of(), JSON).report()).isEqualTo("jobs import: 0 running, "
+            + "0 skipped (not running or no hosts); 1 pods of no training job ignored (default/nginx)");
+
+        final String labelled = pod.replace("\"name\": \"nginx\",\n    \"namespace\"",
+            "\"labels\": {\"training.kubeflow.org/job-name\": \"llm-pretrain\"},\n    \"name\": \"nginx\",\n    \"namespace\"");
+        assertThat(labelled).isNotEqualTo(pod);
+        final List<ScheduledJob> jobs = KubernetesPods.read(labelled).jobs();
+        assertThat(jobs).hasSize(1);
+        assertThat(jobs.get(0).id()).isEqualTo("llm-pretrain");
+        assertThat(jobs.get(0).state()).isEqualTo("RUNNING");
+        assertThat(jobs.get(0).hosts()).containsExactly("minikube");
+        assertThat(jobs.get(0).startMs()).isEqualTo(java.time.Instant.parse("2019-08-09T05:12:19Z").toEpochMilli());
+    }
+
     /** The Volcano documentation's Pod YAML was edited by hand into invalid YAML: refused in one line with where. */
     @Test
     void invalidPodYamlIsRefusedInOneLineNamingTheFormatAndTheLine() throws IOException {

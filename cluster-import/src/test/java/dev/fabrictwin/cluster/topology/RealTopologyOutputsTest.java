@@ -111,6 +111,59 @@ class RealTopologyOutputsTest {
         assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
     }
 
+    /**
+     * {@code lldpctl -f keyvalue} of the same four namespaces under lldpd 1.0.16 (a later run of the capture script: other
+     * MACs, the same cables): each device's neighbours and their kinds as its json and json0 tables give them, gpu02's
+     * empty output (lldpctl prints no line without a neighbour) an empty table as json's {@code {"lldp": {}}}, and the
+     * same fabric document from the four keyvalue tables as from the four json0 tables.
+     */
+    @Test
+    void lldpctlKeyvalueGivesTheSameNeighboursAndFabricAsJson() throws IOException {
+        final Observations leaf = LldpctlKeyvalue.read("leaf01", refdata("debian-lldpd/leaf01.lldpctl-keyvalue.txt"));
+        assertThat(leaf.neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+        assertThat(leaf.neighbors()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").neighbors());
+        assertThat(leaf.kinds()).isEqualTo(lldpctl("leaf01", "leaf01.lldpctl-json.json").kinds())
+            .containsEntry("gpu01", Observations.Kind.HOST).containsEntry("spine01", Observations.Kind.SWITCH);
+        final Observations empty = LldpctlKeyvalue.read("gpu02", refdata("debian-lldpd/gpu02.lldpctl-keyvalue.txt"));
+        assertThat(empty.neighbors()).isEmpty();
+        assertThat(empty.reporters()).containsExactly("gpu02");
+        assertThat(empty.skipped()).isEqualTo(lldpctl("gpu02", "gpu02.lldpctl-json.json").skipped());
+
+        final Observations keyvalue = new Observations();
+        final Observations json0 = new Observations();
+        for (final String device : List.of("leaf01", "spine01", "gpu01", "gpu02")) {
+            final Observations kv = LldpctlKeyvalue.read(device, refdata("debian-lldpd/" + device + ".lldpctl-keyvalue.txt"));
+            final Observations j0 = lldpctl(device, device + ".lldpctl-json0.json");
+            assertThat(kv.neighbors()).as(device).isEqualTo(j0.neighbors());
+            assertThat(kv.kinds()).as(device).isEqualTo(j0.kinds());
+            keyvalue.addAll(kv);
+            json0.addAll(j0);
+        }
+        final TopologyMerger.Result r = TopologyMerger.merge(keyvalue, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON);
+        assertThat(r.document()).isEqualTo(TopologyMerger.merge(json0, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON).document());
+        assertThat(r.report().confirmed()).isEqualTo(2);
+        final Fabric f = FabricJson.fromJson(r.document(), "lab", Technology.ROCE_V2);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
+    }
+
+    /** A keyvalue line's interface may hold dots (a VLAN interface), a value may go on over lines, and other text is refused. */
+    @Test
+    void lldpctlKeyvalueReadsDottedInterfacesAndMultiLineValuesAndRefusesOtherText() throws IOException {
+        // the real capture with its interfaces renamed as VLAN interfaces and a system description of three lines
+        final String kv = refdata("debian-lldpd/leaf01.lldpctl-keyvalue.txt").replace("lldp.swp1.", "lldp.swp1.100.")
+            .replace("chassis.descr=Debian GNU/Linux 12 (bookworm)", "chassis.descr=Debian\nport.descr=x=y\n");
+        assertThat(LldpctlKeyvalue.read("leaf01", kv).neighbors()).containsExactly(
+            new Neighbor("leaf01", "swp1.100", "gpu01", "eth0", Double.NaN),
+            new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlKeyvalue.read("x", "\n-------\nLLDP neighbors:\n"))
+            .hasMessage("not lldpctl -f json, json0 or keyvalue output: expected a JSON object or lines "
+                + "'lldp.<interface>.<key>=<value>', found line 2: '-------'");
+    }
+
     @Test
     void lldpctlRefusesOtherJsonNamingWhatItExpectedAndFound() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
@@ -175,6 +228,70 @@ class RealTopologyOutputsTest {
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EosLldpJson.read("x", JSON.readTree("{\"lldp\": {}}")))
             .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
+    }
+
+    private static Observations nxos(final String device) throws IOException {
+        return NxosLldpJson.read(device, JSON.readTree(refdata("suzieq-nxos/" + device + ".show_lldp_neighbors_json_native.json")));
+    }
+
+    /**
+     * Cisco NX-OS 9.3(4) {@code show lldp neighbors | json native} of the eight switches of SuzieQ's NX-OS test fabric: local
+     * ports written out ({@code Eth1/1} is {@code Ethernet1/1}, as the neighbours name it), so every spine-leaf cable and each
+     * leaf pair's two peer links are confirmed by both ends; the Junos edge router (no table of its own, its ports
+     * {@code Locally Assigned} numbers) half-seen. The tables hold no host, so roles name the tiers (the edge router stands
+     * for what attaches below the exit leaves).
+     */
+    @Test
+    void nxosLldpJsonOfAWholeFabricConfirmsEveryCableFromBothEnds() throws IOException {
+        final Observations leaf = nxos("leaf01");
+        assertThat(leaf.neighbors()).containsExactly(
+            new Neighbor("leaf01", "Ethernet1/1", "spine01", "Ethernet1/1", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/2", "spine02", "Ethernet1/1", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/5", "leaf02", "Ethernet1/5", Double.NaN),
+            new Neighbor("leaf01", "Ethernet1/6", "leaf02", "Ethernet1/6", Double.NaN));
+        assertThat(leaf.kinds()).containsEntry("spine01", Observations.Kind.SWITCH).containsEntry("leaf02", Observations.Kind.SWITCH);
+        assertThat(nxos("exit01").neighbors()).contains(new Neighbor("exit01", "Ethernet1/4", "dcedge01", "516", Double.NaN));
+
+        final Observations all = new Observations();
+        for (final String device : List.of("spine01", "spine02", "leaf01", "leaf02", "leaf03", "leaf04", "exit01", "exit02")) {
+            all.addAll(nxos(device));
+        }
+        // only switches here (every row Bridge/Router, the servers printed no LLDP): the import asks for a host
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TopologyMerger.merge(all, List.of(), 100e9, "nxos", Technology.ROCE_V2, JSON))
+            .hasMessageStartingWith("cannot tell hosts from switches in these sources");
+        final List<TopologyMerger.Role> roles = List.of(
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^dcedge"), dev.fabrictwin.twin.fabric.Tier.HOST),
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^(leaf|exit)"), dev.fabrictwin.twin.fabric.Tier.LEAF),
+            new TopologyMerger.Role(java.util.regex.Pattern.compile("^spine"), dev.fabrictwin.twin.fabric.Tier.SPINE));
+        final TopologyMerger.Result r = TopologyMerger.merge(all, roles, 100e9, "nxos", Technology.ROCE_V2, JSON);
+        assertThat(r.report().confirmed()).isEqualTo(16);
+        assertThat(r.report().halfSeen()).containsExactlyInAnyOrder(
+            "exit01/Ethernet1/4 — dcedge01/516 (only exit01 reports it)", "exit02/Ethernet1/4 — dcedge01/517 (only exit02 reports it)");
+        assertThat(r.report().asymmetric()).isEmpty();
+        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 1), java.util.Map.entry("leaf", 6),
+            java.util.Map.entry("spine", 2));
+        final Fabric f = FabricJson.fromJson(r.document(), "nxos", Technology.ROCE_V2);
+        assertThat(f.linkAt(new PortRef("leaf03", "Ethernet1/1")).orElseThrow().upper()).isEqualTo(new PortRef("spine01", "Ethernet1/3"));
+        assertThat(f.linkAt(new PortRef("leaf04", "Ethernet1/5")).orElseThrow().other(f.requireNode("leaf04").index()))
+            .isEqualTo(f.requireNode("leaf03").index());
+    }
+
+    /** The real capture's edge-router row moved to mgmt0 is a management link, skipped; other NX-OS JSON is refused in one line. */
+    @Test
+    void nxosLldpJsonSkipsTheManagementPortAndRefusesOtherJson() throws IOException {
+        final String exit01 = refdata("suzieq-nxos/exit01.show_lldp_neighbors_json_native.json");
+        final Observations mgmt = NxosLldpJson.read("exit01", JSON.readTree(exit01.replace("\"l_port_id\":\"Eth1/4\"", "\"l_port_id\":\"mgmt0\"")));
+        assertThat(mgmt.neighbors()).hasSize(2);
+        assertThat(mgmt.skipped()).containsExactly("exit01/mgmt0 → dcedge01/516: an NX-OS management port, not a fabric link");
+        assertThat(NxosLldpJson.read("sw", JSON.readTree("{\"neigh_count\": \"0\"}")).skipped())
+            .containsExactly("sw: an LLDP table with no neighbour (neigh_count 0)");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x",
+                JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json"))))
+            .hasMessage("not NX-OS 'show lldp neighbors | json' output: expected an object with TABLE_nbor, found keys [lldpNeighbors]");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x", JSON.readTree("{\"TABLE_nbor_detail\": {}}")))
+            .hasMessage("NX-OS 'show lldp neighbors detail | json' (TABLE_nbor_detail) is not read: no real capture of it was found "
+                + "to test on; give NX-OS 'show lldp neighbors | json' of the same switch");
     }
 
     /**
