@@ -3,27 +3,16 @@ package dev.fabrictwin.ingest.format.sysfs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.ingest.format.SampleValidator;
-import dev.fabrictwin.ingest.format.support.CounterAccumulator;
-import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format sysfs}: InfiniBand / RoCE port counters from {@code /sys/class/infiniband}, as a ttar archive
@@ -50,50 +39,26 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       <em>saturate</em> at 2^32−1 instead of wrapping: the value is kept as read, and a saturated counter
  *       simply stops rising (the analyzer sees a zero rate, not a wrap).</li>
  * </ul>
+ * The mapping of files to samples is {@link SysfsPorts}, shared with {@link SysfsTreeReader} (a live tree read in
+ * place, {@code ingest --sysfs DIR}): both give the same samples for the same tree.
  */
 public final class SysfsInfinibandAdapter implements FormatAdapter {
 
     public static final String FORMAT = "sysfs";
 
-    private static final Pattern COUNTER_PATH = Pattern.compile("(?:.*/)?([^/]+)/ports/(\\d+)/(?:counters|hw_counters)/([^/]+)");
-    private static final Pattern ATTRIBUTE_PATH = Pattern.compile("(?:.*/)?([^/]+)/ports/(\\d+)/(state|rate)");
-    private static final Pattern STATE = Pattern.compile("(\\d+)\\s*:.*");
-    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)b/sec.*", Pattern.CASE_INSENSITIVE);
     /** Counter and attribute files hold one line; a bigger entry is read through but not kept. */
     private static final int MAX_LINES = 1 << 20;
-
-    private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
 
     @Override
     public String format() {
         return FORMAT;
     }
 
-    private static final class PortUnit {
-        final String port;
-        final RawUnit raw;
-        final CounterAccumulator counters = new CounterAccumulator(FORMAT);
-        final Map<String, Double> gauges = new LinkedHashMap<>();
-        final List<Rejection> pending = new ArrayList<>();
-        long firstLine = -1;
-        long lastLine;
-
-        PortUnit(final String port, final int limit) {
-            this.port = port;
-            this.raw = new RawUnit(limit);
-        }
-    }
-
-    /** One archive entry: its path, content lines, raw text and first line number. */
-    private record Entry(String path, List<String> content, RawUnit raw, long line) {
-    }
-
     @Override
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final int limit = context.maxRecordBytes();
         final LineReader lines = new LineReader(in, limit);
-        final Map<String, PortUnit> ports = new LinkedHashMap<>();
-        final List<Rejection> strays = new ArrayList<>();
+        final SysfsPorts ports = new SysfsPorts(limit);
         final RawUnit archive = new RawUnit(limit);
 
         LineReader.Line line = lines.next();
@@ -109,7 +74,7 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
                 continue;
             }
             if (!text.startsWith("Path:") || line.truncated()) {
-                strays.add(line.truncated() ? line.oversized(FORMAT) : new Rejection(line.bytes(), RejectReason.MALFORMED,
+                ports.strays().add(line.truncated() ? line.oversized(FORMAT) : new Rejection(line.bytes(), RejectReason.MALFORMED,
                     "not a ttar entry line: '" + CounterValues.clip(text) + "'", FORMAT, "line " + line.number()));
                 line = lines.next();
                 continue;
@@ -120,7 +85,7 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
             final long where = line.number();
             final LineReader.Line header = lines.next();
             if (header == null) {
-                reject(ports, strays, path, limit, new Rejection(raw.bytes(), RejectReason.MALFORMED,
+                ports.reject(path, new Rejection(raw.bytes(), RejectReason.MALFORMED,
                     "archive ends after 'Path: " + path + "'", FORMAT, "line " + where));
                 break;
             }
@@ -138,7 +103,7 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
                     archive.addLine(header.bytes());
                     raw.addLine(header.bytes());
                 }
-                reject(ports, strays, path, limit, new Rejection(raw.bytes(), RejectReason.MALFORMED,
+                ports.reject(path, new Rejection(raw.bytes(), RejectReason.MALFORMED,
                     "expected 'Lines: <n>' after 'Path: " + path + "'", FORMAT, "line " + where));
                 line = nextEntry ? header : lines.next(); // a new entry is read again
                 continue;
@@ -162,19 +127,30 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
                 }
             }
             if (!complete) {
-                reject(ports, strays, path, limit, new Rejection(raw.bytes(), RejectReason.MALFORMED,
+                ports.reject(path, new Rejection(raw.bytes(), RejectReason.MALFORMED,
                     "archive ends inside the " + count + " lines of " + path, FORMAT, "line " + where));
                 break;
             }
             if (truncated) {
-                reject(ports, strays, path, limit, new Rejection(raw.bytes(), RejectReason.OVERSIZED,
+                ports.reject(path, new Rejection(raw.bytes(), RejectReason.OVERSIZED,
                     "entry " + path + " has a line longer than " + limit + " bytes", FORMAT, "line " + where));
             } else {
-                entry(new Entry(path, content, raw, where), ports, limit);
+                ports.file(path, content(content), raw.bytes(), where, "line " + where);
             }
             line = lines.next();
         }
-        finish(ports, strays, archive, context, sink);
+        if (ports.isEmpty()) {
+            if (!archive.isEmpty() && !allBlank(archive)) {
+                sink.record();
+                ports.strays().forEach(sink::reject);
+                if (ports.strays().isEmpty()) {
+                    sink.reject(new Rejection(archive.bytes(), RejectReason.NO_COUNTERS,
+                        "archive holds no InfiniBand port counters (.../<dev>/ports/<n>/counters/<name>)", FORMAT, "archive"));
+                }
+            }
+            return;
+        }
+        ports.finish(context, sink);
     }
 
     private static int lineCount(final String header) {
@@ -187,67 +163,6 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
         }
         final int count = Integer.parseInt(n);
         return count > MAX_LINES ? -1 : count;
-    }
-
-    /** Attributes a rejection to the port its path belongs to (so it is reported with that unit), else to the archive. */
-    private static void reject(final Map<String, PortUnit> ports, final List<Rejection> strays, final String path,
-                               final int limit, final Rejection rejection) {
-        final String port = portOf(path);
-        if (port == null) {
-            strays.add(rejection);
-        } else {
-            ports.computeIfAbsent(port, p -> new PortUnit(p, limit)).pending.add(rejection);
-        }
-    }
-
-    private static String portOf(final String path) {
-        Matcher m = COUNTER_PATH.matcher(path);
-        if (m.matches()) {
-            return m.group(1) + "/" + m.group(2);
-        }
-        m = ATTRIBUTE_PATH.matcher(path);
-        return m.matches() ? m.group(1) + "/" + m.group(2) : null;
-    }
-
-    private void entry(final Entry e, final Map<String, PortUnit> ports, final int limit) {
-        final Matcher counter = COUNTER_PATH.matcher(e.path());
-        final Matcher attribute = ATTRIBUTE_PATH.matcher(e.path());
-        final boolean isCounter = counter.matches();
-        if (!isCounter && !attribute.matches()) {
-            return; // device files (board_id, fw_ver, node_guid), link_layer, phys_state, ...: not counters
-        }
-        final Matcher m = isCounter ? counter : attribute;
-        final String portKey = m.group(1) + "/" + m.group(2);
-        final String name = m.group(3);
-        final PortUnit unit = ports.computeIfAbsent(portKey, p -> new PortUnit(p, limit));
-        unit.raw.append(e.raw().bytes());
-        if (unit.firstLine < 0) {
-            unit.firstLine = e.line();
-        }
-        unit.lastLine = e.line();
-        final CounterMapping.Mapped mapped = mapping.map(name);
-        if (mapped.name() == null) {
-            return;
-        }
-        final String value = content(e.content());
-        try {
-            final Target target = Target.parse(mapped.name());
-            if (isCounter) {
-                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!unit.counters.add(target, name, v)) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "counter " + name + " of " + portKey
-                        + " appears twice in the archive");
-                }
-            } else {
-                final double v = (name.equals("state") ? state(value) : rate(value)) * mapped.scale();
-                if (unit.gauges.putIfAbsent(target.name(), v) != null) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, name + " of " + portKey
-                        + " appears twice in the archive");
-                }
-            }
-        } catch (SampleFormatException ex) {
-            unit.pending.add(new Rejection(e.raw().bytes(), ex.reason(), ex.getMessage(), FORMAT, "line " + e.line()));
-        }
     }
 
     /** The file's text: ttar's {@code EOF} marker (no trailing newline) removed, blank trailing lines ignored. */
@@ -264,82 +179,6 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
             b.append(l);
         }
         return b.toString().strip();
-    }
-
-    /** IB port state {@code "4: ACTIVE"}: up when ACTIVE (4) or ACTIVE_DEFER (5). */
-    private static double state(final String value) throws SampleFormatException {
-        final Matcher m = STATE.matcher(value);
-        if (!m.matches() || m.group(1).length() > 3) {
-            throw new SampleFormatException(RejectReason.NON_NUMERIC, "port state is not '<id>: <NAME>': '"
-                + CounterValues.clip(value) + "'");
-        }
-        final int id = Integer.parseInt(m.group(1));
-        return id == 4 || id == 5 ? 1 : 0;
-    }
-
-    /** IB port rate {@code "100 Gb/sec (4X EDR)"} in bit/s. */
-    private static double rate(final String value) throws SampleFormatException {
-        final Matcher m = RATE.matcher(value);
-        if (!m.matches() || m.group(1).length() > 12) {
-            throw new SampleFormatException(RejectReason.NON_NUMERIC, "port rate is not '<n> Gb/sec': '"
-                + CounterValues.clip(value) + "'");
-        }
-        final double unit = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-            case "K" -> 1e3;
-            case "M" -> 1e6;
-            case "G" -> 1e9;
-            case "T" -> 1e12;
-            default -> 1;
-        };
-        return Double.parseDouble(m.group(1)) * unit;
-    }
-
-    private static void finish(final Map<String, PortUnit> ports, final List<Rejection> strays, final RawUnit archive,
-                               final ParseContext context, final IngestSink sink) {
-        if (ports.isEmpty()) {
-            if (!archive.isEmpty() && !allBlank(archive)) {
-                sink.record();
-                strays.forEach(sink::reject);
-                if (strays.isEmpty()) {
-                    sink.reject(new Rejection(archive.bytes(), RejectReason.NO_COUNTERS,
-                        "archive holds no InfiniBand port counters (.../<dev>/ports/<n>/counters/<name>)", FORMAT, "archive"));
-                }
-            }
-            return;
-        }
-        strays.forEach(sink::reject);
-        final String device = context.device();
-        for (final PortUnit unit : ports.values()) {
-            sink.record();
-            final String where = unit.firstLine < 0 ? "port " + unit.port
-                : "lines " + unit.firstLine + "-" + unit.lastLine + " (port " + unit.port + ")";
-            if (unit.raw.oversized()) {
-                sink.reject(new Rejection(unit.raw.bytes(), RejectReason.OVERSIZED, "entries of port " + unit.port
-                    + " take " + unit.raw.size() + " bytes, more than " + context.maxRecordBytes(), FORMAT, where));
-                continue;
-            }
-            if (device == null || device.isBlank()) {
-                sink.reject(new Rejection(unit.raw.bytes(), RejectReason.MISSING_DEVICE,
-                    "sysfs archives name no host: give the device (--device)", FORMAT, where));
-                continue;
-            }
-            unit.pending.forEach(sink::reject);
-            if (unit.counters.isEmpty() && unit.gauges.isEmpty() && !unit.pending.isEmpty()) {
-                continue;
-            }
-            try {
-                if (context.defaultTimestamp() <= 0) {
-                    throw new SampleFormatException(RejectReason.MISSING_TIMESTAMP,
-                        "sysfs archives carry no timestamp and no default timestamp was given");
-                }
-                final Sample s = new Sample(context.defaultTimestamp(), device, unit.port, FORMAT, unit.counters.toMap(),
-                    unit.gauges);
-                SampleValidator.validate(s, context);
-                sink.sample(s);
-            } catch (SampleFormatException e) {
-                sink.reject(new Rejection(unit.raw.bytes(), e.reason(), e.getMessage(), FORMAT, where));
-            }
-        }
     }
 
     private static boolean allBlank(final RawUnit raw) {
