@@ -24,6 +24,8 @@ import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
 import dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter;
+import dev.fabrictwin.ingest.format.sysfs.SysfsInfinibandAdapter;
+import dev.fabrictwin.ingest.format.sysfs.SysfsTreeReader;
 import dev.fabrictwin.ingest.kafka.KafkaIngestSink;
 import dev.fabrictwin.ingest.scrape.ScrapeTarget;
 import dev.fabrictwin.ingest.scrape.ScrapeTargets;
@@ -38,8 +40,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code fabric-twin ingest}: counters from a file or stdin, from collectors' Kafka topic, or scraped from
- * Prometheus exporters, to Kafka or canonical JSON lines. Exit 1 when nothing was ingested.
+ * {@code fabric-twin ingest}: counters from a file or stdin, from collectors' Kafka topic, scraped from
+ * Prometheus exporters, or read from a live {@code /sys/class/infiniband} tree, to Kafka or canonical JSON lines. Exit 1 when nothing was ingested.
  */
 @Command(
     name = "ingest",
@@ -52,12 +54,16 @@ import picocli.CommandLine.Spec;
             + "to the --rejected file), is counted by reason, and ingest goes on. Ends with a one-line summary "
             + "on stderr.",
         "",
-        "Input: --file (a file or stdin), --from-topic (what gnmic's or Telegraf's Kafka output writes; a Kafka "
-            + "Streams app, exactly once, runs until stopped or --stop-when-idle) or --scrape (Prometheus "
-            + "exporters every --interval; runs until stopped or --scrapes rounds). --scrape maps node_exporter "
-            + "(node_network_*, node_ethtool_*, node_infiniband_*) and infiniband_exporter; SONiC exporters' "
+        "Input: --file (a file or stdin), --sysfs DIR (a live /sys/class/infiniband tree), --from-topic (what "
+            + "gnmic's or Telegraf's Kafka output writes; a Kafka Streams app, exactly once, runs until stopped or "
+            + "--stop-when-idle) or --scrape (Prometheus exporters every --interval; runs until stopped or --scrapes "
+            + "rounds). --scrape maps node_exporter (node_network_*, node_ethtool_*, node_infiniband_*) and "
+            + "infiniband_exporter; SONiC exporters' "
             + "sonic_interface_* are not mapped yet (no rx_bytes/tx_bytes from them): for SONiC, ingest --format "
-            + "sonic reads COUNTERS_DB.",
+            + "sonic reads COUNTERS_DB. --sysfs reads a live /sys/class/infiniband tree in place every --interval "
+            + "(InfiniBand/RoCE counters/, hw_counters/, state, rate of each <hca>/ports/<n>, mapped as --format sysfs; "
+            + "device: --device, else this machine's hostname); a file that cannot be read (permission, or gone with "
+            + "its port) is counted and warned about, the rest of the round goes on.",
         "",
         "Exit status: 0 when at least one sample was ingested; 1 when nothing was (no input, or every record "
             + "rejected: the summary says which); 2 for bad usage. Stopped by a signal (Ctrl-C), the summary "
@@ -74,6 +80,9 @@ import picocli.CommandLine.Spec;
         "  # node_exporter / infiniband_exporter listed in targets.yaml, every second",
         "  fabric-twin ingest --scrape targets.yaml --interval 1s --bootstrap 127.0.0.1:9092",
         "  fabric-twin ingest --scrape targets.yaml --scrapes 1 --output -",
+        "  # RoCE/InfiniBand counters of this host's HCAs, every second",
+        "  fabric-twin ingest --sysfs /sys/class/infiniband --interval 1s --bootstrap 127.0.0.1:9092",
+        "  fabric-twin ingest --sysfs /sys/class/infiniband --device gpu01 --scrapes 1 --output -",
     })
 final class IngestCommand implements Callable<Integer> {
 
@@ -82,7 +91,7 @@ final class IngestCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT",
         description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, perfquery, influx, "
-            + "telegraf-json. Required with --file and --from-topic; --scrape reads prometheus.")
+            + "telegraf-json. Required with --file and --from-topic; --scrape reads prometheus, --sysfs sysfs.")
     private String format;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -101,6 +110,11 @@ final class IngestCommand implements Callable<Integer> {
             description = "Scrape the Prometheus exporters listed in this file ('targets:' of URLs or {url, device}; "
                 + "device defaults to the URL's host).")
         Path targets;
+
+        @Option(names = "--sysfs", paramLabel = "DIR",
+            description = "Read this /sys/class/infiniband directory in place every --interval (runs until stopped or "
+                + "--scrapes rounds): each <hca>/ports/<n>'s counters/, hw_counters/, state and rate.")
+        Path sysfs;
     }
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -114,7 +128,8 @@ final class IngestCommand implements Callable<Integer> {
         String output;
     }
 
-    @Option(names = "--device", paramLabel = "NAME", description = "Device name for formats that carry none.")
+    @Option(names = "--device", paramLabel = "NAME",
+        description = "Device name for formats that carry none (with --sysfs: default this machine's hostname).")
     private String device;
 
     @Option(names = "--port", paramLabel = "NAME",
@@ -143,11 +158,11 @@ final class IngestCommand implements Callable<Integer> {
     private Duration stopWhenIdle;
 
     @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10s",
-        description = "With --scrape: time between scrapes of each target (default: ${DEFAULT-VALUE}).")
+        description = "With --scrape and --sysfs: time between rounds (default: ${DEFAULT-VALUE}).")
     private Duration interval;
 
     @Option(names = "--scrapes", paramLabel = "N", defaultValue = "0",
-        description = "With --scrape: stop after N rounds (default: run until stopped).")
+        description = "With --scrape and --sysfs: stop after N rounds (default: run until stopped).")
     private long scrapes;
 
     @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,
@@ -164,6 +179,8 @@ final class IngestCommand implements Callable<Integer> {
         } else if (source.topic != null) {
             ingestTopic(stats);
             extra = "";
+        } else if (source.sysfs != null) {
+            extra = "; " + sysfs(stats);
         } else {
             extra = "; " + scrape(stats);
         }
@@ -285,6 +302,51 @@ final class IngestCommand implements Callable<Integer> {
         }
     }
 
+    private String sysfs(final IngestStats stats) throws IOException {
+        if (format != null && !format.equals(SysfsInfinibandAdapter.FORMAT)) {
+            throw new UsageException("--sysfs reads /sys/class/infiniband (format sysfs); drop --format " + format);
+        }
+        if (port != null) {
+            throw new UsageException("--port names the port of ethtool -S dumps; --sysfs names its ports <hca>/<n>");
+        }
+        positiveInterval();
+        checkOutput();
+        SysfsTreeReader.problem(source.sysfs).ifPresent(problem -> {
+            throw new UsageException(problem);
+        });
+        final String host = device != null ? device : hostname();
+        final SysfsTreeReader reader = new SysfsTreeReader(source.sysfs, context().withDevice(host), Clock.systemUTC());
+        final StopSignal stop = StopSignal.install();
+        try {
+            toSink(stats, "sysfs", "ingest.rejected", sink -> reader.run(sink, interval, scrapes));
+        } finally {
+            stop.done();
+        }
+        return reader.summary();
+    }
+
+    /** This machine's name as the kernel has it ({@code uname -n}), without asking DNS. */
+    private static String hostname() {
+        try {
+            final Path kernel = Path.of("/proc/sys/kernel/hostname");
+            if (Files.isReadable(kernel)) {
+                final String name = Files.readString(kernel).strip();
+                if (!name.isEmpty()) {
+                    return name;
+                }
+            }
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            throw new UsageException("cannot tell this machine's hostname (" + e.getMessage() + "): give --device");
+        }
+    }
+
+    private void positiveInterval() {
+        if (interval.isZero() || interval.isNegative()) {
+            throw new UsageException("--interval must be positive, was " + interval);
+        }
+    }
+
     private String scrape(final IngestStats stats) throws IOException {
         if (format != null && !format.equals(PrometheusTextAdapter.FORMAT)) {
             throw new UsageException("--scrape reads Prometheus text exposition; drop --format " + format);
@@ -295,9 +357,7 @@ final class IngestCommand implements Callable<Integer> {
         if (!Files.isRegularFile(source.targets)) {
             throw new UsageException("targets file not found: " + source.targets);
         }
-        if (interval.isZero() || interval.isNegative()) {
-            throw new UsageException("--interval must be positive, was " + interval);
-        }
+        positiveInterval();
         checkOutput();
         final List<ScrapeTarget> targets = ScrapeTargets.parse(Files.readString(source.targets));
         final Duration perRequest = timeout != null ? timeout : interval.compareTo(Duration.ofSeconds(10)) < 0 ? interval
