@@ -21,6 +21,7 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -41,7 +42,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       per port. A bad counter file rejects that entry alone (raw = the entry's {@code Path:..} text, location
  *       {@code line N}); the port's other counters still make the sample. Structural errors (a {@code Path:}
  *       without {@code Lines:}, an archive that ends inside an entry, stray lines) are rejected MALFORMED on
- *       their own. An archive without any port counter is rejected whole as NO_COUNTERS.</li>
+ *       their own. An archive without any port counter is rejected whole as NO_COUNTERS. A file the archive holds
+ *       twice keeps its first value; the repeat is counted and named ({@link RepeatedKeys}).</li>
  *   <li><b>Device</b>: {@link ParseContext#device()} (the host); without one every port is rejected
  *       MISSING_DEVICE. <b>Port</b>: {@code <dev>/<n>}, e.g. {@code mlx5_0/1}. <b>Timestamp</b>:
  *       {@link ParseContext#defaultTimestamp()}.</li>
@@ -75,6 +77,9 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
         final CounterAccumulator counters = new CounterAccumulator(FORMAT);
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final List<Rejection> pending = new ArrayList<>();
+        /** Files of the port the archive holds twice: the first stands, the repeats are reported with the sample. */
+        final java.util.Set<String> seen = new java.util.HashSet<>();
+        final RepeatedKeys repeated = new RepeatedKeys();
         long firstLine = -1;
         long lastLine;
 
@@ -229,21 +234,17 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
         if (mapped.name() == null) {
             return;
         }
+        if (!unit.seen.add(name)) {
+            unit.repeated.accept(name); // the archive holds the file twice: the first value stands
+            return;
+        }
         final String value = content(e.content());
         try {
             final Target target = Target.parse(mapped.name());
             if (isCounter) {
-                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!unit.counters.add(target, name, v)) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "counter " + name + " of " + portKey
-                        + " appears twice in the archive");
-                }
+                unit.counters.add(target, name, CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale()));
             } else {
-                final double v = (name.equals("state") ? state(value) : rate(value)) * mapped.scale();
-                if (unit.gauges.putIfAbsent(target.name(), v) != null) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, name + " of " + portKey
-                        + " appears twice in the archive");
-                }
+                unit.gauges.putIfAbsent(target.name(), (name.equals("state") ? state(value) : rate(value)) * mapped.scale());
             }
         } catch (SampleFormatException ex) {
             unit.pending.add(new Rejection(e.raw().bytes(), ex.reason(), ex.getMessage(), FORMAT, "line " + e.line()));
@@ -336,6 +337,7 @@ public final class SysfsInfinibandAdapter implements FormatAdapter {
                     unit.gauges);
                 SampleValidator.validate(s, context);
                 sink.sample(s);
+                unit.repeated.report(sink);
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(unit.raw.bytes(), e.reason(), e.getMessage(), FORMAT, where));
             }
