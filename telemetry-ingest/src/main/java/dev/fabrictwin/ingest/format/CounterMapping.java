@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.twin.telemetry.SampleNames;
+
 /**
  * Source counter name → canonical name, read from a data file {@code /mappings/<format>.tsv} (never code).
  * Each non-comment line is {@code source<TAB>canonical[<TAB>scale]}: {@code source} is an exact name or, when
@@ -105,7 +107,8 @@ public final class CounterMapping {
     }
 
     public Mapped map(final String source) {
-        return cache.computeIfAbsent(source, this::resolve);
+        // a name past the sample limit is refused with its sample (NAME_TOO_LONG): not worth keeping in the cache
+        return source.length() > SampleNames.MAX_LENGTH ? resolve(source) : cache.computeIfAbsent(source, this::resolve);
     }
 
     private Mapped resolve(final String source) {

@@ -5,9 +5,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * A fast path for the exact shape {@link SampleJson#write} produces: one flat object, no whitespace, no
  * string escapes, integer counters, plain decimal gauges. It returns {@code null} at the first thing it does
- * not expect, and the caller then parses with Jackson, which gives the same sample or the precise rejection
- * reason. It never rejects anything itself, so it cannot change what is accepted (a property test compares
- * the two on random and mutated input). Why it exists: Jackson's tokenizer alone tops out near the ingest
+ * not expect (a repeated key and a name longer than {@link SampleNames#MAX_LENGTH} bytes included), and the
+ * caller then parses with Jackson, which gives the same sample or the precise rejection reason. It never rejects
+ * anything itself, so it cannot change what is accepted (a property test compares the two on random and mutated
+ * input). Why it exists: Jackson's tokenizer alone tops out near the ingest
  * target on this 2-core class of machine (docs/ingest.md has the figures).
  */
 final class CanonicalFastPath {
@@ -49,7 +50,7 @@ final class CanonicalFastPath {
         long ts = -1;
         String device = null;
         String port = null;
-        String source = "";
+        String source = null;
         FrozenMap<Long> counters = null;
         FrozenMap<Double> gauges = null;
         boolean first = true;
@@ -66,28 +67,52 @@ final class CanonicalFastPath {
             if (nameEnd < 0 || !take(':')) {
                 return null;
             }
+            // a field seen before (a repeated key) goes to Jackson, which keeps the first and reports the repeat
             switch (b[nameStart]) {
                 case 't' -> {
-                    if (!is(nameStart, nameEnd, "ts")) {
+                    if (!is(nameStart, nameEnd, "ts") || ts != -1) {
                         return null;
                     }
                     ts = integer();
                 }
-                case 'd' -> device = is(nameStart, nameEnd, "device") ? text() : null;
-                case 'p' -> port = is(nameStart, nameEnd, "port") ? text() : null;
-                case 's' -> source = is(nameStart, nameEnd, "source") ? text() : null;
-                case 'c' -> counters = is(nameStart, nameEnd, "counters") ? counters() : null;
-                case 'g' -> gauges = is(nameStart, nameEnd, "gauges") ? gauges() : null;
+                case 'd' -> {
+                    if (!is(nameStart, nameEnd, "device") || device != null) {
+                        return null;
+                    }
+                    device = text();
+                }
+                case 'p' -> {
+                    if (!is(nameStart, nameEnd, "port") || port != null) {
+                        return null;
+                    }
+                    port = text();
+                }
+                case 's' -> {
+                    if (!is(nameStart, nameEnd, "source") || source != null) {
+                        return null;
+                    }
+                    source = text();
+                }
+                case 'c' -> {
+                    if (!is(nameStart, nameEnd, "counters") || counters != null || (counters = counters()) == null) {
+                        return null;
+                    }
+                }
+                case 'g' -> {
+                    if (!is(nameStart, nameEnd, "gauges") || gauges != null || (gauges = gauges()) == null) {
+                        return null;
+                    }
+                }
                 default -> {
                     return null;
                 }
             }
         }
         if (i != end || ts <= 0 || device == null || device.isBlank() || port == null || port.isBlank()
-            || source == null || counters == null || gauges == null) {
+            || counters == null || gauges == null) {
             return null;
         }
-        return new Sample(ts, device, port, source, counters, gauges);
+        return new Sample(ts, device, port, source == null ? "" : source, counters, gauges);
     }
 
     private FrozenMap<Long> counters() {
@@ -107,7 +132,9 @@ final class CanonicalFastPath {
             if (v < 0) {
                 return null;
             }
-            out.put(name, v);
+            if (!out.putNew(name, v)) {
+                return null; // a repeated key: Jackson keeps the first and reports it
+            }
         } while (take(','));
         return take('}') ? out.build() : null;
     }
@@ -125,7 +152,9 @@ final class CanonicalFastPath {
             if (name == null || !take(':')) {
                 return null;
             }
-            out.put(name, decimal());
+            if (!out.putNew(name, decimal())) {
+                return null;
+            }
         } while (take(','));
         return take('}') ? out.build() : null;
     }
@@ -200,16 +229,17 @@ final class CanonicalFastPath {
     private String text() {
         final int start = i + 1;
         final int close = string();
-        if (close < 0) {
-            throw new IllegalStateException();
+        if (close < 0 || close - start > SampleNames.MAX_LENGTH) {
+            throw new IllegalStateException(); // a long one may still be short in characters: Jackson decides
         }
         return new String(b, start, close - start, StandardCharsets.UTF_8);
     }
 
+    /** A counter or gauge name; null (to Jackson) past {@link SampleNames#MAX_LENGTH} bytes, which the cache never holds. */
     private String name() {
         final int start = i + 1;
         final int close = string();
-        return close < 0 ? null : NAMES.get(b, start, close - start);
+        return close < 0 || close - start > SampleNames.MAX_LENGTH ? null : NAMES.get(b, start, close - start);
     }
 
     private boolean take(final char c) {

@@ -121,6 +121,30 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
             return this;
         }
 
+        /** Adds an entry unless its key is present (the first value stays); false if it was. One scan, as {@link #put}. */
+        boolean putNew(final String key, final V value) {
+            if (has(key)) {
+                return false;
+            }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            keys[size] = key;
+            values[size++] = value;
+            return true;
+        }
+
+        /** Whether an entry of this key was added (a sample's maps are small: a scan, as {@link #put} does). */
+        boolean has(final String key) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         FrozenMap<V> build() {
             return new FrozenMap<>(keys, values, size);
         }

@@ -4,48 +4,76 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
 /**
  * Streaming JSON codec of the canonical sample: one object per line in files and on
  * {@code telemetry.samples}. Reading validates as it goes and reports the first problem as a
  * {@link SampleFormatException}; it never throws anything else on bad input.
+ *
+ * <p>Names longer than {@link SampleNames#MAX_LENGTH} are NAME_TOO_LONG, with the field and its length. A key
+ * the sample repeats ({@code "rx_bytes"} twice in {@code counters}, {@code "ts"} twice) keeps its first value: the
+ * repeat is skipped unread and its name handed to the reader's {@code repeatedKeys} (ingest counts and names it,
+ * as every ingest format does: docs/ingest.md). JSON leaves repeated names to the reader (RFC 8259 4); the first
+ * is the one the line-oriented formats, whose tools do print a name twice, have to keep.
  */
 public final class SampleJson {
 
     private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+    /**
+     * Longest name or text the reader materializes: far above {@link SampleNames#MAX_LENGTH}, so that a long name
+     * is refused as NAME_TOO_LONG with its real length rather than by Jackson's own limit; at the ingest record limit.
+     */
+    private static final int MAX_TEXT = 1 << 20;
+    private static final Consumer<String> IGNORE = key -> { };
     private static final JsonFactory FACTORY = JsonFactory.builder()
         .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER) // gauges: ~3x faster than JDK
         .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).maxNumberLength(40)
-            .maxStringLength(64 * 1024).build())
+            .maxStringLength(MAX_TEXT).maxNameLength(MAX_TEXT).build())
         .build();
 
     private SampleJson() {
     }
 
     public static Sample read(final byte[] json) throws SampleFormatException {
-        return read(json, 0, json.length);
+        return read(json, 0, json.length, IGNORE);
     }
 
     /** Reads one sample from {@code json[off, off+len)}; the common shape takes a fast path (see CanonicalFastPath). */
     public static Sample read(final byte[] json, final int off, final int len) throws SampleFormatException {
+        return read(json, off, len, IGNORE);
+    }
+
+    /**
+     * As {@link #read(byte[], int, int)}, telling {@code repeatedKeys} each key the sample repeats (its first value
+     * is kept, the repeat skipped unread).
+     */
+    public static Sample read(final byte[] json, final int off, final int len, final Consumer<String> repeatedKeys)
+            throws SampleFormatException {
         final Sample fast = CanonicalFastPath.tryParse(json, off, len);
         if (fast != null) {
             return fast;
         }
-        return readWithJackson(json, off, len);
+        return readWithJackson(json, off, len, repeatedKeys);
     }
 
     /** The full parser: any valid JSON layout, and the precise reason for anything invalid. */
     static Sample readWithJackson(final byte[] json, final int off, final int len) throws SampleFormatException {
+        return readWithJackson(json, off, len, IGNORE);
+    }
+
+    private static Sample readWithJackson(final byte[] json, final int off, final int len, final Consumer<String> repeatedKeys)
+            throws SampleFormatException {
         try (JsonParser p = FACTORY.createParser(json, off, len)) {
-            return read(p);
+            return read(p, repeatedKeys);
         } catch (IOException e) {
             throw new SampleFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
         }
@@ -53,13 +81,13 @@ public final class SampleJson {
 
     public static Sample read(final String json) throws SampleFormatException {
         try (JsonParser p = FACTORY.createParser(json)) {
-            return read(p);
+            return read(p, IGNORE);
         } catch (IOException e) {
             throw new SampleFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
         }
     }
 
-    private static Sample read(final JsonParser p) throws IOException, SampleFormatException {
+    private static Sample read(final JsonParser p, final Consumer<String> repeatedKeys) throws IOException, SampleFormatException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new SampleFormatException(RejectReason.MALFORMED, "a sample must be a JSON object");
         }
@@ -69,17 +97,34 @@ public final class SampleJson {
         String source = "";
         Map<String, Long> counters = null;
         Map<String, Double> gauges = FrozenMap.copyOf(Map.of());
+        int seen = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String field = p.currentName();
             final JsonToken t = p.nextToken();
+            final int bit = switch (field) {
+                case "ts" -> 1;
+                case "device" -> 2;
+                case "port" -> 4;
+                case "source" -> 8;
+                case "counters" -> 16;
+                case "gauges" -> 32;
+                default -> 0;
+            };
+            if (bit == 0 || (seen & bit) != 0) {
+                if (bit != 0) {
+                    repeatedKeys.accept(field); // the first one stands
+                }
+                p.skipChildren(); // forward compatible: unknown top-level fields are ignored
+                continue;
+            }
+            seen |= bit;
             switch (field) {
                 case "ts" -> ts = timestamp(p, t);
                 case "device" -> device = text(p, t, "device");
                 case "port" -> port = text(p, t, "port");
                 case "source" -> source = text(p, t, "source");
-                case "counters" -> counters = counters(p, t);
-                case "gauges" -> gauges = gauges(p, t);
-                default -> p.skipChildren(); // forward compatible: unknown top-level fields are ignored
+                case "counters" -> counters = counters(p, t, repeatedKeys);
+                default -> gauges = gauges(p, t, repeatedKeys);
             }
         }
         if (p.nextToken() != null) {
@@ -119,17 +164,47 @@ public final class SampleJson {
             throw new SampleFormatException(field.equals("device") ? RejectReason.MISSING_DEVICE
                 : field.equals("port") ? RejectReason.MISSING_PORT : RejectReason.MALFORMED, "\"" + field + "\" must be a string");
         }
-        return p.getText();
+        final String text;
+        try {
+            text = p.getText();
+        } catch (StreamConstraintsException e) {
+            throw SampleNames.tooLong(field, MAX_TEXT);
+        }
+        SampleNames.check(field, text);
+        return text;
     }
 
-    private static Map<String, Long> counters(final JsonParser p, final JsonToken t) throws IOException, SampleFormatException {
+    /** The next token of a counters or gauges object: a name within {@link SampleNames#MAX_LENGTH}, or its end. */
+    private static JsonToken nextName(final JsonParser p, final String field) throws IOException, SampleFormatException {
+        final JsonToken t;
+        try {
+            t = p.nextToken();
+        } catch (StreamConstraintsException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("Name length")) {
+                throw SampleNames.tooLong(field, MAX_TEXT);
+            }
+            throw e;
+        }
+        if (t == JsonToken.FIELD_NAME) {
+            SampleNames.check(field, p.currentName());
+        }
+        return t;
+    }
+
+    private static Map<String, Long> counters(final JsonParser p, final JsonToken t, final Consumer<String> repeatedKeys)
+            throws IOException, SampleFormatException {
         if (t != JsonToken.START_OBJECT) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"counters\" must be an object");
         }
         final FrozenMap.Builder<Long> out = new FrozenMap.Builder<>(24);
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (nextName(p, "counter name") == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
+            if (out.has(name)) {
+                repeatedKeys.accept(name);
+                p.skipChildren();
+                continue;
+            }
             out.put(name, counterValue(p, v, name));
         }
         return out.build();
@@ -183,14 +258,20 @@ public final class SampleJson {
         return value.longValue();
     }
 
-    private static Map<String, Double> gauges(final JsonParser p, final JsonToken t) throws IOException, SampleFormatException {
+    private static Map<String, Double> gauges(final JsonParser p, final JsonToken t, final Consumer<String> repeatedKeys)
+            throws IOException, SampleFormatException {
         if (t != JsonToken.START_OBJECT) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"gauges\" must be an object");
         }
         final FrozenMap.Builder<Double> out = new FrozenMap.Builder<>(8);
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (nextName(p, "gauge name") == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
+            if (out.has(name)) {
+                repeatedKeys.accept(name);
+                p.skipChildren();
+                continue;
+            }
             final double d;
             if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
                 d = p.getDoubleValue();

@@ -18,6 +18,7 @@ import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.InstantValues;
 import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -32,7 +33,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       scripts and node_exporter's fixtures). So one file may hold several interfaces' dumps.</li>
  *   <li><b>Lines</b>: {@code name: value}, split on the <em>last</em> {@code ": "} because names contain dots,
  *       spaces and {@code [3]: } ring prefixes. A bad line is rejected on its own (raw = that line, location
- *       {@code line N}); the rest of the dump still makes the sample. A repeated name is MALFORMED.</li>
+ *       {@code line N}); the rest of the dump still makes the sample. A name repeated in a dump keeps its first value;
+ *       the repeat is counted and named ({@link RepeatedKeys}: vmxnet3 prints {@code giant hdr} twice per queue).</li>
  *   <li><b>Device</b>: {@link ParseContext#device()} ({@code --device}, the host); without it each dump is
  *       rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the interface a header names ({@code # ethtool -S eth0}, {@code NIC statistics for eth0:});
@@ -190,6 +192,8 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         private int queueIndent;
         /** Statistics left out on purpose and counted, by reason, reported with the sample. */
         private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
+        /** Statistics the dump names twice: the first value is kept, the repeats reported with the sample. */
+        private final RepeatedKeys repeated = new RepeatedKeys();
 
         Dump(final ParseContext context) {
             this.context = context;
@@ -242,10 +246,12 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                     }
                     return; // dropped on purpose (an attribute, per-queue statistics)
                 }
-                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!counters.add(Target.parse(mapped.name()).queueBounded(), name, v)) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "statistic " + name + " appears twice in one dump");
+                if (counters.hasSource(name)) {
+                    repeated.accept(name); // the first value stands; this line stays in the dump's raw bytes
+                    return;
                 }
+                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
+                counters.add(Target.parse(mapped.name()).queueBounded(), name, v);
             } catch (SampleFormatException e) {
                 unit.reject(line, e);
             }
@@ -274,6 +280,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
                 SampleValidator.validate(s, context);
                 sink.sample(s);
                 droppedValues.forEach(sink::dropped);
+                repeated.report(sink);
                 if (s.counters().keySet().stream().noneMatch(k -> k.startsWith("rx_bytes") || k.startsWith("tx_bytes"))) {
                     sink.warn(NO_BYTES);
                 }

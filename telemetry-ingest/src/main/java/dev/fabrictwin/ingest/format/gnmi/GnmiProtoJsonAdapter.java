@@ -19,6 +19,8 @@ import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.KeepFirstJson;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -64,7 +66,8 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
         GnmiUnits.parse(in, context, sink, FORMAT, this::convert);
     }
 
-    private List<Sample> convert(final JsonNode m, final ParseContext context) throws SampleFormatException {
+    private List<Sample> convert(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
+            throws SampleFormatException {
         final List<JsonNode> notifications = new ArrayList<>();
         final JsonNode update = m.get("update");
         final JsonNode getResponse = m.get("notification");
@@ -82,7 +85,7 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
             throw new SampleFormatException(RejectReason.MALFORMED,
                 "not a gNMI SubscribeResponse: no \"update\" notification");
         }
-        final SampleAssembler samples = new SampleAssembler(mapping);
+        final SampleAssembler samples = new SampleAssembler(mapping, repeated);
         String target = null;
         for (final JsonNode n : notifications) {
             if (!n.isObject()) {
@@ -147,13 +150,14 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
         } else if ((v = field(val, "boolVal", "bool_val")) != null) {
             samples.leaf(ts, scope, leaf, v.isBoolean() ? LeafValues.bool(v.booleanValue()) : InputValue.string(v.asText()));
         } else if ((v = field(val, "jsonIetfVal", "json_ietf_val")) != null || (v = field(val, "jsonVal", "json_val")) != null) {
-            samples.walk(ts, scope, leaf, embeddedJson(v, leaf));
+            samples.walk(ts, scope, leaf, embeddedJson(v, leaf, samples.repeated()));
         }
         // bytesVal, protoBytes, anyVal, leaflistVal: not telemetry counters; ignored like other state
     }
 
     /** jsonVal/jsonIetfVal are bytes, so protobuf JSON carries them base64-encoded; plain JSON is accepted too. */
-    private static JsonNode embeddedJson(final JsonNode v, final String leaf) throws SampleFormatException {
+    private static JsonNode embeddedJson(final JsonNode v, final String leaf, final RepeatedKeys repeated)
+            throws SampleFormatException {
         if (!v.isTextual()) {
             return v; // already JSON (some tools print it decoded)
         }
@@ -165,7 +169,7 @@ public final class GnmiProtoJsonAdapter implements FormatAdapter {
             throw new SampleFormatException(RejectReason.MALFORMED, "jsonVal of " + leaf + " is not base64: " + e.getMessage());
         }
         try {
-            return EMBEDDED_JSON.readTree(decoded);
+            return KeepFirstJson.readTree(EMBEDDED_JSON, decoded, repeated);
         } catch (JsonProcessingException e) {
             throw new SampleFormatException(RejectReason.MALFORMED, "jsonVal of " + leaf + " is not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

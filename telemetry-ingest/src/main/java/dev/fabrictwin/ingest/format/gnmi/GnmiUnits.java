@@ -14,6 +14,8 @@ import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
+import dev.fabrictwin.ingest.format.support.KeepFirstJson;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -21,15 +23,19 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 /**
  * The loop both gNMI JSON adapters share: split the stream into JSON messages ({@link JsonUnitReader}), count
  * each, parse it, convert it, validate every sample, and deliver all of its samples or one rejection with the
- * unit's raw bytes. Also the small parsers both formats need (nanosecond timestamps, device addresses).
- * Public for the other JSON-message formats ({@code telegraf-json}) that split and reject the same way.
+ * unit's raw bytes. A key a message repeats keeps its first value and is counted with its samples
+ * ({@link KeepFirstJson}, {@link RepeatedKeys}), as in every format. Also the small parsers both formats need
+ * (nanosecond timestamps, device addresses). Public for the other JSON-message formats ({@code telegraf-json}) that split and reject the same way.
  */
 public final class GnmiUnits {
 
-    /** Turns one parsed JSON object into samples, or explains why not. */
+    /**
+     * Turns one parsed JSON object into samples, or explains why not; tells {@code repeated} of each key a sample
+     * repeats beyond what the JSON itself repeats (the same leaf in two updates).
+     */
     @FunctionalInterface
     public interface Converter {
-        List<Sample> convert(JsonNode message, ParseContext context) throws SampleFormatException;
+        List<Sample> convert(JsonNode message, ParseContext context, RepeatedKeys repeated) throws SampleFormatException;
     }
 
     private GnmiUnits() {
@@ -39,8 +45,10 @@ public final class GnmiUnits {
                       final Converter converter) throws IOException {
         final ObjectMapper mapper = mapper(context.maxRecordBytes());
         final JsonUnitReader reader = new JsonUnitReader(in, context.maxRecordBytes());
+        final RepeatedKeys repeated = new RepeatedKeys();
         JsonUnitReader.Unit unit;
         while ((unit = reader.next()) != null) {
+            repeated.clear();
             sink.record();
             final String location = "line " + unit.line();
             if (unit.oversized()) {
@@ -53,15 +61,16 @@ public final class GnmiUnits {
                 continue;
             }
             try {
-                final JsonNode message = mapper.readTree(unit.bytes());
+                final JsonNode message = KeepFirstJson.readTree(mapper, unit.bytes(), repeated);
                 if (message == null || !message.isObject()) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "a message must be a JSON object");
                 }
-                final List<Sample> samples = converter.convert(message, context);
+                final List<Sample> samples = converter.convert(message, context, repeated);
                 for (final Sample s : samples) {
                     SampleValidator.validate(s, context);
                 }
                 samples.forEach(sink::sample);
+                repeated.report(sink);
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(unit.bytes(), e.reason(), e.getMessage(), format, location));
             } catch (JsonProcessingException e) {
@@ -87,7 +96,8 @@ public final class GnmiUnits {
     private static ObjectMapper newMapper(final int maxRecordBytes) {
         final JsonFactory factory = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxNumberLength(1000)
-                .maxStringLength(Math.max(1000, maxRecordBytes)).build())
+                // names as long as the message: a long one is NAME_TOO_LONG by the validator, not Jackson's complaint
+                .maxStringLength(Math.max(1000, maxRecordBytes)).maxNameLength(Math.max(1000, maxRecordBytes)).build())
             .build();
         return new ObjectMapper(factory);
     }

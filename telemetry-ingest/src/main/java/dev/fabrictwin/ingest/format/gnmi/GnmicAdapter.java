@@ -13,6 +13,7 @@ import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -56,12 +57,13 @@ public final class GnmicAdapter implements FormatAdapter {
         GnmiUnits.parse(in, context, sink, FORMAT, this::convert);
     }
 
-    private List<Sample> convert(final JsonNode m, final ParseContext context) throws SampleFormatException {
+    private List<Sample> convert(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
+            throws SampleFormatException {
         if (m.has("updates") || m.has("deletes") || m.get("prefix") != null && m.get("prefix").isTextual()) {
-            return defaultFormat(m, context);
+            return defaultFormat(m, context, repeated);
         }
         if (m.has("values") || m.has("tags")) {
-            return eventFormat(m, context);
+            return eventFormat(m, context, repeated);
         }
         if (m.has("sync-response") || m.has("syncResponse") || m.has("sync_response")) {
             throw new SampleFormatException(RejectReason.NO_COUNTERS, "sync response (marks the end of the initial updates; no data)");
@@ -78,11 +80,12 @@ public final class GnmicAdapter implements FormatAdapter {
     }
 
     /** {"source", "timestamp", "prefix", "updates": [{"Path": ..., "values": {...}}], "deletes": [...]} */
-    private List<Sample> defaultFormat(final JsonNode m, final ParseContext context) throws SampleFormatException {
+    private List<Sample> defaultFormat(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
+            throws SampleFormatException {
         final long ts = GnmiUnits.nanosToMillis(m.get("timestamp"));
         final String prefix = GnmiUnits.text(m.get("prefix"));
         final List<GnmiPath.Elem> prefixElems = GnmiPath.parse(prefix);
-        final SampleAssembler samples = new SampleAssembler(mapping);
+        final SampleAssembler samples = new SampleAssembler(mapping, repeated);
         samples.context(prefix);
         final JsonNode updates = m.get("updates");
         if (updates != null && !updates.isNull() && !updates.isArray()) {
@@ -119,14 +122,15 @@ public final class GnmicAdapter implements FormatAdapter {
     }
 
     /** {"name", "timestamp", "tags": {"interface_name": ..., "source": ...}, "values": {"/path/leaf": value}} */
-    private List<Sample> eventFormat(final JsonNode m, final ParseContext context) throws SampleFormatException {
+    private List<Sample> eventFormat(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
+            throws SampleFormatException {
         final long ts = GnmiUnits.nanosToMillis(m.get("timestamp"));
         final JsonNode tags = m.get("tags");
         if (tags != null && !tags.isNull() && !tags.isObject()) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"tags\" must be an object");
         }
         final GnmiPath.Scope scope = GnmiPath.Scope.ROOT.enterAll(tagElems(tags));
-        final SampleAssembler samples = new SampleAssembler(mapping);
+        final SampleAssembler samples = new SampleAssembler(mapping, repeated);
         final String subscription = GnmiUnits.text(m.get("name"));
         samples.context(subscription == null ? null : "subscription " + subscription);
         final JsonNode values = m.get("values");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 
 /**
  * Classifies gNMI leaf values as they arrived ({@link InputValue}); {@link SampleValues} decides what they
@@ -23,8 +24,8 @@ final class LeafValues {
     }
 
     /** The values of one sample; gNMI messages name a leaf by its path, so no noun is added. */
-    static SampleValues sample(final CounterMapping mapping) {
-        return new SampleValues(mapping, "", LeafValues::ofText);
+    static SampleValues sample(final CounterMapping mapping, final RepeatedKeys repeated) {
+        return new SampleValues(mapping, "", LeafValues::ofText, repeated);
     }
 
     static InputValue number(final double d) {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.ListKeys;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -33,17 +34,24 @@ final class SampleAssembler {
         boolean portListSeen;
         String nameLeaf;
 
-        Group(final CounterMapping mapping) {
-            this.values = LeafValues.sample(mapping);
+        Group(final CounterMapping mapping, final RepeatedKeys repeated) {
+            this.values = LeafValues.sample(mapping, repeated);
         }
     }
 
     private final CounterMapping mapping;
+    private final RepeatedKeys repeated;
     private final Map<Key, Group> groups = new LinkedHashMap<>();
     private String lastContext = "";
 
-    SampleAssembler(final CounterMapping mapping) {
+    /** @param repeated told of each leaf a sample gets twice (its first value is kept) */
+    SampleAssembler(final CounterMapping mapping, final RepeatedKeys repeated) {
         this.mapping = mapping;
+        this.repeated = repeated;
+    }
+
+    RepeatedKeys repeated() {
+        return repeated;
     }
 
     /** One scalar leaf. The interface's own {@code name} leaf is remembered: it names the port when the path has no key. */
@@ -51,7 +59,7 @@ final class SampleAssembler {
         if (value == null) {
             return;
         }
-        final Group g = groups.computeIfAbsent(new Key(ts, scope.port()), k -> new Group(mapping));
+        final Group g = groups.computeIfAbsent(new Key(ts, scope.port()), k -> new Group(mapping, repeated));
         g.portListSeen |= scope.portListSeen();
         if (scope.port() == null && scope.qualifier().isEmpty() && scope.queue() == null && leaf.equals("name")
                 && (value.kind() == InputValue.Kind.STRING || value.kind() == InputValue.Kind.UNSIGNED)) {

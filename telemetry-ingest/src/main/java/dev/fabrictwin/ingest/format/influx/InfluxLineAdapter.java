@@ -14,6 +14,7 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.ListKeys;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -42,6 +43,9 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * {@code mlx5_0/1}), else tag {@code port}, else a string field {@code name} (the gnmi plugin writes the
  * interface's name leaf as a field when the path has no key). Quotes around a name (Ciena's {@code "1"}) are
  * removed. A line with none is MISSING_PORT.
+ *
+ * <p><b>Repeated keys</b>: a tag or field repeated in a line keeps its first value; the repeat is counted and named
+ * ({@link RepeatedKeys}).
  *
  * <p><b>Timestamp</b>: nanoseconds (Telegraf's default precision) → epoch ms, rounded down; a line without one
  * takes the context's default timestamp.
@@ -88,6 +92,7 @@ public final class InfluxLineAdapter implements FormatAdapter {
                 final Sample s = sample(p, context);
                 SampleValidator.validate(s, context);
                 pending.add(s, hasQueueOrPriority(p.tags()));
+                RepeatedKeys.report(sink, p.repeated()); // the line's sample goes out (merged): its repeats are counted
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(line.bytes(), e.reason(), e.getMessage(), FORMAT, "line " + line.number()));
             } catch (RuntimeException e) {

@@ -1,6 +1,8 @@
 package dev.fabrictwin.ingest.format.influx;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -13,12 +15,22 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  * {@code measurement[,tag=value...] field=value[,field=value...] [timestamp]}.
  * Escapes: in the measurement {@code \,} and {@code \ }; in tag keys, tag values and field keys also
  * {@code \=}; in string field values {@code \"} and {@code \\}. A backslash before any other character is
- * kept literally, as InfluxDB does.
+ * kept literally, as InfluxDB does. A tag or field key repeated in the line keeps its first value; the repeat is
+ * left out and named in {@link Point#repeated()} (docs/ingest.md: one rule for repeated keys in every format).
  */
 final class LineProtocol {
 
-    /** A parsed line; {@code timestampNs} is null when the line has none. */
-    record Point(String measurement, Map<String, String> tags, Map<String, InputValue> fields, Long timestampNs) {
+    /**
+     * A parsed line; {@code timestampNs} is null when the line has none; {@code repeated}: the tag and field keys the
+     * line repeats (their first values are in {@code tags} and {@code fields}).
+     */
+    record Point(String measurement, Map<String, String> tags, Map<String, InputValue> fields, Long timestampNs,
+                 List<String> repeated) {
+
+        Point(final String measurement, final Map<String, String> tags, final Map<String, InputValue> fields,
+              final Long timestampNs) {
+            this(measurement, tags, fields, timestampNs, List.of());
+        }
     }
 
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
@@ -45,6 +57,7 @@ final class LineProtocol {
             throw malformed("missing measurement name");
         }
         final Map<String, String> tags = new LinkedHashMap<>();
+        final List<String> repeated = new ArrayList<>(0);
         while (i < s.length() && s.charAt(i) == ',') {
             i++;
             final String key = token(true);
@@ -56,7 +69,9 @@ final class LineProtocol {
             if (value.isEmpty()) {
                 throw malformed("tag " + key + " has an empty value");
             }
-            tags.put(key, value);
+            if (tags.putIfAbsent(key, value) != null) {
+                repeated.add(key);
+            }
         }
         if (i >= s.length() || s.charAt(i) != ' ') {
             throw malformed("no fields (expected a space after the measurement and tags)");
@@ -69,7 +84,10 @@ final class LineProtocol {
                 throw malformed("field without key=value" + (key.isEmpty() ? "" : " at '" + abbreviate(key) + "'"));
             }
             i++;
-            fields.put(key, value());
+            final InputValue value = value();
+            if (fields.putIfAbsent(key, value) != null) {
+                repeated.add(key);
+            }
             if (i < s.length() && s.charAt(i) == ',') {
                 i++;
                 continue;
@@ -94,7 +112,7 @@ final class LineProtocol {
                 throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, "timestamp " + abbreviate(t) + " is out of range");
             }
         }
-        return new Point(measurement, tags, fields, ts);
+        return new Point(measurement, tags, fields, ts, repeated);
     }
 
     private void skipSpaces() {

@@ -19,6 +19,7 @@ import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.gnmi.GnmiUnits;
 import dev.fabrictwin.ingest.format.support.InputValue;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -55,7 +56,8 @@ public final class TelegrafJsonAdapter implements FormatAdapter {
         GnmiUnits.parse(in, context, sink, FORMAT, this::convert);
     }
 
-    private List<Sample> convert(final JsonNode message, final ParseContext context) throws SampleFormatException {
+    private List<Sample> convert(final JsonNode message, final ParseContext context, final RepeatedKeys repeated)
+            throws SampleFormatException {
         final JsonNode batch = message.get("metrics");
         if (batch != null && !batch.isArray()) {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"metrics\" must be an array of metrics");

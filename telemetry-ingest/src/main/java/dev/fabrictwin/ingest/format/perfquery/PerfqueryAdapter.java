@@ -16,6 +16,7 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -28,7 +29,8 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
  * port <P>} and holds dot-padded {@code Name:....value} lines;
  * a block is one input unit and one sample. Device: {@code --device}, else {@code lid-<L>} (the LID names the
  * device within its subnet); port: {@code <P>}. Values are decimal counters ({@code 0x} selectors are dropped
- * by the mapping); data counters are 4-byte words (scale 4 in {@code mappings/perfquery.tsv}).
+ * by the mapping); data counters are 4-byte words (scale 4 in {@code mappings/perfquery.tsv}). A counter named twice
+ * in a block keeps its first value; the repeat is counted and named ({@link RepeatedKeys}).
  */
 public final class PerfqueryAdapter implements FormatAdapter {
 
@@ -77,6 +79,8 @@ public final class PerfqueryAdapter implements FormatAdapter {
         final byte[] raw = block.raw.bytes();
         try {
             sink.sample(block.sample(context, mapping));
+            // a counter named twice: the first value stood; counters the mapping drops are no keys of the sample
+            RepeatedKeys.report(sink, block.repeats.stream().filter(name -> mapping.map(name).name() != null).toList());
         } catch (SampleFormatException e) {
             sink.reject(new Rejection(raw, e.reason(), e.getMessage(), FORMAT, "line " + block.firstLine));
         }
@@ -89,6 +93,8 @@ public final class PerfqueryAdapter implements FormatAdapter {
         final String port;
         final RawUnit raw;
         final Map<String, String> values = new LinkedHashMap<>();
+        /** Counters the block names again (the first value stands). */
+        final java.util.List<String> repeats = new java.util.ArrayList<>(0);
         String malformed;
         boolean oversized;
 
@@ -111,7 +117,9 @@ public final class PerfqueryAdapter implements FormatAdapter {
             }
             final Matcher m = COUNTER.matcher(text);
             if (m.matches()) {
-                values.putIfAbsent(m.group(1), m.group(2));
+                if (values.putIfAbsent(m.group(1), m.group(2)) != null) {
+                    repeats.add(m.group(1));
+                }
             } else if (malformed == null) {
                 malformed = "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "' is not a Name:....value line";
             }

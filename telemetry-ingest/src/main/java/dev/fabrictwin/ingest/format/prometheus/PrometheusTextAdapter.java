@@ -24,6 +24,7 @@ import dev.fabrictwin.ingest.format.support.InstantValues;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.fabric.InfinibandNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -39,7 +40,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       line; {@link IngestSink#record()} is called once per scrape. A scrape larger than
  *       {@link ParseContext#maxRecordBytes()} is rejected whole as OVERSIZED. A malformed or bad-valued line is
  *       rejected on its own (raw bytes = that line, location {@code line N}) and the rest of the scrape still
- *       becomes samples.</li>
+ *       becomes samples. A series repeated for one port and time keeps its first value; the repeat is counted and
+ *       named ({@link RepeatedKeys}).</li>
  *   <li><b>Device</b>: exposition names no host, so it is {@link ParseContext#device()} ({@code --device}); without
  *       one every scrape is rejected MISSING_DEVICE.</li>
  *   <li><b>Port</b>: the {@code device} label ({@code eth0}), or {@code device/port} when a {@code port} label is
@@ -125,6 +127,9 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         final Map<String, String> gaugeSources = new LinkedHashMap<>();
         /** Values left out of the sample on purpose, by reason code (reported to the sink with the sample). */
         final java.util.List<String> dropped = new java.util.ArrayList<>();
+        /** The series names read into this sample, and those given again (their first value stands: {@link RepeatedKeys}). */
+        final Set<String> seen = new java.util.HashSet<>();
+        final RepeatedKeys repeated = new RepeatedKeys();
         final RawUnit raw;
 
         Group(final int limit) {
@@ -147,6 +152,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         private final Map<GroupKey, Double> nodeSpeeds = new LinkedHashMap<>();
         /** Series the mapping file drops and counts ({@code -per-queue}), by reason. */
         private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
+        /** infiniband_exporter: an HCA's rate series given twice (the first stands), reported with the scrape's samples. */
+        private final RepeatedKeys nodeRepeats = new RepeatedKeys();
 
         Scrape(final ParseContext context) {
             this.context = context;
@@ -251,7 +258,12 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             final CounterMapping.Mapped mapped = mapping.map(s.name());
             if (mapped.name() != null && mapped.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS)) {
                 final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
-                nodeSpeeds.put(new GroupKey(node, null, ts), CounterValues.parseGauge(s.value(), s.name()) * mapped.scale());
+                final GroupKey key = new GroupKey(node, null, ts);
+                if (nodeSpeeds.containsKey(key)) {
+                    nodeRepeats.accept(s.name());
+                    return;
+                }
+                nodeSpeeds.put(key, CounterValues.parseGauge(s.value(), s.name()) * mapped.scale());
             }
         }
 
@@ -280,6 +292,12 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return; // gauges without a mapping are port attributes (mtu, flags, ids): ignored
             }
             final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
+            final Group known = groups.get(new GroupKey(node, port, ts));
+            if (known != null && known.seen.contains(s.name())) {
+                known.repeated.accept(s.name()); // a series repeated in one scrape: the first value stands
+                known.raw.addLine(line.bytes());
+                return;
+            }
 
             if (gauge) {
                 final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
@@ -288,13 +306,12 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                     // node_exporter exports /sys/class/net/*/speed = -1 (virtio, veth, bonds, a link that is down) as
                     // -125000: no speed is known; the port's counters and oper_up are still good
                     g.dropped.add(SPEED_UNKNOWN);
+                    g.seen.add(s.name());
                     g.raw.addLine(line.bytes());
                     return;
                 }
                 final String previous = g.gaugeSources.get(target.name());
-                if (previous != null && previous.equals(s.name())) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
-                }
+                g.seen.add(s.name());
                 if (previous == null || s.name().compareTo(previous) < 0) {
                     g.gauges.put(target.name(), v);
                     g.gaugeSources.put(target.name(), s.name());
@@ -304,9 +321,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             }
             final long v = CounterValues.scale(CounterValues.parseFloatCounter(s.value(), s.name()), mapped.scale());
             final Group g = group(node, port, ts);
-            if (!g.counters.add(target, s.name(), v)) {
-                throw new SampleFormatException(RejectReason.MALFORMED, "duplicate series " + s.name() + " for " + port);
-            }
+            g.counters.add(target, s.name(), v);
+            g.seen.add(s.name());
             g.raw.addLine(line.bytes());
         }
 
@@ -339,6 +355,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             }
             final Map<String, InfinibandNames.Name> names = infinibandNames();
             final Set<GroupKey> speedsUsed = new java.util.HashSet<>();
+            boolean sampled = false;
             for (final var e : groups.entrySet()) {
                 final Group g = e.getValue();
                 final GroupKey key = e.getKey();
@@ -362,12 +379,17 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                         QueueDimension.withTotals(g.counters.toMap()), QueueDimension.withGaugeTotals(g.gauges));
                     SampleValidator.validate(s, context);
                     sink.sample(s);
+                    sampled = true;
                     g.dropped.forEach(sink::dropped);
+                    g.repeated.report(sink);
                 } catch (SampleFormatException ex) {
                     sink.reject(new Rejection(g.raw.bytes(), ex.reason(), ex.getMessage(), FORMAT, unit.where()));
                 }
             }
             nodeSpeeds.keySet().stream().filter(k -> !speedsUsed.contains(k)).forEach(k -> sink.dropped(IB_RATE_WITHOUT_PORT));
+            if (sampled) {
+                nodeRepeats.report(sink);
+            }
             droppedValues.forEach(sink::dropped);
         }
 

@@ -15,7 +15,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -31,7 +30,9 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.InstantValues;
+import dev.fabrictwin.ingest.format.support.KeepFirstJson;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -52,7 +53,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *       (wrapped in braces) and location = its Redis key; the other ports are unaffected. A port is not
  *       half-sampled: a queue's roll-up missing from a cumulative counter would look like a counter reset.
  *       A dump that is not valid JSON is rejected whole (MALFORMED); one with no port, queue or PG counters is
- *       rejected NO_COUNTERS; an input larger than {@value #DOCUMENT_FACTOR} × {@link ParseContext#maxRecordBytes()}
+ *       rejected NO_COUNTERS; a key repeated in a hash or in the dump keeps its first value, the repeat counted
+ *       and named ({@link RepeatedKeys}); an input larger than {@value #DOCUMENT_FACTOR} × {@link ParseContext#maxRecordBytes()}
  *       is rejected OVERSIZED, as is a port whose entities exceed {@link ParseContext#maxRecordBytes()}.</li>
  *   <li><b>Device</b>: {@link ParseContext#device()} (the dump has no hostname); without it every port is
  *       rejected MISSING_DEVICE. <b>Port</b>: the name in {@code COUNTERS_PORT_NAME_MAP}. <b>Timestamp</b>:
@@ -80,9 +82,10 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
     private static final String QUEUE_MAP = "COUNTERS_QUEUE_NAME_MAP";
     private static final String PG_MAP = "COUNTERS_PG_NAME_MAP";
 
+    /** Names up to the record limit: a long statistic name is NAME_TOO_LONG by the validator, not Jackson's complaint. */
     private static final JsonFactory FACTORY = JsonFactory.builder()
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(64).build())
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(64)
+            .maxNameLength(ParseContext.DEFAULT_MAX_RECORD_BYTES).build())
         .build();
     private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
@@ -93,8 +96,8 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
         return FORMAT;
     }
 
-    /** One {@code COUNTERS:oid:...} hash: its Redis key, statistics, and byte range in the input. */
-    private record Entity(String key, JsonNode fields, int start, int end) {
+    /** One {@code COUNTERS:oid:...} hash: its Redis key, statistics, byte range in the input, and the keys it repeats. */
+    private record Entity(String key, JsonNode fields, int start, int end, RepeatedKeys repeated) {
     }
 
     /** A queue or PG entity attached to a port. */
@@ -140,6 +143,9 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                 }
                 final Map<String, JsonNode> maps = new HashMap<>();
                 final List<Entity> entities = new ArrayList<>();
+                final java.util.Set<String> keys = new java.util.HashSet<>();
+                // a key the dump repeats (a Redis key, a name in a name map) keeps its first value, counted with the dump
+                final RepeatedKeys repeated = new RepeatedKeys();
                 JsonToken field;
                 while ((field = p.nextToken()) == JsonToken.FIELD_NAME) {
                     final String key = p.currentName();
@@ -148,11 +154,17 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                     final boolean entity = key.startsWith(ENTITY_PREFIX);
                     if (entity || ((key.equals(PORT_MAP) || key.equals(QUEUE_MAP) || key.equals(PG_MAP))
                         && value == JsonToken.START_OBJECT)) {
-                        final JsonNode node = unwrap(MAPPER.readTree(p));
+                        if (!keys.add(key)) {
+                            repeated.accept(key);
+                            p.skipChildren();
+                            continue;
+                        }
+                        final RepeatedKeys own = entity ? new RepeatedKeys() : repeated;
+                        final JsonNode node = unwrap(KeepFirstJson.readTree(MAPPER, p, own));
                         final int end = value.isStructStart() ? (int) p.currentTokenLocation().getByteOffset() + 1
                             : (int) p.currentLocation().getByteOffset();
                         if (entity) {
-                            entities.add(new Entity(key, node, keyStart, end));
+                            entities.add(new Entity(key, node, keyStart, end, own));
                         } else {
                             maps.put(key, node);
                         }
@@ -164,7 +176,7 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                     throw new IOException("unexpected " + field + " in the dump object");
                 }
                 final int end = (int) p.currentTokenLocation().getByteOffset() + 1;
-                dump(doc, from, end, maps, entities, context, sink);
+                dump(doc, from, end, maps, entities, repeated, context, sink);
                 from = end;
             }
         } catch (IOException | RuntimeException e) {
@@ -187,7 +199,8 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
     }
 
     private void dump(final byte[] doc, final int start, final int end, final Map<String, JsonNode> maps,
-                      final List<Entity> entities, final ParseContext context, final IngestSink sink) {
+                      final List<Entity> entities, final RepeatedKeys repeated, final ParseContext context,
+                      final IngestSink sink) {
         final Map<String, String> portByOid = new HashMap<>();
         final Map<String, PortUnit> units = new LinkedHashMap<>();
         for (final var e : fields(maps.get(PORT_MAP))) {
@@ -221,9 +234,13 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                 "byte " + start));
             return;
         }
+        boolean sampled = false;
         for (final PortUnit unit : units.values()) {
             sink.record();
-            port(doc, unit, context, sink);
+            sampled |= port(doc, unit, context, sink);
+        }
+        if (sampled) {
+            repeated.report(sink);
         }
     }
 
@@ -245,7 +262,8 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
         return node.properties();
     }
 
-    private void port(final byte[] doc, final PortUnit unit, final ParseContext context, final IngestSink sink) {
+    /** Reports one port's sample or rejection; true if its sample went out. */
+    private boolean port(final byte[] doc, final PortUnit unit, final ParseContext context, final IngestSink sink) {
         final List<Entity> all = new ArrayList<>(unit.own);
         unit.members.forEach(m -> all.add(m.entity()));
         final String where = "port " + unit.port;
@@ -253,13 +271,13 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
         if (size > context.maxRecordBytes()) {
             sink.reject(new Rejection(raw(doc, all, context.maxRecordBytes()), RejectReason.OVERSIZED, "entities of port "
                 + unit.port + " take " + size + " bytes, more than " + context.maxRecordBytes(), FORMAT, where));
-            return;
+            return false;
         }
         final String device = context.device();
         if (device == null || device.isBlank()) {
             sink.reject(new Rejection(raw(doc, all, context.maxRecordBytes()), RejectReason.MISSING_DEVICE,
                 "COUNTERS_DB dumps name no host: give the device (--device)", FORMAT, where));
-            return;
+            return false;
         }
         final CounterAccumulator counters = new CounterAccumulator(FORMAT);
         final Map<String, Double> gauges = new LinkedHashMap<>();
@@ -321,7 +339,7 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
         } catch (SampleFormatException ex) {
             sink.reject(new Rejection(raw(doc, List.of(current), context.maxRecordBytes()), ex.reason(),
                 ex.getMessage() + " (in " + current.key() + ")", FORMAT, current.key()));
-            return;
+            return false;
         }
         rolledCounters.forEach(counters::putIfAbsent);
         rolledGauges.forEach(gauges::putIfAbsent);
@@ -333,8 +351,13 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
             final Sample s = new Sample(context.defaultTimestamp(), device, unit.port, FORMAT, counters.toMap(), gauges);
             SampleValidator.validate(s, context);
             sink.sample(s);
+            // statistics the mapping file drops are no keys of the sample, repeated or not
+            all.forEach(e -> RepeatedKeys.report(sink, e.repeated().keys().stream()
+                .filter(name -> mapping.map(name).name() != null).toList()));
+            return true;
         } catch (SampleFormatException ex) {
             sink.reject(new Rejection(raw(doc, all, context.maxRecordBytes()), ex.reason(), ex.getMessage(), FORMAT, where));
+            return false;
         }
     }
 

@@ -128,6 +128,11 @@ public final class CounterAccumulator {
         return true;
     }
 
+    /** Whether this source name was added to this sample (a second one is a repeated key: {@link RepeatedKeys}). */
+    public boolean hasSource(final String source) {
+        return sources.contains(source);
+    }
+
     /** Whether a counter of this (mapped) name is present. */
     public boolean has(final String name) {
         return byName.containsKey(name);

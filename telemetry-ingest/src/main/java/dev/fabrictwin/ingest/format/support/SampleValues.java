@@ -2,10 +2,13 @@ package dev.fabrictwin.ingest.format.support;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,7 +47,9 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
  * <p>This class interprets the mapping-file marker {@code ?}: a canonical name ending in {@code ?} is a fallback,
  * used only if no other value of the same sample maps to that name (unicast packets stand in for total packets
  * only when the device sends no totals). When two values map to the same name, the first keeps it and the other
- * stays under its source name, unscaled, unless that name is taken too. The markers {@code !} and {@code +} are
+ * stays under its source name, unscaled, unless that name is taken too. That is two sources; one source given twice
+ * (the same leaf in two updates of one notification, of one queue or priority) is a repeated key: its first value is
+ * kept and the repeat goes to the {@code repeated} listener ({@link RepeatedKeys}). The markers {@code !} and {@code +} are
  * {@link CounterAccumulator}'s and are not read here (see {@link CounterMapping}).
  */
 public final class SampleValues {
@@ -61,6 +66,8 @@ public final class SampleValues {
     private final Map<String, Long> counters = new LinkedHashMap<>();
     private final Map<String, Double> gauges = new LinkedHashMap<>();
     private final List<Deferred> fallbacks = new ArrayList<>();
+    private final Consumer<String> repeated;
+    private final Set<String> sources = new HashSet<>();
 
     /**
      * @param mapping        the format's counter mapping
@@ -70,9 +77,16 @@ public final class SampleValues {
      *                       {@link InputValue.Kind#STRING} when the text is no number
      */
     public SampleValues(final CounterMapping mapping, final String noun, final Function<String, InputValue> numberInString) {
+        this(mapping, noun, numberInString, key -> { });
+    }
+
+    /** @param repeated told of each source name given twice for one queue and priority (its first value is kept) */
+    public SampleValues(final CounterMapping mapping, final String noun, final Function<String, InputValue> numberInString,
+                        final Consumer<String> repeated) {
         this.mapping = mapping;
         this.noun = noun;
         this.numberInString = numberInString;
+        this.repeated = repeated;
     }
 
     /** Adds one value under its source name (as the format names it: a field key, a qualified leaf name). */
@@ -90,6 +104,10 @@ public final class SampleValues {
         final CounterMapping.Mapped mapped = mapping.map(source);
         if (mapped.name() == null) {
             return; // dropped on purpose by the mapping file
+        }
+        if (!sources.add(queue == null && priority == null ? source : source + '\u0000' + queue + '\u0000' + priority)) {
+            repeated.accept(source); // a repeated key: the first value stands, this one is left out unread
+            return;
         }
         final boolean fallback = mapped.name().endsWith("?");
         String name = fallback ? mapped.name().substring(0, mapped.name().length() - 1) : mapped.name();

@@ -17,6 +17,7 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RawUnit;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
@@ -45,6 +46,9 @@ final class SysfsPorts {
         final CounterAccumulator counters = new CounterAccumulator(FORMAT);
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final List<Rejection> pending = new ArrayList<>();
+        /** Files of the port given twice: the first stands, the repeats are reported with the sample. */
+        final java.util.Set<String> seen = new java.util.HashSet<>();
+        final RepeatedKeys repeated = new RepeatedKeys();
         long firstLine = -1;
         long lastLine;
 
@@ -123,19 +127,16 @@ final class SysfsPorts {
         if (mapped.name() == null) {
             return;
         }
+        if (!unit.seen.add(name)) {
+            unit.repeated.accept(name); // given twice (an archive's repeat, or counters/ and hw_counters/ sharing a name): the first stands
+            return;
+        }
         try {
             final Target target = Target.parse(mapped.name());
             if (isCounter) {
-                final long v = CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale());
-                if (!unit.counters.add(target, name, v)) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "counter " + name + " of " + portKey
-                        + " appears twice (counters/ and hw_counters/ share one namespace)");
-                }
+                unit.counters.add(target, name, CounterValues.scale(CounterValues.parseUnsigned(value, name), mapped.scale()));
             } else {
-                final double v = (name.equals("state") ? state(value) : rate(value)) * mapped.scale();
-                if (unit.gauges.putIfAbsent(target.name(), v) != null) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, name + " of " + portKey + " appears twice");
-                }
+                unit.gauges.putIfAbsent(target.name(), (name.equals("state") ? state(value) : rate(value)) * mapped.scale());
             }
         } catch (SampleFormatException ex) {
             unit.pending.add(new Rejection(raw, ex.reason(), ex.getMessage(), FORMAT, location));
@@ -202,6 +203,7 @@ final class SysfsPorts {
                     unit.gauges);
                 SampleValidator.validate(s, context);
                 sink.sample(s);
+                unit.repeated.report(sink);
             } catch (SampleFormatException e) {
                 sink.reject(new Rejection(raw, e.reason(), e.getMessage(), FORMAT, where));
             }

@@ -17,6 +17,7 @@ import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -218,12 +219,14 @@ class EthtoolStatsAdapterTest extends AdapterContract {
 
         assertThat(sink.records).isEqualTo(1);
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_COUNTER,
-            RejectReason.NON_NUMERIC, RejectReason.NOT_FINITE, RejectReason.NON_NUMERIC, RejectReason.MALFORMED,
-            RejectReason.MALFORMED);
+            RejectReason.NON_NUMERIC, RejectReason.NOT_FINITE, RejectReason.NON_NUMERIC, RejectReason.MALFORMED);
         assertThat(sink.rejections.get(0).location()).isEqualTo("line 2");
         assertThat(new String(sink.rejections.get(0).raw(), StandardCharsets.UTF_8)).isEqualTo("     rx_bytes: -5");
+        // a statistic named twice is no bad line: the first value stands, the repeat is counted and named
         assertThat(sink.only("dut", "nic0").counters()).containsOnlyKeys("rx_drops", "tx_drops")
             .containsEntry("rx_drops", 3L).containsEntry("tx_drops", 1L);
+        assertThat(sink.dropped).containsExactly(RepeatedKeys.DROPPED);
+        assertThat(sink.warnings).contains(RepeatedKeys.warning("rx_dropped"));
     }
 
     @Test

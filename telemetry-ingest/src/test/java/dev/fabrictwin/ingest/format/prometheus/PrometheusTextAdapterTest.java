@@ -16,6 +16,7 @@ import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -225,7 +226,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
         assertThat(sink.records).isEqualTo(1);
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NEGATIVE_COUNTER,
             RejectReason.NON_NUMERIC, RejectReason.NOT_FINITE, RejectReason.NOT_FINITE, RejectReason.NON_NUMERIC,
-            RejectReason.MALFORMED, RejectReason.MALFORMED, RejectReason.MALFORMED);
+            RejectReason.MALFORMED, RejectReason.MALFORMED);
         assertThat(sink.rejections.get(0).location()).isEqualTo("line 2");
         assertThat(new String(sink.rejections.get(0).raw(), StandardCharsets.UTF_8))
             .isEqualTo("node_network_receive_bytes_total{device=\"eth0\"} -5");
@@ -233,6 +234,9 @@ class PrometheusTextAdapterTest extends AdapterContract {
         final Sample eth0 = sink.only("dut", "eth0");
         assertThat(eth0.counters()).containsOnlyKeys("tx_drops").containsEntry("tx_drops", 4L);
         assertThat(eth0.gauges()).containsEntry("oper_up", 1.0);
+        // a series repeated is no bad line: the first value stands, the repeat is counted and named
+        assertThat(sink.dropped).containsExactly(RepeatedKeys.DROPPED);
+        assertThat(sink.warnings).containsExactly(RepeatedKeys.warning("node_network_transmit_drop_total"));
     }
 
     @Test
