@@ -139,15 +139,7 @@ class DemoStackTest {
     }
 
     private static boolean ready(final int promPort) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + promPort + "/-/ready"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false; // not listening yet
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return HttpProbe.answers("http://127.0.0.1:" + promPort + "/-/ready");
     }
 
     /** A bounded wait on a process (not a sleep): true when it has exited. */

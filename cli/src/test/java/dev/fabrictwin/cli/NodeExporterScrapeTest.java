@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +43,6 @@ class NodeExporterScrapeTest {
     private static final String DEVICE = "gpu-host-1";
     private static final int ROUNDS = 2;
     private static final Duration READY_DEADLINE = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Path NET = Path.of("/sys/class/net");
     /** Canonical counter -> the kernel's name in /sys/class/net/IF/statistics (node_network_* as prometheus.tsv maps them). */
     private static final Map<String, String> KERNEL_NAMES = new LinkedHashMap<>();
@@ -177,15 +172,7 @@ class NodeExporterScrapeTest {
     }
 
     private static boolean answers(final int port) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false; // not listening yet
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return HttpProbe.answers("http://127.0.0.1:" + port + "/metrics");
     }
 
     private static int freePort() throws IOException {

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 import dev.fabrictwin.ingest.format.IngestSink;
+import dev.fabrictwin.ingest.format.support.Rounds;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter;
 
@@ -80,20 +81,7 @@ public final class Scraper {
      * schedule by more than itself) until {@code maxRounds} rounds are done (0: until interrupted).
      */
     public void run(final IngestSink sink, final Duration interval, final long maxRounds) throws InterruptedException {
-        long next = System.nanoTime();
-        while (maxRounds == 0 || rounds < maxRounds) {
-            scrapeOnce(sink);
-            if (maxRounds != 0 && rounds >= maxRounds) {
-                return;
-            }
-            next += interval.toNanos();
-            final long wait = next - System.nanoTime();
-            if (wait > 0) {
-                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // the scrape schedule, not a wait for data
-            } else {
-                next = System.nanoTime(); // behind: start the next round now, do not burst to catch up
-            }
-        }
+        Rounds.every(interval, maxRounds, () -> scrapeOnce(sink));
     }
 
     private CompletableFuture<Answer> fetch(final ScrapeTarget t) {

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 import dev.fabrictwin.ingest.format.IngestSink;
+import dev.fabrictwin.ingest.format.support.Rounds;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
@@ -192,20 +193,7 @@ public final class SysfsTreeReader {
      * interrupted).
      */
     public void run(final IngestSink sink, final Duration interval, final long maxRounds) throws InterruptedException {
-        long next = System.nanoTime();
-        while (maxRounds == 0 || rounds < maxRounds) {
-            readOnce(sink);
-            if (maxRounds != 0 && rounds >= maxRounds) {
-                return;
-            }
-            next += interval.toNanos();
-            final long wait = next - System.nanoTime();
-            if (wait > 0) {
-                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // the polling schedule, not a wait for data
-            } else {
-                next = System.nanoTime(); // behind: start the next round now, do not burst to catch up
-            }
-        }
+        Rounds.every(interval, maxRounds, () -> readOnce(sink));
     }
 
     public long rounds() {
