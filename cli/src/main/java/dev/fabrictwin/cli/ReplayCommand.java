@@ -11,7 +11,9 @@ import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
+import dev.fabrictwin.analyzer.replay.CaptureInterval;
 import dev.fabrictwin.analyzer.replay.Replay;
+import dev.fabrictwin.analyzer.replay.ReplayDocuments;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.scenario.Scenario;
@@ -29,21 +31,38 @@ import picocli.CommandLine.Spec;
     description = {
         "Run a capture of canonical samples through the same Kafka Streams topology 'analyze' runs, without a "
             + "broker (Kafka's TopologyTestDriver), and write every alert record (OPEN, UPDATE, RESOLVED) as JSON lines.",
-        "The scenario supplies the fabric, the declared jobs and the sample interval; its faults are not read. "
-            + "Use it to reproduce an incident from a capture, or to check the analyzer on a simulated one.",
+        "The fabric and the declared jobs come from a scenario (its faults are not read) or from the documents "
+            + "'analyze' reads from its topics: --topology (as 'topology import --out' writes it) and --jobs (as "
+            + "'jobs import --out' writes them; none: a fabric no scheduler declares jobs on). The sample interval is "
+            + "the scenario's, or --sample-interval, or read from the capture (the median gap between a port's samples).",
+        "At the end it says how many sampled ports meet no topology port, by reason, and names the first few: their "
+            + "samples are not analyzed (add them to the topology's 'names' section, docs/contracts.md).",
+        "Use it to reproduce an incident from a capture, or to check the analyzer on a simulated one.",
     },
     footerHeading = "%nExamples:%n",
     footer = {
         "  fabric-twin simulate --scenario scenarios/pfc-storm-small.yaml --out out/pfc",
         "  fabric-twin replay --scenario scenarios/pfc-storm-small.yaml --samples out/pfc/samples.jsonl --out out/pfc/alerts.jsonl",
+        "  fabric-twin replay --topology out/pfc/topology.json --jobs out/pfc/jobs.json --samples out/pfc/samples.jsonl "
+            + "--out out/pfc/alerts.jsonl",
     })
 final class ReplayCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML: fabric, jobs, sampleInterval.")
+    @Option(names = "--scenario", paramLabel = "FILE", description = "Scenario YAML: fabric, jobs, sampleInterval.")
     private Path scenario;
+
+    @Option(names = "--topology", paramLabel = "FILE", description = "Instead of --scenario: a topology document (JSON).")
+    private Path topology;
+
+    @Option(names = "--jobs", paramLabel = "FILE", description = "With --topology: the job documents, a JSON array.")
+    private Path jobs;
+
+    @Option(names = "--sample-interval", converter = DurationConverter.class, paramLabel = "TIME",
+        description = "With --topology: the telemetry's poll interval (default: read from the capture).")
+    private java.time.Duration sampleInterval;
 
     @Option(names = "--samples", required = true, paramLabel = "FILE", description = "Canonical samples, one JSON object per line.")
     private Path samples;
@@ -62,14 +81,10 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!Files.isRegularFile(scenario)) {
-            throw new UsageException("scenario file not found: " + scenario);
-        }
         if (!Files.isRegularFile(samples)) {
             throw new UsageException("samples file not found: " + samples);
         }
-        final Scenario s = ScenarioParser.parse(scenario);
-        Shards.check(s, shards);
+        final ReplayDocuments documents = documents();
         final PrintWriter err = spec.commandLine().getErr();
         final long t0 = System.nanoTime();
         final TreeMap<String, Integer> opened = new TreeMap<>();
@@ -78,7 +93,7 @@ final class ReplayCommand implements Callable<Integer> {
             ? new BufferedWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8))
             : Files.newBufferedWriter(prepare(Path.of(out)), StandardCharsets.UTF_8)) {
             final BufferedWriter health = jobHealth == null ? null : Files.newBufferedWriter(prepare(jobHealth));
-            result = Replay.run(s, samples, alert -> {
+            result = Replay.run(documents, samples, alert -> {
                 write(writer, AlertJson.writeString(alert));
                 if (alert.state() == Alert.State.OPEN && alert.rootCause()) {
                     opened.merge(alert.type().name(), 1, Integer::sum);
@@ -97,11 +112,56 @@ final class ReplayCommand implements Callable<Integer> {
                 health.close();
             }
         }
+        if (!result.unmatched().isEmpty()) {
+            err.printf(Locale.ROOT, "replay: sampled ports that meet no topology port, not analyzed: %s; first: %s%n",
+                result.unmatched(), String.join(", ", result.unmatchedExamples()));
+        }
         err.printf(Locale.ROOT, "replay: %s, %d samples, %d alert records (root causes opened: %s), %d dead-lettered -> %s (%.1f s)%n",
-            s.name(), result.samples(), result.alerts(), opened.isEmpty() ? "none" : opened, result.deadLettered(), out,
+            documents.fabricId(), result.samples(), result.alerts(), opened.isEmpty() ? "none" : opened, result.deadLettered(), out,
             (System.nanoTime() - t0) / 1e9);
         err.flush();
         return FabricTwin.EXIT_OK;
+    }
+
+    /** The documents the replay feeds the topology, from the scenario or the files, checked: a bad one is a usage error. */
+    private ReplayDocuments documents() throws IOException {
+        if ((scenario == null) == (topology == null)) {
+            throw new UsageException("give either --scenario FILE or --topology FILE [--jobs FILE]");
+        }
+        if (scenario != null) {
+            if (jobs != null || sampleInterval != null) {
+                throw new UsageException("--jobs and --sample-interval go with --topology; a scenario declares both");
+            }
+            if (!Files.isRegularFile(scenario)) {
+                throw new UsageException("scenario file not found: " + scenario);
+            }
+            final Scenario s = ScenarioParser.parse(scenario);
+            Shards.check(s, shards);
+            return ReplayDocuments.of(s);
+        }
+        for (final Path f : jobs == null ? java.util.List.of(topology) : java.util.List.of(topology, jobs)) {
+            if (!Files.isRegularFile(f)) {
+                throw new UsageException("file not found: " + f);
+            }
+        }
+        if (sampleInterval != null && (sampleInterval.isNegative() || sampleInterval.toMillis() == 0)) {
+            throw new UsageException("--sample-interval must be at least 1 ms, was " + sampleInterval);
+        }
+        final ReplayDocuments documents;
+        try {
+            documents = ReplayDocuments.read(topology, jobs, 1);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        Shards.check(documents, shards);
+        if (sampleInterval != null) {
+            return documents.withSampleIntervalMs(sampleInterval.toMillis());
+        }
+        final long intervalMs = CaptureInterval.infer(samples).orElseThrow(() -> new UsageException("no port is sampled "
+            + "twice in the head of " + samples + ": give --sample-interval"));
+        spec.commandLine().getErr().printf(Locale.ROOT, "replay: sample interval %d ms, read from the capture "
+            + "(--sample-interval to set it)%n", intervalMs);
+        return documents.withSampleIntervalMs(intervalMs);
     }
 
     private static Path prepare(final Path file) throws IOException {

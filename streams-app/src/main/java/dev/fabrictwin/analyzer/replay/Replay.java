@@ -22,8 +22,6 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
@@ -31,24 +29,26 @@ import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
-import dev.fabrictwin.twin.fabric.FabricJson;
-import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Scenario;
-import dev.fabrictwin.twin.sim.Twin;
-import dev.fabrictwin.twin.workload.JobJson;
-import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * Runs the analyzer's real topology over a capture, with no broker: Kafka's {@link TopologyTestDriver} feeds it
- * the scenario's topology and jobs, then every sample line in file order (as a broker would deliver them),
- * and collects what reaches {@code fabric.alerts}. How a user reproduces an incident from a capture.
+ * the topology and jobs documents (a scenario's, or files as {@code topology import} and {@code jobs import} write
+ * them), then every sample line in file order (as a broker would deliver them), and collects what reaches
+ * {@code fabric.alerts}. How a user reproduces an incident from a capture.
  */
 public final class Replay {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** What a replay read and produced. */
-    public record Result(long samples, long alerts, long deadLettered, long jobHealthRecords) {
+    /**
+     * What a replay read and produced; {@code unmatched} counts the sampled ports whose names meet no topology port,
+     * by reason ({@code unknown_device}, {@code unknown_port}), and {@code unmatchedExamples} names the first few.
+     */
+    public record Result(long samples, long alerts, long deadLettered, long jobHealthRecords, Map<String, Long> unmatched,
+                         List<String> unmatchedExamples) {
+        public Result {
+            unmatched = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(unmatched));
+            unmatchedExamples = List.copyOf(unmatchedExamples);
+        }
     }
 
     private Replay() {
@@ -72,7 +72,14 @@ public final class Replay {
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final Consumer<byte[]> healthSink, final LongConsumer progress, final int shards)
         throws IOException {
-        final AnalyzerSettings settings = AnalyzerSettings.defaults(scenario.sampleInterval().toMillis()).withoutCheckpoints()
+        return run(ReplayDocuments.of(scenario), samples, sink, healthSink, progress, shards);
+    }
+
+    /** As above, with the fabric and jobs given as the documents {@code analyze} reads from its topics. */
+    public static Result run(final ReplayDocuments documents, final Path samples, final Consumer<Alert> sink,
+                             final Consumer<byte[]> healthSink, final LongConsumer progress, final int shards)
+        throws IOException {
+        final AnalyzerSettings settings = AnalyzerSettings.defaults(documents.sampleIntervalMs()).withoutCheckpoints()
             .withShards(shards);
         final Topics topics = settings.topics();
         final Properties props = new Properties();
@@ -85,6 +92,7 @@ public final class Replay {
         long alerts = 0;
         long dead = 0;
         long health = 0;
+        final UnmatchedNames names = new UnmatchedNames(documents.resolver());
         try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(settings, AnalyzerListener.NONE), props)) {
             final TestInputTopic<String, byte[]> topology = driver.createInputTopic(topics.topology().name(),
                 new StringSerializer(), new ByteArraySerializer());
@@ -100,18 +108,17 @@ public final class Replay {
                 new StringDeserializer(), new ByteArrayDeserializer());
 
             final Map<String, TestOutputTopic<byte[], byte[]>> others = new HashMap<>();
-            final Twin twin = Twin.healthy(scenario, ModelParams.defaults());
-            topology.pipeInput(scenario.name(), JSON.writeValueAsBytes(FabricJson.toJson(twin.fabric(), scenario.transport(), JSON)));
-            for (final PlacedJob j : twin.jobs()) {
-                jobs.pipeInput(j.id(), JSON.writeValueAsBytes(JobJson.toJson(j, JSON)));
-            }
+            topology.pipeInput(documents.fabricId(), documents.topology());
+            documents.jobs().forEach((id, job) -> jobs.pipeInput(id, job));
             try (BufferedReader reader = Files.newBufferedReader(samples, StandardCharsets.UTF_8)) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     if (line.isBlank()) {
                         continue;
                     }
-                    input.pipeInput(deviceOf(line), line.getBytes(StandardCharsets.UTF_8));
+                    final String device = deviceOf(line);
+                    names.see(device, portOf(line));
+                    input.pipeInput(device, line.getBytes(StandardCharsets.UTF_8));
                     if (++count % 10_000 == 0) {
                         alerts += drain(alertTopic, sink);
                         dead += countDead(driver, deadTopic, topics);
@@ -128,7 +135,7 @@ public final class Replay {
             deleteTree(state);
         }
         progress.accept(count);
-        return new Result(count, alerts, dead, health);
+        return new Result(count, alerts, dead, health, names.counts(), names.examples());
     }
 
     /**
@@ -170,7 +177,16 @@ public final class Replay {
 
     /** The record key a producer would use (the device), read cheaply; a line without one keys as null. */
     static String deviceOf(final String line) {
-        final int at = line.indexOf("\"device\"");
+        return stringField(line, "\"device\"");
+    }
+
+    /** The sample's port, read as cheaply: only to say which names meet no topology port. */
+    static String portOf(final String line) {
+        return stringField(line, "\"port\"");
+    }
+
+    private static String stringField(final String line, final String quotedName) {
+        final int at = line.indexOf(quotedName);
         if (at < 0) {
             return null;
         }

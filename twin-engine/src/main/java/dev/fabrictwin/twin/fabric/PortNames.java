@@ -31,7 +31,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * Resolution, first that names a port of the fabric: the ports table; the name itself (after the devices table);
  * each rule in order; then the built-in spellings every fabric has (device without its DNS domain, port name
  * case-insensitively, a Junos/Linux logical unit {@code .0} dropped, the quotes some vendors leave around list
- * keys). A name that meets nothing is {@link Resolution#unknownDevice()} or {@link Resolution#unknownPort()}, never
+ * keys, a vendor's long and short interface names: {@code HundredGigE0/0/0/4} = {@code Hu0/0/0/4},
+ * {@code Ethernet1/41} = {@code Eth1/41} = {@code Et1/41}; {@link InterfaceNames}). A name that meets nothing is
+ * {@link Resolution#unknownDevice()} or {@link Resolution#unknownPort()}, never
  * guessed. Results are cached up to {@value #CACHE_LIMIT} names, so a flood of made-up names cannot grow memory.
  */
 public final class PortNames implements Serializable {
@@ -157,6 +159,8 @@ public final class PortNames implements Serializable {
         private final PortNames names;
         private final Fabric fabric;
         private final Map<String, Map<String, String>> portsByLowerCase = new HashMap<>();
+        /** By device, a port's {@link InterfaceNames#key}; a key two ports share maps to null (never guessed). */
+        private final Map<String, Map<String, String>> portsByInterfaceKey = new HashMap<>();
         /** By device, then port: every sample is resolved, so no key string is built for it. */
         private final Map<String, Map<String, Resolution>> cache = new HashMap<>();
         private int cached;
@@ -167,6 +171,11 @@ public final class PortNames implements Serializable {
             for (final PortRef p : fabric.ports()) {
                 portsByLowerCase.computeIfAbsent(p.device(), d -> new HashMap<>())
                     .put(p.port().toLowerCase(Locale.ROOT), p.port());
+                final String key = InterfaceNames.key(p.port());
+                if (key != null) {
+                    final Map<String, String> ofDevice = portsByInterfaceKey.computeIfAbsent(p.device(), d -> new HashMap<>());
+                    ofDevice.put(key, ofDevice.containsKey(key) ? null : p.port());
+                }
             }
         }
 
@@ -216,7 +225,12 @@ public final class PortNames implements Serializable {
             String p = unquote(port).toLowerCase(Locale.ROOT);
             String hit = known.get(p);
             if (hit == null && p.matches(".*\\.\\d+$")) {
-                hit = known.get(p.substring(0, p.lastIndexOf('.')));
+                p = p.substring(0, p.lastIndexOf('.'));
+                hit = known.get(p);
+            }
+            if (hit == null) {
+                final String key = InterfaceNames.key(p);
+                hit = key == null ? null : portsByInterfaceKey.getOrDefault(d, Map.of()).get(key);
             }
             return hit == null ? Resolution.unknownPort() : Resolution.of(new PortRef(d, hit));
         }

@@ -66,6 +66,46 @@ class PortNamesTest {
         assertThat(r.resolve("\"spine01\"", "\"et-0/0/1\"").port()).isEqualTo(new PortRef("spine01", "et-0/0/1"));
     }
 
+    /** IOS-XR and NX-OS: CDP/LLDP tables spell interfaces long, telemetry and show output short (issue 37). */
+    private static final String VENDOR_TOPOLOGY = """
+        {"id": "lab",
+         "nodes": [{"name": "ixia", "tier": "host"}, {"name": "leaf1", "tier": "leaf"}, {"name": "spine1", "tier": "spine"},
+                   {"name": "sonic1", "tier": "spine"}],
+         "links": [{"lower": "ixia/p1", "upper": "leaf1/HundredGigE0/0/0/0", "speed": "100G"},
+                   {"lower": "leaf1/HundredGigE0/0/0/4", "upper": "spine1/Ethernet1/41", "speed": "100G"},
+                   {"lower": "leaf1/HundredGigE0/0/0/5", "upper": "sonic1/Ethernet0", "speed": "100G"},
+                   {"lower": "leaf1/FourHundredGigE0/0/0/8", "upper": "sonic1/Ethernet8", "speed": "400G"}]}
+        """;
+
+    @Test
+    void shouldMeetAVendorsShortAndLongInterfaceNames() throws Exception {
+        final JsonNode doc = JSON.readTree(VENDOR_TOPOLOGY);
+        final PortNames.Resolver r = PortNames.NONE.bind(FabricJson.fromJson(doc, "lab", Technology.ROCE_V2));
+        assertThat(r.resolve("leaf1", "Hu0/0/0/4").port()).isEqualTo(new PortRef("leaf1", "HundredGigE0/0/0/4"));
+        assertThat(r.resolve("leaf1", "hundredgigabitethernet0/0/0/5").port()).isEqualTo(new PortRef("leaf1", "HundredGigE0/0/0/5"));
+        assertThat(r.resolve("leaf1", "FH0/0/0/8").port()).isEqualTo(new PortRef("leaf1", "FourHundredGigE0/0/0/8"));
+        assertThat(r.resolve("spine1", "Eth1/41").port()).isEqualTo(new PortRef("spine1", "Ethernet1/41"));
+        assertThat(r.resolve("spine1", "Et1/41").port()).isEqualTo(new PortRef("spine1", "Ethernet1/41"));
+        assertThat(r.resolve("sonic1", "Et8").port()).isEqualTo(new PortRef("sonic1", "Ethernet8"));
+        // the family is part of the key: a 100G name never meets a 400G port with the same numbers
+        assertThat(r.resolve("leaf1", "Hu0/0/0/8").reason()).isEqualTo("unknown_port");
+        // a SONiC switch's eth0 is its management port, not front-panel Ethernet0
+        assertThat(r.resolve("sonic1", "eth0").reason()).isEqualTo("unknown_port");
+    }
+
+    @Test
+    void shouldNotGuessWhenTwoPortsShareAnInterfaceKey() throws Exception {
+        final JsonNode doc = JSON.readTree("""
+            {"id": "lab", "nodes": [{"name": "h", "tier": "host"}, {"name": "l", "tier": "leaf"}, {"name": "s", "tier": "spine"}],
+             "links": [{"lower": "h/eth0", "upper": "l/Hu0/0", "speed": "100G"},
+                       {"lower": "l/Te0/1", "upper": "s/p1", "speed": "10G"},
+                       {"lower": "l/TenGigE0/1", "upper": "s/p2", "speed": "10G"}]}
+            """);
+        final PortNames.Resolver r = PortNames.NONE.bind(FabricJson.fromJson(doc, "lab", Technology.ROCE_V2));
+        assertThat(r.resolve("l", "TenGigabitEthernet0/1").reason()).isEqualTo("unknown_port");
+        assertThat(r.resolve("l", "Te0/1").port()).isEqualTo(new PortRef("l", "Te0/1"));
+    }
+
     @Test
     void namesThatMeetNothingSayWhy() throws Exception {
         final PortNames.Resolver r = resolver();
