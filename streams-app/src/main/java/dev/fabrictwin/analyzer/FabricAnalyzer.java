@@ -8,6 +8,7 @@ import dev.fabrictwin.analyzer.alert.TickCorrelation;
 import dev.fabrictwin.analyzer.detect.Detector;
 import dev.fabrictwin.analyzer.detect.EcmpSpreadDetector;
 import dev.fabrictwin.analyzer.detect.EcnMisconfigDetector;
+import dev.fabrictwin.analyzer.detect.EvidenceSpans;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.LatencySloDetector;
 import dev.fabrictwin.analyzer.detect.LinkConservationDetector;
@@ -193,6 +194,7 @@ public final class FabricAnalyzer implements Serializable {
             for (final Detector d : detectors) {
                 d.detect(context, findings);
             }
+            EvidenceSpans.stamp(tick, twin.fabric(), findings);
             if (shards != null) {
                 shardTicks.add(new ShardTick(shard, tick.index(), tick.startMs(), tick.endMs(), findings, jobHealth,
                     boundary.build()));

@@ -16,8 +16,11 @@ import dev.fabrictwin.contract.alert.Alert;
 /**
  * OPEN after {@code k} consecutive ticks with a finding, UPDATE at most every {@code m} ticks while it lasts
  * (and when it changes from victim to root cause or back), RESOLVED after {@code r} consecutive clean ticks.
- * A victim opens only while the alert it is caused by is open. Times are event time: {@code firstSeen} is the
- * start of the first tick of the streak that opened it, {@code lastSeen} the end of the last tick it was seen.
+ * A victim opens only while the alert it is caused by is open. Times are event time and claim no more than the
+ * telemetry shows: {@code firstSeen} is the start of the first tick of the streak that opened it, or the start of the
+ * earliest interval behind the finding in that tick when later (ticks are labelled on a grid, polls come at each
+ * device's own phase: an interval can start well after its tick's label); {@code lastSeen} likewise the end of the
+ * last tick it was seen, or the end of the latest interval behind it when earlier.
  */
 public final class AlertLifecycle implements Serializable {
 
@@ -51,7 +54,7 @@ public final class AlertLifecycle implements Serializable {
         final Track t = tracks.computeIfAbsent(alert.id(), id -> new Track());
         final Finding f = new Finding(alert.type(), alert.entity(),
             alert.rootCause(), null, alert.metric(), alert.observed(), alert.expected(),
-            alert.severity(), alert.summary());
+            alert.severity(), alert.summary(), null);
         t.latest = new Correlated(alert.id(), f, alert.rootCause(), alert.causedBy(), alert.affectedJobs());
         t.firstSeen = alert.firstSeen();
         t.lastSeen = alert.lastSeen();
@@ -91,11 +94,12 @@ public final class AlertLifecycle implements Serializable {
             seen.add(c.id());
             final Track t = tracks.computeIfAbsent(c.id(), id -> new Track());
             final boolean roleChanged = t.latest != null && t.latest.rootCause() != c.rootCause();
+            final Finding.Evidence evidence = c.finding().evidence();
             if (t.streak == 0 && !t.open) {
-                t.firstSeen = startMs;
+                t.firstSeen = evidence == null ? startMs : Math.max(startMs, Math.min(evidence.fromMs(), endMs));
             }
             t.latest = c;
-            t.lastSeen = endMs;
+            t.lastSeen = evidence == null ? endMs : Math.max(t.firstSeen, Math.min(endMs, evidence.toMs()));
             t.streak++;
             t.clean = 0;
             // roots come first in a tick's findings, so a cause opened this tick is already in openIds
