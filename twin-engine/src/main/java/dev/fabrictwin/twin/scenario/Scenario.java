@@ -49,6 +49,12 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
             transport, flows, pins);
     }
 
+    /** The same scenario with other faults (a what-if's, in place of the declared ones). */
+    public Scenario withFaults(final List<FaultSpec> other) {
+        return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, routing, jobs, other, telemetry,
+            transport, flows, pins);
+    }
+
     /** The same scenario with other telemetry realism (e.g. a randomized reality's draw). */
     public Scenario withTelemetry(final TelemetryProfile other) {
         return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, routing, jobs, faults, other,

@@ -434,6 +434,34 @@ public final class FluidSimulation implements Serializable {
             .mapToDouble(Event::time).min().orElse(Double.NaN);
     }
 
+    /**
+     * The directed links that hold the job's slowest flows in flight now, each such flow's saturated bottleneck
+     * ({@link RateAllocator#bottleneck}): what binds its comm phase at this instant (a lock-step ring runs at its
+     * slowest flow's pace; the others are capped at it). Empty between comm phases, for flows held by their own demand,
+     * and for a job with a flow that has no route (it stalls).
+     */
+    public int[] bindingLinks(final String jobId) {
+        final JobState j = job(jobId);
+        double slowest = Double.POSITIVE_INFINITY;
+        for (final SimFlow f : flows) {
+            if (f.job == j && !f.delivered) {
+                slowest = Math.min(slowest, f.rate(allocator));
+            }
+        }
+        final java.util.TreeSet<Integer> links = new java.util.TreeSet<>();
+        for (final SimFlow f : flows) {
+            if (f.job == j && !f.delivered && f.rate(allocator) <= slowest * (1 + 1e-9)) {
+                for (final int id : f.ids) {
+                    final int b = allocator.bottleneck(id);
+                    if (b >= 0) {
+                        links.add(b);
+                    }
+                }
+            }
+        }
+        return links.stream().mapToInt(Integer::intValue).toArray();
+    }
+
     /** Forgets history before {@code t} (seconds): link states, iteration records and flow completions. For long runs. */
     public void forgetBefore(final double t) {
         timeline.forgetBefore(t);

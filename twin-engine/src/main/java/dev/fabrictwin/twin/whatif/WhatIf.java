@@ -3,17 +3,23 @@ package dev.fabrictwin.twin.whatif;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioException;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.FlowCompletion;
+import dev.fabrictwin.twin.sim.FluidSimulation;
 import dev.fabrictwin.twin.sim.IterationRecord;
 import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.workload.FlowSpec;
@@ -21,8 +27,9 @@ import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 
 /**
- * Capacity planning on the twin alone: re-run the scenario's jobs (no faults) with one setting changed and
- * report each job's comm time per iteration, step time, comm overhead and GPU utilization. The compute phase
+ * Capacity planning on the twin alone: re-run the scenario's jobs (its declared faults ignored) with one setting
+ * changed, or under what-if faults ({@link WhatIfFault}: a drained switch, a link down or slower) against the same
+ * fabric healthy, and report each job's comm time per iteration, step time, comm overhead and GPU utilization. The compute phase
  * never changes; only the network does (docs/contracts.md, Job semantics). Switches' ECMP hashes are unknown, so a
  * prediction can be asked over N hash seeds: comm time is then reported as its median and 90th percentile over
  * the seeds (the scenario's own seed first).
@@ -55,6 +62,29 @@ public final class WhatIf {
     /** One row per (value, job); {@code key} is a setting name, {@code values} its alternatives, over {@code seeds} hash seeds. */
     public static List<Row> run(final ObjectNode scenarioTree, final Path baseDir, final String key, final List<String> values,
                                 final int seeds) {
+        final List<Row> rows = new ArrayList<>();
+        for (final Variant v : variants(scenarioTree, baseDir, key, values, seeds)) {
+            rows.addAll(evaluate(v.scenario(), v.setting(), seeds));
+        }
+        return rows;
+    }
+
+    /** One impact per (value, job): each value's fabric under the what-if faults against the same fabric healthy. */
+    public static List<Impact> run(final ObjectNode scenarioTree, final Path baseDir, final String key, final List<String> values,
+                                   final List<WhatIfFault> faults, final int seeds) {
+        final List<Impact> impacts = new ArrayList<>();
+        for (final Variant v : variants(scenarioTree, baseDir, key, values, seeds)) {
+            impacts.addAll(impacts(v.scenario(), v.setting(), faults, seeds));
+        }
+        return impacts;
+    }
+
+    /** A setting's value and the scenario it gives. */
+    private record Variant(String setting, Scenario scenario) {
+    }
+
+    private static List<Variant> variants(final ObjectNode scenarioTree, final Path baseDir, final String key,
+                                          final List<String> values, final int seeds) {
         if (seeds < 1) {
             throw new ScenarioException("seeds must be >= 1, was " + seeds);
         }
@@ -62,7 +92,7 @@ public final class WhatIf {
             throw new ScenarioException("cannot vary '" + key + "' (known: " + new java.util.TreeSet<>(FABRIC_SETTINGS)
                 + ", routing, transport)");
         }
-        final List<Row> rows = new ArrayList<>();
+        final List<Variant> variants = new ArrayList<>();
         for (final String value : values) {
             final ObjectNode tree = scenarioTree.deepCopy();
             if (key.equals("routing") || key.equals("transport")) {
@@ -75,17 +105,95 @@ public final class WhatIf {
                     fabric.put(key, value);
                 }
             }
-            rows.addAll(evaluate(ScenarioParser.parse(tree, baseDir), key + "=" + value, seeds));
+            variants.add(new Variant(key + "=" + value, ScenarioParser.parse(tree, baseDir)));
         }
-        return rows;
+        return variants;
+    }
+
+    /**
+     * A job under the what-if faults against the same fabric healthy: both rows, the slowdown (step time faulted over
+     * healthy; the makespan's ratio for the explicit flows, which have no step) and the directed links that bind its
+     * comm phase under the faults ({@code from→to} device names), on the scenario's own hash seed, at the middle of a
+     * steady comm phase. A job with a flow the faults leave without a route stalls: its slowdown is infinite.
+     */
+    public record Impact(Row healthy, Row faulted, double slowdown, List<String> binding) {
+
+        public Impact {
+            binding = List.copyOf(binding);
+        }
+
+        /** Whether the faults slow the job by {@link #HURT} or more. */
+        public boolean hurt() {
+            return slowdown >= HURT;
+        }
+    }
+
+    /** A job is hurt when the faults lengthen its step (or the flows' makespan) by 1 % or more. */
+    public static final double HURT = 1.01;
+
+    /** Each job of the scenario under the what-if faults (the declared {@code faults:} ignored) against healthy. */
+    public static List<Impact> impacts(final Scenario scenario, final String setting, final List<WhatIfFault> faults,
+                                       final int seeds) {
+        final Fabric fabric = scenario.fabric().build(scenario.name());
+        final List<FaultSpec> specs = faults.stream().map(f -> f.toFault(fabric)).toList();
+        final List<Row> healthy = evaluate(scenario, setting, seeds, List.of());
+        final List<Row> faulted = evaluate(scenario, setting, seeds, specs);
+        final Map<String, List<String>> binding = binding(scenario, specs);
+        final List<Impact> impacts = new ArrayList<>();
+        for (int i = 0; i < healthy.size(); i++) {
+            final Row h = healthy.get(i);
+            final Row f = faulted.get(i);
+            final double slowdown = Double.isNaN(h.stepTimeMs()) ? f.commTimeMs() / h.commTimeMs()
+                : f.stepTimeMs() / h.stepTimeMs();
+            impacts.add(new Impact(h, f, slowdown, binding.getOrDefault(h.job(), List.of())));
+        }
+        return impacts;
+    }
+
+    /**
+     * Each periodic job's binding links under the faults: the run is replayed (it is deterministic) to the middle of
+     * the job's second comm phase (its first when it has no other), where {@link FluidSimulation#bindingLinks} is read.
+     */
+    private static Map<String, List<String>> binding(final Scenario scenario, final List<FaultSpec> faults) {
+        final Twin first = simulate(scenario, faults);
+        final TreeMap<Double, List<String>> jobsAt = new TreeMap<>();
+        for (final JobSpec j : scenario.jobs()) {
+            final List<IterationRecord> its = first.simulation().iterations().stream()
+                .filter(r -> r.job().equals(j.id())).toList();
+            if (!its.isEmpty()) {
+                final IterationRecord it = its.get(Math.min(1, its.size() - 1));
+                jobsAt.computeIfAbsent((it.commStart() + it.commEnd()) / 2, t -> new ArrayList<>()).add(j.id());
+            }
+        }
+        final Twin replay = Twin.withFaults(scenario.withFaults(faults), ModelParams.defaults());
+        replay.simulation().stopRecording();
+        final Fabric fabric = replay.fabric();
+        final Map<String, List<String>> binding = new HashMap<>();
+        for (final Map.Entry<Double, List<String>> e : jobsAt.entrySet()) {
+            replay.simulation().runUntil(e.getKey());
+            for (final String job : e.getValue()) {
+                final List<String> names = new ArrayList<>();
+                for (final int d : replay.simulation().bindingLinks(job)) {
+                    names.add(fabric.txPort(d).device() + "→" + fabric.rxPort(d).device());
+                }
+                binding.put(job, names.stream().distinct().toList());
+            }
+        }
+        return binding;
     }
 
     /** Predicted per-job figures over hash seeds: the scenario's own, then the next {@code seeds − 1}. */
     public static List<Row> evaluate(final Scenario scenario, final String setting, final int seeds) {
+        return evaluate(scenario, setting, seeds, List.of());
+    }
+
+    /** As {@link #evaluate(Scenario, String, int)}, with {@code faults} in force instead of none. */
+    private static List<Row> evaluate(final Scenario scenario, final String setting, final int seeds,
+                                      final List<FaultSpec> faults) {
         final List<List<Row>> draws = new ArrayList<>();
         for (int k = 0; k < seeds; k++) {
             final Routing r = scenario.routing();
-            draws.add(evaluate(scenario.withRouting(new Routing(r.mode(), r.hashSeed() + k, r.sameSeedEverywhere())), setting));
+            draws.add(evaluate(scenario.withRouting(new Routing(r.mode(), r.hashSeed() + k, r.sameSeedEverywhere())), setting, faults));
         }
         if (seeds == 1) {
             return draws.get(0);
@@ -112,25 +220,14 @@ public final class WhatIf {
         return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
     }
 
-    /** Predicted per-job figures for one scenario. */
+    /** Predicted per-job figures for one scenario, healthy. */
     public static List<Row> evaluate(final Scenario scenario, final String setting) {
-        final Twin twin = Twin.healthy(scenario, ModelParams.defaults());
-        twin.simulation().stopRecording(); // iterations and flow completions answer; no counters are asked
-        double horizon = 0;
-        for (final JobSpec j : scenario.jobs()) {
-            horizon = Math.max(horizon, j.periodSeconds());
-        }
+        return evaluate(scenario, setting, List.of());
+    }
+
+    private static List<Row> evaluate(final Scenario scenario, final String setting, final List<FaultSpec> faults) {
+        final Twin twin = simulate(scenario, faults);
         final List<JobSpec> periodic = scenario.jobs().stream().filter(j -> j.pattern() != Pattern.BACKGROUND).toList();
-        // Run until every periodic job has done its iterations (or, with no background traffic, two steady
-        // iterations that took the same time: the rest would repeat them), bounded in case the network starves a job.
-        final boolean background = scenario.jobs().stream().anyMatch(j -> j.pattern() == Pattern.BACKGROUND);
-        double until = horizon;
-        final double limit = horizon * ITERATIONS * 50;
-        while (until < limit && !periodic.stream().allMatch(j -> count(twin, j.id()) >= ITERATIONS)
-            && (background || !periodic.stream().allMatch(j -> repeating(twin, j.id())))) {
-            until += horizon;
-            twin.simulation().runUntil(until);
-        }
         final List<Row> rows = new ArrayList<>();
         for (final JobSpec j : periodic) {
             final List<IterationRecord> its = twin.simulation().iterations().stream()
@@ -151,6 +248,31 @@ public final class WhatIf {
             rows.add(flowsRow(twin, setting));
         }
         return rows;
+    }
+
+    /**
+     * The scenario's jobs run on the twin with {@code faults} in force (the declared ones ignored) until every periodic
+     * job has done its iterations.
+     */
+    private static Twin simulate(final Scenario scenario, final List<FaultSpec> faults) {
+        final Twin twin = Twin.withFaults(scenario.withFaults(faults), ModelParams.defaults());
+        twin.simulation().stopRecording(); // iterations and flow completions answer; no counters are asked
+        double horizon = 0;
+        for (final JobSpec j : scenario.jobs()) {
+            horizon = Math.max(horizon, j.periodSeconds());
+        }
+        final List<JobSpec> periodic = scenario.jobs().stream().filter(j -> j.pattern() != Pattern.BACKGROUND).toList();
+        // Run until every periodic job has done its iterations (or, with no background traffic, two steady
+        // iterations that took the same time: the rest would repeat them), bounded in case the network starves a job.
+        final boolean background = scenario.jobs().stream().anyMatch(j -> j.pattern() == Pattern.BACKGROUND);
+        double until = horizon;
+        final double limit = horizon * ITERATIONS * 50;
+        while (until < limit && !periodic.stream().allMatch(j -> count(twin, j.id()) >= ITERATIONS)
+            && (background || !periodic.stream().allMatch(j -> repeating(twin, j.id())))) {
+            until += horizon;
+            twin.simulation().runUntil(until);
+        }
+        return twin;
     }
 
     /** The row of a scenario's explicit flows: they have no compute phase, so only their makespan. */
