@@ -1,7 +1,6 @@
 package dev.fabrictwin.analyzer.replay;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +16,7 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.FabricDocuments;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.workload.JobJson;
@@ -58,37 +58,17 @@ public record ReplayDocuments(String fabricId, byte[] topology, Map<String, byte
     /**
      * A topology document file (as {@code topology import --out} or {@code simulate --out} write it) and, when
      * {@code jobsFile} is not null, a JSON array of job documents ({@code jobs import --out}, {@code simulate --out}'s
-     * {@code jobs.json}). Both are checked as the analyzer would read them; a file that is not one says so in one line
+     * {@code jobs.json}), read and checked by {@link FabricDocuments#read}; a file that is not one says so in one line
      * ({@link IllegalArgumentException}).
      */
     public static ReplayDocuments read(final Path topologyFile, final Path jobsFile, final long sampleIntervalMs)
         throws IOException {
-        final JsonNode topology = tree(topologyFile, "topology");
-        try {
-            FabricJson.fromJson(topology, "fabric", Technology.ROCE_V2);
-            PortNames.fromJson(topology.get("names"));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException(topologyFile + ": not a usable topology document: " + e.getMessage(), e);
-        }
+        final FabricDocuments documents = FabricDocuments.read(topologyFile, jobsFile);
         final Map<String, byte[]> jobs = new LinkedHashMap<>();
-        if (jobsFile != null) {
-            final JsonNode array = tree(jobsFile, "jobs");
-            if (!array.isArray()) {
-                throw new IllegalArgumentException(jobsFile + ": not a JSON array of job documents (as 'jobs import --out' "
-                    + "writes)");
-            }
-            int i = 0;
-            for (final JsonNode job : array) {
-                try {
-                    jobs.put(JobJson.fromJson(job).id(), JSON.writeValueAsBytes(job));
-                } catch (IllegalArgumentException | NullPointerException e) {
-                    throw new IllegalArgumentException(jobsFile + ": job #" + i + " is not a usable job document: "
-                        + e.getMessage(), e);
-                }
-                i++;
-            }
+        for (final JsonNode job : documents.jobs()) {
+            jobs.put(JobJson.fromJson(job).id(), JSON.writeValueAsBytes(job));
         }
-        return new ReplayDocuments(topology.path("id").asText("fabric"), JSON.writeValueAsBytes(topology), jobs,
+        return new ReplayDocuments(documents.fabricId(), JSON.writeValueAsBytes(documents.topology()), jobs,
             sampleIntervalMs);
     }
 
@@ -112,14 +92,6 @@ public record ReplayDocuments(String fabricId, byte[] topology, Map<String, byte
             return JSON.readTree(topology);
         } catch (IOException e) {
             throw new IllegalStateException("the topology document was checked when read", e);
-        }
-    }
-
-    private static JsonNode tree(final Path file, final String what) throws IOException {
-        try {
-            return JSON.readTree(Files.readAllBytes(file));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not JSON (" + what + " file): " + e.getOriginalMessage(), e);
         }
     }
 }

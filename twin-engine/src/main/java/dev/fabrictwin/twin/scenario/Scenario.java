@@ -21,6 +21,8 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
                        TelemetryProfile telemetry, Transport transport, List<FlowSpec> flows, List<PinSpec> pins) {
 
     public static final Instant DEFAULT_EPOCH = Instant.parse("2025-01-01T00:00:00Z");
+    /** The seed of a scenario that names none: also its ECMP hash seed unless {@code routing} says otherwise. */
+    public static final long DEFAULT_SEED = 1;
 
     public Scenario {
         Objects.requireNonNull(name, "name");

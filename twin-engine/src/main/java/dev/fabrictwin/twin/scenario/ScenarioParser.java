@@ -119,7 +119,7 @@ public final class ScenarioParser {
     public static Scenario parse(final JsonNode root, final Path baseDir) {
         checkKeys(root, TOP_KEYS, "");
         final String name = text(root, "name", "scenario");
-        final long seed = root.path("seed").asLong(1);
+        final long seed = root.path("seed").asLong(Scenario.DEFAULT_SEED);
         final Duration duration = duration(root, "duration", "300s");
         final Duration interval = duration(root, "sampleInterval", "1s");
         final Instant epoch;
