@@ -1,5 +1,6 @@
 package dev.fabrictwin.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +15,11 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.evaluation.Json;
+import dev.fabrictwin.twin.scenario.FabricDocuments;
+import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.whatif.WhatIf;
+import dev.fabrictwin.twin.whatif.WhatIfFault;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -28,8 +32,18 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Predict each job's comm time, step time, comm overhead and GPU utilization if one fabric setting "
-            + "changed. Runs the scenario's jobs on the twin (faults ignored) once per value; the compute phase "
-            + "never changes, only the network does.",
+            + "changed, or under failures and maintenance (--fault), against the same fabric healthy. Runs the jobs on "
+            + "the twin (a scenario's declared faults ignored) once per value; the compute phase never changes, only "
+            + "the network does.",
+        "The fabric and jobs come from a scenario, or from the documents of the fabric as it runs (--topology, "
+            + "--jobs: what 'topology import --out', 'jobs import --out' and 'simulate --out' write; ECMP hashes as "
+            + "a scenario's default seed 1).",
+        "--fault (repeatable: several at once) is in force from the start: drain:DEVICE and down:DEVICE take every "
+            + "link of the device down (the twin routes around a drained, dead or removed switch alike), down:A~B "
+            + "the links between two devices, degrade:A~B=RATE runs them at RATE (100G) or at a share of their speed "
+            + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt at x1.01 or more; "
+            + "'binding' lists the directed links that hold its slowest flows under the faults; a job left without "
+            + "a route stalls.",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
             + "median and 90th percentile over them.",
         "Without --set the scenario runs as declared. A scenario's explicit flows (flows:) get one row, '(flows)': "
@@ -45,14 +59,30 @@ import picocli.CommandLine.Spec;
         "  fabric-twin whatif --scenario scenarios/whatif-1k-ring.yaml --set hostLinkSpeed=100G,400G",
         "  fabric-twin whatif --scenario scenarios/ecmp-imbalance.yaml --set spines=4,8 --seeds 20",
         "  fabric-twin whatif --scenario scenarios/fidelity/ringx-64m-1to1.yaml --seeds 9",
+        "  fabric-twin whatif --scenario scenarios/pfc-storm-small.yaml --fault drain:spine-3",
+        "  fabric-twin whatif --topology topology.json --jobs jobs.json --fault degrade:leaf-2~spine-1=100G "
+            + "--fault down:leaf-4",
     })
 final class WhatIfCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "Scenario YAML (docs/contracts.md).")
+    @Option(names = "--scenario", paramLabel = "FILE", description = "Scenario YAML (docs/contracts.md).")
     private Path scenario;
+
+    @Option(names = "--topology", paramLabel = "FILE",
+        description = "The fabric's topology document (instead of --scenario), as 'topology import --out' writes it.")
+    private Path topology;
+
+    @Option(names = "--jobs", paramLabel = "FILE",
+        description = "Its running jobs: the JSON array 'jobs import --out' (or simulate --out's jobs.json) writes.")
+    private Path jobs;
+
+    @Option(names = "--fault", paramLabel = "ACTION:TARGET",
+        description = "A failure or maintenance from the start, repeatable: drain:spine-3, down:leaf-4, "
+            + "down:leaf-2~spine-1, degrade:leaf-2~spine-1=100G (or =50%%).")
+    private List<String> faults = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=V1,V2,...",
         description = "The setting to vary and its values, e.g. hostLinkSpeed=100G,400G (default: the scenario as declared).")
@@ -66,19 +96,68 @@ final class WhatIfCommand implements Callable<Integer> {
     private boolean json;
 
     @Override
-    public Integer call() {
-        if (!Files.isRegularFile(scenario)) {
-            throw new UsageException("scenario file not found: " + scenario);
-        }
+    public Integer call() throws IOException {
         if (seeds < 1 || seeds > 1000) {
             throw new UsageException("--seeds must be between 1 and 1000, was " + seeds);
         }
-        final ObjectNode tree = ScenarioParser.tree(scenario);
+        final List<WhatIfFault> parsed = faults.stream().map(WhatIfFault::parse).toList();
         final PrintWriter out = spec.commandLine().getOut();
-        final List<WhatIf.Row> rows = set == null
-            ? WhatIf.evaluate(ScenarioParser.parse(tree, scenario.toAbsolutePath().getParent()), "as declared", seeds)
-            : varied(tree);
+        if (parsed.isEmpty()) {
+            printRows(out, rows());
+        } else {
+            printImpacts(out, parsed, impacts(parsed));
+        }
+        out.flush();
+        return FabricTwin.EXIT_OK;
+    }
 
+    /** The scenario, from its file or from the fabric's documents; checked, so a bad one is a usage error. */
+    private Scenario source() throws IOException {
+        if ((scenario == null) == (topology == null)) {
+            throw new UsageException("give either --scenario FILE or --topology FILE --jobs FILE");
+        }
+        if (scenario != null) {
+            if (jobs != null) {
+                throw new UsageException("--jobs goes with --topology; a scenario declares its jobs");
+            }
+            if (!Files.isRegularFile(scenario)) {
+                throw new UsageException("scenario file not found: " + scenario);
+            }
+            return ScenarioParser.parse(tree(), scenario.toAbsolutePath().getParent());
+        }
+        if (jobs == null) {
+            throw new UsageException("--topology needs --jobs FILE: the what-if runs the fabric's jobs");
+        }
+        if (set != null) {
+            throw new UsageException("--set needs --scenario: a topology document has no settings to vary");
+        }
+        for (final Path f : List.of(topology, jobs)) {
+            if (!Files.isRegularFile(f)) {
+                throw new UsageException("file not found: " + f);
+            }
+        }
+        return FabricDocuments.read(topology, jobs).scenario();
+    }
+
+    private ObjectNode tree() {
+        return ScenarioParser.tree(scenario);
+    }
+
+    private List<WhatIf.Row> rows() throws IOException {
+        final Scenario s = source();
+        return set == null ? WhatIf.evaluate(s, AS_DECLARED, seeds) : WhatIf.run(tree(), scenario.toAbsolutePath().getParent(),
+            key(), values(), seeds);
+    }
+
+    private List<WhatIf.Impact> impacts(final List<WhatIfFault> parsed) throws IOException {
+        final Scenario s = source();
+        return set == null ? WhatIf.impacts(s, AS_DECLARED, parsed, seeds)
+            : WhatIf.run(tree(), scenario.toAbsolutePath().getParent(), key(), values(), parsed, seeds);
+    }
+
+    private static final String AS_DECLARED = "as declared";
+
+    private void printRows(final PrintWriter out, final List<WhatIf.Row> rows) {
         final String p90 = seeds > 1 ? " %12s" : "%s";
         out.printf(Locale.ROOT, "%-24s %-12s %12s" + p90 + " %12s %10s %9s%n", "setting", "job",
             seeds > 1 ? "comm p50 ms" : "comm ms", seeds > 1 ? "comm p90 ms" : "", "step ms", "comm %", "GPU util");
@@ -90,38 +169,101 @@ final class WhatIfCommand implements Callable<Integer> {
         if (rows.stream().anyMatch(r -> r.job().equals(WhatIf.FLOWS))) {
             out.println("(flows: the makespan of the scenario's explicit flows, first start to last end; no compute phase)");
         }
-        if (seeds > 1) {
-            out.printf(Locale.ROOT, "(%d hash seeds per value: the scenario's own and the next %d)%n", seeds, seeds - 1);
-        }
+        seedsNote(out);
         if (json) {
             final List<Map<String, Object>> jsonRows = new ArrayList<>();
             for (final WhatIf.Row r : rows) {
-                final Map<String, Object> m = new LinkedHashMap<>();
-                m.put("setting", r.setting());
-                m.put("job", r.job());
-                m.putAll(Json.rounded(Map.of("commTimeMs", r.commTimeMs())));
-                m.putAll(Json.rounded(Map.of("commP90Ms", r.commP90Ms())));
-                m.put("seeds", r.seeds());
-                m.putAll(Json.rounded(Map.of("stepTimeMs", r.stepTimeMs())));
-                m.putAll(Json.rounded(Map.of("commOverheadPct", r.commOverheadPct())));
-                m.putAll(Json.rounded(Map.of("gpuUtilization", r.gpuUtilization())));
-                jsonRows.add(m);
+                jsonRows.add(jsonRow(r));
             }
             out.println(Json.line(Map.of("rows", jsonRows)));
         }
-        out.flush();
-        return FabricTwin.EXIT_OK;
     }
 
-    private List<WhatIf.Row> varied(final ObjectNode tree) {
+    /** Each job healthy and under the faults, then which jobs the faults hurt and by how much. */
+    private void printImpacts(final PrintWriter out, final List<WhatIfFault> parsed, final List<WhatIf.Impact> impacts) {
+        final String label = String.join(" + ", parsed.stream().map(WhatIfFault::text).toList());
+        out.printf(Locale.ROOT, "what-if: %s, against the same fabric healthy%n", label);
+        final String comm = seeds > 1 ? "comm p50 ms" : "comm ms";
+        out.printf(Locale.ROOT, "%-24s %-12s %14s %12s %14s %12s %9s  %s%n", "setting", "job", "healthy " + comm,
+            comm, "healthy step", "step ms", "slowdown", "binding");
+        for (final WhatIf.Impact i : impacts) {
+            out.printf(Locale.ROOT, "%-24s %-12s %14s %12s %14s %12s %9s  %s%n", i.healthy().setting(), i.healthy().job(),
+                cell(i.healthy().commTimeMs(), ""), stalledOr(i.faulted().commTimeMs()), cell(i.healthy().stepTimeMs(), ""),
+                stalledOr(i.faulted().stepTimeMs()), slowdown(i), binding(i.binding()));
+        }
+        final List<WhatIf.Impact> hurt = impacts.stream().filter(WhatIf.Impact::hurt).toList();
+        out.printf(Locale.ROOT, "%s hurts %d of %d jobs%s%n", label, hurt.size(), impacts.size(), hurt.isEmpty() ? ""
+            : ": " + String.join(", ", hurt.stream().map(i -> i.healthy().job() + (set == null ? "" : " (" + i.healthy().setting()
+                + ")") + " " + slowdown(i)).toList()));
+        seedsNote(out);
+        if (json) {
+            final List<Map<String, Object>> jsonRows = new ArrayList<>();
+            for (final WhatIf.Impact i : impacts) {
+                final Map<String, Object> m = jsonRow(i.faulted());
+                m.putAll(Json.rounded(Map.of("healthyCommTimeMs", i.healthy().commTimeMs())));
+                m.putAll(Json.rounded(Map.of("healthyStepTimeMs", i.healthy().stepTimeMs())));
+                m.putAll(Json.rounded(Map.of("slowdown", i.slowdown())));
+                m.put("stalled", Double.isInfinite(i.slowdown()));
+                m.put("hurt", i.hurt());
+                m.put("binding", i.binding());
+                jsonRows.add(m);
+            }
+            final Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("faults", parsed.stream().map(WhatIfFault::text).toList());
+            doc.put("rows", jsonRows);
+            doc.put("hurt", hurt.stream().map(i -> i.healthy().job()).distinct().toList());
+            out.println(Json.line(doc));
+        }
+    }
+
+    private void seedsNote(final PrintWriter out) {
+        if (seeds > 1) {
+            out.printf(Locale.ROOT, "(%d hash seeds per value: the scenario's own and the next %d)%n", seeds, seeds - 1);
+        }
+    }
+
+    private Map<String, Object> jsonRow(final WhatIf.Row r) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("setting", r.setting());
+        m.put("job", r.job());
+        m.putAll(Json.rounded(Map.of("commTimeMs", r.commTimeMs())));
+        m.putAll(Json.rounded(Map.of("commP90Ms", r.commP90Ms())));
+        m.put("seeds", r.seeds());
+        m.putAll(Json.rounded(Map.of("stepTimeMs", r.stepTimeMs())));
+        m.putAll(Json.rounded(Map.of("commOverheadPct", r.commOverheadPct())));
+        m.putAll(Json.rounded(Map.of("gpuUtilization", r.gpuUtilization())));
+        return m;
+    }
+
+    /** A faulted figure, or "stalled" where a job never finishes a comm phase (a flow left without a route). */
+    private static String stalledOr(final double value) {
+        return Double.isInfinite(value) ? "stalled" : cell(value, "");
+    }
+
+    private static String slowdown(final WhatIf.Impact i) {
+        return Double.isInfinite(i.slowdown()) ? "stalled" : String.format(Locale.ROOT, "x%.3f", i.slowdown());
+    }
+
+    /** The first three binding links, and how many more. */
+    private static String binding(final List<String> links) {
+        if (links.isEmpty()) {
+            return "-";
+        }
+        return String.join(", ", links.subList(0, Math.min(3, links.size())))
+            + (links.size() > 3 ? " (+" + (links.size() - 3) + " more)" : "");
+    }
+
+    private String key() {
         final int eq = set.indexOf('=');
         if (eq <= 0 || eq == set.length() - 1) {
             throw new UsageException("--set needs KEY=V1,V2,... (e.g. hostLinkSpeed=100G,400G), was '" + set + "'");
         }
-        final String key = set.substring(0, eq).trim();
-        final List<String> values = Arrays.stream(set.substring(eq + 1).split(",")).map(String::trim)
+        return set.substring(0, eq).trim();
+    }
+
+    private List<String> values() {
+        return Arrays.stream(set.substring(set.indexOf('=') + 1).split(",")).map(String::trim)
             .filter(v -> !v.isEmpty()).toList();
-        return WhatIf.run(tree, scenario.toAbsolutePath().getParent(), key, values, seeds);
     }
 
     /** A figure with one decimal, or "-" where a row has none (explicit flows have no step time). */

@@ -1,0 +1,146 @@
+package dev.fabrictwin.cli;
+
+import static dev.fabrictwin.cli.FabricTwinCliTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.scenario.Scenario;
+import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.sim.IterationRecord;
+
+/** {@code whatif --fault} against {@code simulate} of the same fault, and {@code whatif --topology --jobs}. */
+class WhatIfFaultCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Three jobs on 16 hosts, 100G uplinks: a ring across leaves 0-1, an all-to-all across leaves 1-2 and a ring inside
+     * leaf 3 (which no spine concerns).
+     */
+    private static final String THREE_JOBS = """
+        name: three-jobs
+        seed: 3
+        duration: 24s
+        sampleInterval: 1s
+        fabric: {kind: spine-leaf, spines: 4, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 1,
+                 linkSpeed: 100G, hostLinkSpeed: 400G}
+        jobs:
+          - {id: ring-a, hosts: 6, pattern: ring-allreduce, bytesPerIteration: 4GB, iterationPeriod: 1s, commFraction: 0.3}
+          - {id: a2a-b, hosts: 6, pattern: all-to-all, bytesPerIteration: 2GB, iterationPeriod: 1s, commFraction: 0.3}
+          - {id: ring-c, hosts: 4, pattern: ring-allreduce, bytesPerIteration: 4GB, iterationPeriod: 1s, commFraction: 0.3}
+        """;
+
+    @Test
+    void shouldPredictADrainedSpinesSlowdownsWithinFivePercentOfTheSimulatedOnes(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("three-jobs.yaml");
+        Files.writeString(file, THREE_JOBS);
+
+        final FabricTwinCliTest.Run whatif = run("whatif", "--scenario", file.toString(), "--fault", "drain:spine-1", "--json");
+
+        assertThat(whatif.exitCode()).as(whatif.err()).isZero();
+        final String[] lines = whatif.out().split("\\R");
+        assertThat(lines[0]).isEqualTo("what-if: drain:spine-1, against the same fabric healthy");
+        final JsonNode doc = JSON.readTree(lines[lines.length - 1]);
+        final Map<String, Double> predicted = new HashMap<>();
+        doc.get("rows").forEach(r -> predicted.put(r.get("job").asText(), r.get("slowdown").asDouble()));
+        assertThat(predicted).containsOnlyKeys("ring-a", "a2a-b", "ring-c");
+
+        final Map<String, Double> healthy = simulatedStepSeconds(ScenarioParser.parse(file));
+        final Map<String, Double> drained = simulatedStepSeconds(ScenarioParser.parse(
+            Files.writeString(dir.resolve("drained.yaml"), THREE_JOBS
+                + "faults: [{type: LINK_DOWN, target: {device: spine-1}}]\n")));
+        for (final String job : predicted.keySet()) {
+            final double simulated = drained.get(job) / healthy.get(job);
+            assertThat(predicted.get(job)).as(job + " (simulated x%.3f)", simulated).isCloseTo(simulated, within(0.05 * simulated));
+        }
+        // a drained spine slows the jobs whose traffic crosses the spines, and only them
+        assertThat(predicted.get("a2a-b")).isGreaterThan(1.05);
+        assertThat(predicted.get("ring-c")).isCloseTo(1.0, within(1e-9));
+        assertThat(doc.get("hurt")).extracting(JsonNode::asText).contains("a2a-b").doesNotContain("ring-c");
+        assertThat(whatif.out()).contains("drain:spine-1 hurts");
+        doc.get("rows").forEach(r -> {
+            if (r.get("hurt").asBoolean()) {
+                assertThat(r.get("binding")).as(r.get("job").asText()).isNotEmpty();
+                r.get("binding").forEach(l -> assertThat(l.asText()).doesNotContain("spine-1"));
+            }
+        });
+    }
+
+    /** Mean step time (s) per job over a simulate run's iterations, the first dropped as whatif drops it. */
+    private static Map<String, Double> simulatedStepSeconds(final Scenario scenario) {
+        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
+        cluster.run(s -> { }, n -> { });
+        final Map<String, Double> steps = new HashMap<>();
+        for (final var j : scenario.jobs()) {
+            final List<IterationRecord> its = cluster.twin().simulation().iterations().stream()
+                .filter(r -> r.job().equals(j.id())).toList();
+            assertThat(its).as(j.id()).hasSizeGreaterThan(10);
+            steps.put(j.id(), its.subList(1, its.size()).stream().mapToDouble(IterationRecord::stepSeconds).average()
+                .orElseThrow());
+        }
+        return steps;
+    }
+
+    @Test
+    void shouldGiveTheSameRowsFromTheFabricsDocumentsAsFromItsScenario(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("three-jobs.yaml");
+        Files.writeString(file, THREE_JOBS.replace("seed: 3\n", ""));
+        final Path out = dir.resolve("sim");
+        assertThat(run("simulate", "--scenario", file.toString(), "--out", out.toString()).exitCode()).isZero();
+
+        for (final String[] extra : new String[][] {{}, {"--fault", "drain:spine-2", "--fault", "degrade:leaf-0~spine-0=50G"}}) {
+            final FabricTwinCliTest.Run fromScenario = run(concat(new String[] {"whatif", "--scenario", file.toString(),
+                "--json"}, extra));
+            final FabricTwinCliTest.Run fromDocuments = run(concat(new String[] {"whatif", "--topology",
+                out.resolve("topology.json").toString(), "--jobs", out.resolve("jobs.json").toString(), "--json"}, extra));
+
+            assertThat(fromScenario.exitCode()).as(fromScenario.err()).isZero();
+            assertThat(fromDocuments.exitCode()).as(fromDocuments.err()).isZero();
+            assertThat(fromDocuments.out()).isEqualTo(fromScenario.out());
+            assertThat(fromScenario.out()).contains("ring-a", "a2a-b", "ring-c");
+        }
+    }
+
+    @Test
+    void shouldRefuseABadFaultInOneLineNamingTheBadPart(@TempDir final Path dir) throws Exception {
+        final Path file = Files.writeString(dir.resolve("three-jobs.yaml"), THREE_JOBS);
+        for (final String[] bad : new String[][] {
+            {"spine-1", "expected ACTION:TARGET"},
+            {"reboot:spine-1", "unknown action 'reboot'"},
+            {"drain:leaf-0~spine-1", "drain takes a device"},
+            {"degrade:leaf-0~spine-1", "degrade needs the capacity left"},
+            {"degrade:leaf-0~spine-1=fast", "capacity 'fast' is neither a rate"},
+            {"degrade:leaf-0~spine-1=150%", "capacity '150%' must be above 0% and below 100%"},
+            {"degrade:leaf-0~spine-1=400G", "400G is not below the link's 100G"},
+            {"down:spine-9", "no device 'spine-9' in the fabric"},
+            {"down:leaf-0~leaf-1", "leaf-0 and leaf-1 are not linked"},
+            {"down:leaf-0=1G", "only degrade takes a capacity"},
+        }) {
+            final FabricTwinCliTest.Run run = run("whatif", "--scenario", file.toString(), "--fault", bad[0]);
+            assertThat(run.exitCode()).as(bad[0]).isEqualTo(2);
+            assertThat(run.errLines()).as(bad[0]).singleElement().asString().contains("--fault '" + bad[0] + "': " + bad[1]);
+        }
+        final FabricTwinCliTest.Run noJobs = run("whatif", "--topology", "topology.json");
+        assertThat(noJobs.exitCode()).isEqualTo(2);
+        assertThat(noJobs.errLines()).singleElement().asString().contains("--topology needs --jobs FILE");
+    }
+
+    private static String[] concat(final String[] a, final String[] b) {
+        final String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
