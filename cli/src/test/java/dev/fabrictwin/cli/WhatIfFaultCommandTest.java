@@ -98,6 +98,37 @@ class WhatIfFaultCommandTest {
     }
 
     @Test
+    void shouldSlowARingToItsDegradedLinkAndStallTheJobOfADeadLeaf(@TempDir final Path dir) throws Exception {
+        final Path file = Files.writeString(dir.resolve("three-jobs.yaml"), THREE_JOBS);
+
+        final FabricTwinCliTest.Run degraded = run("whatif", "--scenario", file.toString(), "--fault",
+            "degrade:host-16~leaf-4=100G", "--json");
+
+        assertThat(degraded.exitCode()).as(degraded.err()).isZero();
+        final Map<String, JsonNode> rows = rows(degraded);
+        // the ring runs at its slowest link's pace: a quarter of 400G, four times the comm time
+        final JsonNode ring = rows.get("ring-c");
+        assertThat(ring.get("commTimeMs").asDouble() / ring.get("healthyCommTimeMs").asDouble()).isCloseTo(4.0, within(1e-3));
+        assertThat(ring.get("binding")).extracting(JsonNode::asText).containsAnyOf("host-16→leaf-4", "leaf-4→host-16");
+        assertThat(rows.get("a2a-b").get("slowdown").asDouble()).isEqualTo(1.0);
+
+        final FabricTwinCliTest.Run dead = run("whatif", "--scenario", file.toString(), "--fault", "down:leaf-4", "--json");
+
+        assertThat(dead.exitCode()).as(dead.err()).isZero();
+        assertThat(rows(dead).get("ring-c").get("stalled").asBoolean()).isTrue();
+        assertThat(rows(dead).get("ring-c").get("slowdown").isNull()).isTrue();
+        assertThat(rows(dead).get("shift-a").get("slowdown").asDouble()).isEqualTo(1.0);
+        assertThat(dead.out()).contains("down:leaf-4 hurts 1 of 3 jobs: ring-c stalled");
+    }
+
+    private static Map<String, JsonNode> rows(final FabricTwinCliTest.Run run) throws Exception {
+        final String[] lines = run.out().split("\\R");
+        final Map<String, JsonNode> rows = new HashMap<>();
+        JSON.readTree(lines[lines.length - 1]).get("rows").forEach(r -> rows.put(r.get("job").asText(), r));
+        return rows;
+    }
+
+    @Test
     void shouldGiveTheSameRowsFromTheFabricsDocumentsAsFromItsScenario(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("three-jobs.yaml");
         Files.writeString(file, THREE_JOBS.replace("seed: 3\n", ""));
