@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
         "--fault (repeatable: several at once) is in force from the start: drain:DEVICE and down:DEVICE take every "
             + "link of the device down (the twin routes around a drained, dead or removed switch alike), down:A~B "
             + "the links between two devices, degrade:A~B=RATE runs them at RATE (100G) or at a share of their speed "
-            + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt at ×1.01 or more; "
+            + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt when its step grows by 1%% or more; "
             + "'binding' lists the directed links that hold its slowest flows under the faults; a job left without "
             + "a route stalls.",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
@@ -184,10 +184,11 @@ final class WhatIfCommand implements Callable<Integer> {
         final String label = String.join(" + ", parsed.stream().map(WhatIfFault::text).toList());
         out.printf(Locale.ROOT, "what-if: %s, against the same fabric healthy%n", label);
         final String comm = seeds > 1 ? "comm p50 ms" : "comm ms";
-        out.printf(Locale.ROOT, "%-24s %-12s %14s %12s %14s %12s %9s  %s%n", "setting", "job", "healthy " + comm,
-            comm, "healthy step", "step ms", "slowdown", "binding");
+        final String columns = "%-24s %-12s %" + ("healthy " + comm).length() + "s %12s %15s %12s %9s  %s%n";
+        out.printf(Locale.ROOT, columns, "setting", "job", "healthy " + comm, comm, "healthy step ms", "step ms", "slowdown",
+            "binding");
         for (final WhatIf.Impact i : impacts) {
-            out.printf(Locale.ROOT, "%-24s %-12s %14s %12s %14s %12s %9s  %s%n", i.healthy().setting(), i.healthy().job(),
+            out.printf(Locale.ROOT, columns, i.healthy().setting(), i.healthy().job(),
                 cell(i.healthy().commTimeMs(), ""), stalledOr(i.faulted().commTimeMs()), cell(i.healthy().stepTimeMs(), ""),
                 stalledOr(i.faulted().stepTimeMs()), slowdown(i), binding(i.binding()));
         }
