@@ -42,6 +42,40 @@ class WhatIfTest {
             .hasMessageStartingWith("cannot vary 'colour'");
     }
 
+    @Test
+    void shouldWeighAFaultAgainstTheHealthyFabricAndNameTheLinkThatBinds() {
+        final var scenario = ScenarioParser.parse(ScenarioParser.tree(crossLeafRing("ring")), null);
+
+        final WhatIf.Impact slowed = WhatIf.impacts(scenario, "as declared",
+            List.of(WhatIfFault.parse("degrade:host-0~leaf-0=10%")), 1).get(0);
+
+        // the lock-step ring runs at its slowest link's pace: host-0's, at a tenth of 100G, below any hash collision's
+        // share; each rank sends 2(N-1)/N * 1 GB
+        assertThat(slowed.faulted().commTimeMs()).isCloseTo(2.0 * 31 / 32 * 1e9 * 8 / 10e9 * 1e3
+            * dev.fabrictwin.twin.fabric.Technology.ROCE_V2.wirePerPayload(), within(1e-6));
+        assertThat(slowed.slowdown()).isGreaterThan(1.2);
+        assertThat(slowed.slowdown()).isCloseTo(slowed.faulted().stepTimeMs() / slowed.healthy().stepTimeMs(), within(1e-12));
+        assertThat(slowed.hurt()).isTrue();
+        assertThat(slowed.binding()).containsAnyOf("host-0→leaf-0", "leaf-0→host-0")
+            .allSatisfy(l -> assertThat(l).contains("host-0"));
+
+        final WhatIf.Impact untouched = WhatIf.impacts(scenario, "as declared",
+            List.of(WhatIfFault.parse("down:host-0~leaf-0")), 1).get(0);
+        assertThat(untouched.slowdown()).isInfinite(); // its rank on host-0 has no route: the ring stalls
+        assertThat(untouched.hurt()).isTrue();
+    }
+
+    @Test
+    void shouldRefuseAFaultOnADeviceOrLinkTheFabricLacks() {
+        final var fabric = ScenarioParser.parse(ScenarioParser.tree(crossLeafRing("ring")), null).fabric().build("f");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIfFault.parse("drain:spine-7").toFault(fabric))
+            .hasMessageStartingWith("--fault 'drain:spine-7': no device 'spine-7' in the fabric");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIfFault.parse("down:host-0~leaf-1").toFault(fabric))
+            .hasMessageStartingWith("--fault 'down:host-0~leaf-1': host-0 and leaf-1 are not linked");
+        assertThat(WhatIfFault.parse("degrade:leaf-1~spine-0=25G").toFault(fabric).param("capacity")).isEqualTo(0.25);
+    }
+
     /** 32 hosts on 4 leaves, every leaf's 8 flows crossing to the next leaf over 4 spines: the hash decides. */
     private static String crossLeafRing(final String jobId) {
         return """
