@@ -41,8 +41,8 @@ import picocli.CommandLine.Spec;
         "--fault (repeatable: several at once) is in force from the start: drain:DEVICE and down:DEVICE take every "
             + "link of the device down (the twin routes around a drained, dead or removed switch alike), down:A~B "
             + "the links between two devices, degrade:A~B=RATE runs them at RATE (100G) or at a share of their speed "
-            + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt when its step grows by 1%% or more; "
-            + "'binding' lists the directed links that hold its slowest flows under the faults; a job left without "
+            + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt when its step grows "
+            + "by 1%% or more; 'binding' lists the directed links that hold its slowest flows under the faults; a job left without "
             + "a route stalls.",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
             + "median and 90th percentile over them.",

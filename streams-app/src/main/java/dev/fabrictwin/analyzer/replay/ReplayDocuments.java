@@ -29,7 +29,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  */
 public record ReplayDocuments(String fabricId, byte[] topology, Map<String, byte[]> jobs, long sampleIntervalMs) {
 
-    /** A file holding more than one JSON value (JSON lines given for a document) is not a document. */
+    /** Writes the documents as bytes and reads the topology back (FabricDocuments checked it when read). */
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     public ReplayDocuments {

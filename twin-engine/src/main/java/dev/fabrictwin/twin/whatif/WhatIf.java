@@ -29,10 +29,10 @@ import dev.fabrictwin.twin.workload.Pattern;
 /**
  * Capacity planning on the twin alone: re-run the scenario's jobs (its declared faults ignored) with one setting
  * changed, or under what-if faults ({@link WhatIfFault}: a drained switch, a link down or slower) against the same
- * fabric healthy, and report each job's comm time per iteration, step time, comm overhead and GPU utilization. The compute phase
- * never changes; only the network does (docs/contracts.md, Job semantics). Switches' ECMP hashes are unknown, so a
- * prediction can be asked over N hash seeds: comm time is then reported as its median and 90th percentile over
- * the seeds (the scenario's own seed first).
+ * fabric healthy, and report each job's comm time per iteration, step time, comm overhead and GPU utilization. The
+ * compute phase never changes; only the network does (docs/contracts.md, Job semantics). Switches' ECMP hashes are
+ * unknown, so a prediction can be asked over N hash seeds: comm time is then reported as its median and 90th
+ * percentile over the seeds (the scenario's own seed first).
  */
 public final class WhatIf {
 
