@@ -22,16 +22,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.fabric.Fabric;
-import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.model.ModelParams;
-import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
@@ -41,7 +35,6 @@ import dev.fabrictwin.twin.telemetry.Sample;
  */
 class SampleVerdictsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** A minute ago: within the wall-clock gate. */
     private static final long NOW = System.currentTimeMillis() - 60_000;
 
@@ -56,7 +49,7 @@ class SampleVerdictsTest {
     private final List<String> rejected = new ArrayList<>();
 
     @BeforeEach
-    void setUp() throws Exception {
+    void setUp() {
         final AnalyzerListener listener = new AnalyzerListener() {
             @Override
             public void unmatched(final String reason) {
@@ -74,14 +67,9 @@ class SampleVerdictsTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), listener);
         driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props);
-        fabric = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
-            name: tiny
-            duration: 60s
-            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
-            jobs: []
-            """), Path.of(".")), ModelParams.defaults()).fabric();
+        fabric = TinyFabric.fabric();
         driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
-            .pipeInput("tiny", JSON.writeValueAsBytes(FabricJson.toJson(fabric, JSON)));
+            .pipeInput("tiny", TinyFabric.document(fabric));
         samples = driver.createInputTopic(Topics.DEFAULT.samples().name(), new StringSerializer(), new ByteArraySerializer());
         dead = driver.createOutputTopic(Topics.DEFAULT.deadLetter().name(), new StringDeserializer(), new ByteArrayDeserializer());
     }

@@ -13,16 +13,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.contract.Topics;
-import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.model.ModelParams;
-import dev.fabrictwin.twin.scenario.ScenarioParser;
-import dev.fabrictwin.twin.sim.Twin;
 
 /**
  * Measures the analyzer's heap after full GC once {@code N} unknown devices (default 100,000) have each sent two
@@ -37,7 +31,6 @@ public final class UnknownPortsHeap {
 
     public static void main(final String[] args) throws Exception {
         final int unknown = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        final ObjectMapper json = new ObjectMapper();
         final Path state = Files.createTempDirectory("unknown-ports-heap");
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "unknown-ports-heap");
@@ -49,14 +42,9 @@ public final class UnknownPortsHeap {
         final long before = heapAfterGc();
         try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000),
                 metrics), props)) {
-            final var fabric = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
-                name: tiny
-                duration: 60s
-                fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
-                jobs: []
-                """), Path.of(".")), ModelParams.defaults()).fabric();
+            final var fabric = TinyFabric.fabric();
             driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
-                .pipeInput("tiny", json.writeValueAsBytes(FabricJson.toJson(fabric, json)));
+                .pipeInput("tiny", TinyFabric.document(fabric));
             final TestInputTopic<String, byte[]> samples = driver.createInputTopic(Topics.DEFAULT.samples().name(),
                 new StringSerializer(), new ByteArraySerializer());
             final long t0 = System.currentTimeMillis() - 120_000;
@@ -81,6 +69,10 @@ public final class UnknownPortsHeap {
                 AnalyzerMetrics.unmatchedNames(registry));
             System.out.printf("heap after full GC: %.1f MB before the driver, %.1f MB with it after the flood%n",
                 before / 1e6, after / 1e6);
+        } finally {
+            try (var paths = Files.walk(state)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 
