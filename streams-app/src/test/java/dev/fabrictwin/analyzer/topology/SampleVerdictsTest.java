@@ -120,6 +120,20 @@ class SampleVerdictsTest {
     }
 
     @Test
+    void shouldKeepADeviceOnceTheTopologyDeclaresIt() {
+        send("host-5", "nic0", NOW, ",\"counters\":{\"tx_bytes\":1}");
+        driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
+            .pipeInput("tiny", TinyFabric.document(TinyFabric.fabric(3)));
+        send("host-5", "nic0", NOW + 1_000, ",\"counters\":{\"tx_bytes\":2}");
+        send("host-5", "nic0", NOW + KnownPorts.CHECK_EVERY_MS, ",\"counters\":{\"tx_bytes\":3}");
+
+        assertThat(unmatched).as("until the rates stage looks at the topology again").containsExactly("unknown_device",
+            "unknown_device");
+        assertThat(driver.<String, Sample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("host-5/nic0"))
+            .satisfies(s -> assertThat(s.counters()).containsEntry("tx_bytes", 3L));
+    }
+
+    @Test
     void shouldDeadLetterASampleWithNeitherCountersNorGaugesOnARealPortAsIngestDoes() {
         round(NOW);
         send("leaf-0", "eth0", NOW + 1_000, ",\"counters\":{},\"gauges\":{}");

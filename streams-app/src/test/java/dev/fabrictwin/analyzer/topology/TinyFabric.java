@@ -20,12 +20,17 @@ final class TinyFabric {
     }
 
     static Fabric fabric() {
+        return fabric(2);
+    }
+
+    /** The same with {@code hostsPerLeaf} hosts under each leaf (hosts host-0 … host-{2·hostsPerLeaf − 1}). */
+    static Fabric fabric(final int hostsPerLeaf) {
         return Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
             name: tiny
             duration: 60s
-            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: 2, nicsPerHost: 1, linkSpeed: 100G}
+            fabric: {kind: spine-leaf, spines: 2, leaves: 2, hostsPerLeaf: %d, nicsPerHost: 1, linkSpeed: 100G}
             jobs: []
-            """), Path.of(".")), ModelParams.defaults()).fabric();
+            """.formatted(hostsPerLeaf)), Path.of(".")), ModelParams.defaults()).fabric();
     }
 
     /** Its topology document, as {@code fabric.topology} carries it. */
