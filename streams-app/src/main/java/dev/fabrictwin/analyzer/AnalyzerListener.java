@@ -13,7 +13,10 @@ public interface AnalyzerListener {
     default void rejected(final String reason) {
     }
 
-    /** A sample's device/port names met no topology port ({@code unknown_device}, {@code unknown_port}). */
+    /**
+     * A sample's device/port names met no topology port ({@code unknown_device}, {@code unknown_port}); called by every
+     * rates task, from any stream thread, as {@link #rejected} is by the dead-letter handlers.
+     */
     default void unmatched(final String reason) {
     }
 

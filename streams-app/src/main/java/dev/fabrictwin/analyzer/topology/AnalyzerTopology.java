@@ -28,7 +28,8 @@ import dev.fabrictwin.contract.job.JobHealth;
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:
  * <pre>
  * telemetry.samples (bad records → telemetry.deadletter by the deserialization handler)
- *   → port-rates (store port-last-sample, per device partition): intervals, lane = partition
+ *   → port-rates (store port-last-sample, per device partition; samples whose names meet no port of the global
+ *     fabric-topology store counted and dropped): intervals, lane = partition
  *   → one repartition topic per lane (…-analyzer-intervals-lane-N-repartition, 1 partition each)
  *   → merged in timestamp order into one task (cross-port checks need every port)
  *   → analyzer (stores open-alerts, analysis-checkpoint, analysis-journal; global stores fabric-topology,
@@ -80,7 +81,7 @@ public final class AnalyzerTopology {
             stores.addAll(List.of(AnalysisCheckpoints.CHECKPOINT_STORE, AnalysisCheckpoints.JOURNAL_STORE));
         }
 
-        final KStream<String, AnalyzerOutput> analyzed = mergedLanes(builder, settings)
+        final KStream<String, AnalyzerOutput> analyzed = mergedLanes(builder, settings, listener)
             .process(() -> new AnalyzerProcessor(settings, listener), Named.as("analyzer"), stores.toArray(String[]::new));
         final KStream<String, AnalyzerOutput> outputs = settings.sharded() ? correlated(builder, settings, listener, analyzed)
             : analyzed;
@@ -129,9 +130,10 @@ public final class AnalyzerTopology {
      * the sample partitions are processed at different speeds: Kafka, not the heap, holds what runs ahead.
      */
     private static KStream<String, List<PortInterval>> mergedLanes(final StreamsBuilder builder,
-                                                                   final AnalyzerSettings settings) {
-        final KStream<String, RatesStage.LaneBatch> batches =
-            RatesStage.buildBatches(builder, settings.topics(), settings.tickMs(), settings.lanes(), settings.batchFlushMs());
+                                                                   final AnalyzerSettings settings,
+                                                                   final AnalyzerListener listener) {
+        final KStream<String, RatesStage.LaneBatch> batches = RatesStage.buildBatches(builder, settings.topics(),
+            settings.tickMs(), settings.lanes(), settings.batchFlushMs(), TOPOLOGY_STORE, listener);
         KStream<String, List<PortInterval>> merged = null;
         for (int lane = 0; lane < settings.lanes(); lane++) {
             final int id = lane;

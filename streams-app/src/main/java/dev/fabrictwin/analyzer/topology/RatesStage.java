@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.DeviceClocks;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
@@ -36,9 +37,9 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.InvalidSampleException;
 import dev.fabrictwin.contract.sample.SampleSerde;
 import dev.fabrictwin.twin.fabric.Quoted;
-import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.twin.telemetry.SampleContent;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
@@ -75,13 +76,25 @@ public final class RatesStage {
     public static KStream<String, LaneBatch> buildBatches(final StreamsBuilder builder, final Topics topics,
                                                           final long nominalIntervalMs, final int lanes,
                                                           final long batchFlushMs) {
+        return buildBatches(builder, topics, nominalIntervalMs, lanes, batchFlushMs, null, AnalyzerListener.NONE);
+    }
+
+    /**
+     * As above; a sample whose names meet no port of the topology in the global store {@code topologyStore} (null:
+     * every name is kept) is dropped before it costs any state, and counted on {@code listener} by reason
+     * ({@link KnownPorts}).
+     */
+    public static KStream<String, LaneBatch> buildBatches(final StreamsBuilder builder, final Topics topics,
+                                                          final long nominalIntervalMs, final int lanes,
+                                                          final long batchFlushMs, final String topologyStore,
+                                                          final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
             Serdes.String(), SampleSerde.INSTANCE).withCachingDisabled());
         final TopicSpec<String, Sample> samples = topics.samples();
         return builder
             .stream(samples.name(), Consumed.with(samples.keySerde(), samples.valueSerde()).withName("samples-source"))
-            .process(() -> new PortRatesProcessor(nominalIntervalMs, lanes, batchFlushMs), Named.as("port-rates"),
-                LAST_SAMPLE_STORE);
+            .process(() -> new PortRatesProcessor(nominalIntervalMs, lanes, batchFlushMs, topologyStore, listener),
+                Named.as("port-rates"), LAST_SAMPLE_STORE);
     }
 
     /** The intervals one input record yielded, and the lane (sample partition mod lanes) they travel in. */
@@ -109,9 +122,13 @@ public final class RatesStage {
      * from, and the sample that ends it waits under a pending key ({@link #PENDING_SUFFIX}): a task restarted from a
      * commit taken mid-batch sends that interval again, so nothing is lost, counted twice or made longer.
      *
-     * <p>A port silent for {@link #FORGET_AFTER_MS} of event time is forgotten (checked each
-     * {@link #FORGET_EVERY} of wall time): state is bounded by the ports that report, not by every name ever seen
-     * (a flood of unknown devices expires). A forgotten port that returns starts afresh, as after a reboot.
+     * <p>A sample that is not telemetry (a timestamp before 2000, no value at all, a negative canonical gauge:
+     * {@link SampleContent}, as ingest judges it) or whose clock is wrong ({@link TimeGate}) is dead-lettered with its
+     * reason. One whose names meet no topology port ({@link KnownPorts}) is counted and dropped before it costs state:
+     * what the stage keeps grows with the fabric's ports, not with the names a producer makes up. A port silent for
+     * {@link #FORGET_AFTER_MS} of event time is forgotten (checked each {@link #FORGET_EVERY} of wall time): that
+     * bounds the rest (ports a topology does not know yet, ports that went away). A forgotten port that returns
+     * starts afresh, as after a reboot.
      */
     static final class PortRatesProcessor implements Processor<String, Sample, String, LaneBatch> {
 
@@ -128,6 +145,10 @@ public final class RatesStage {
         private final long nominalIntervalMs;
         private final int lanes;
         private final long batchFlushMs;
+        private final String topologyStore;
+        private final AnalyzerListener listener;
+        /** Null without a topology store: every name is kept. */
+        private KnownPorts known;
         private ProcessorContext<String, LaneBatch> context;
         private KeyValueStore<String, Sample> last;
         /** Each port's last sample (pending ones included): saves a store read; the store stays the truth on restart. */
@@ -159,9 +180,16 @@ public final class RatesStage {
         private final java.util.Set<String> loggedAhead = new java.util.HashSet<>();
 
         PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs) {
+            this(nominalIntervalMs, lanes, batchFlushMs, null, AnalyzerListener.NONE);
+        }
+
+        PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs,
+                           final String topologyStore, final AnalyzerListener listener) {
             this.nominalIntervalMs = nominalIntervalMs;
             this.lanes = lanes;
             this.batchFlushMs = batchFlushMs;
+            this.topologyStore = topologyStore;
+            this.listener = listener;
         }
 
         @Override
@@ -181,6 +209,7 @@ public final class RatesStage {
             clocks = new TimeGate(MAX_AHEAD_OF_WALL_CLOCK_MS, MAX_EVENT_TIME_JUMP_MS);
             partitionTime = new DeviceClocks(TickAssembler.SUPPORT_TICKS * nominalIntervalMs);
             loggedAhead.clear();
+            known = topologyStore == null ? null : new KnownPorts(context.getStateStore(topologyStore));
             // one task per sample partition: its lane is fixed (the partition mod lanes)
             this.lane = context.taskId().partition() % lanes;
             if (batchFlushMs > 0) {
@@ -219,15 +248,21 @@ public final class RatesStage {
         @Override
         public void process(final Record<String, Sample> record) {
             final Sample sample = record.value();
+            try { // each refusal is dead-lettered by the processing handler and counted under its reason
+                SampleContent.requireEpochMillis(sample);
+                SampleContent.requireValues(sample);
+                SampleContent.requireNonNegativeGauges(sample); // a broken reading must not become a rate or a queue
+            } catch (SampleFormatException e) {
+                throw new InvalidSampleException(e);
+            }
             final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), System.currentTimeMillis());
-            if (refused.isPresent()) { // dead-lettered by the processing handler, counted as timestamp_out_of_range
+            if (refused.isPresent()) {
                 throw new InvalidSampleException(new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get()));
             }
-            final String negative = CounterNames.negativeGauge(sample.gauges());
-            if (negative != null) { // a broken reading: it must not become a rate or a queue the detectors judge
-                throw new InvalidSampleException(new SampleFormatException(RejectReason.NEGATIVE_GAUGE, "gauge " + negative
-                    + " of " + sample.device() + "/" + sample.port() + " is " + sample.gauges().get(negative)
-                    + ": it cannot be below zero"));
+            final String unmatched = known == null ? null : known.unmatched(sample.device(), sample.port(), sample.ts());
+            if (unmatched != null) { // the analysis would not take it: counted, and nothing of it kept
+                listener.unmatched(unmatched);
+                return;
             }
             recoverPendingOnce(sample);
             newestTs = Math.max(newestTs, sample.ts());

@@ -37,6 +37,8 @@ class RatesBatchingTest {
     private static final Topics TOPICS = Topics.DEFAULT;
     private static final String BATCHES = "test.batches";
     private static final long FLUSH_MS = 20;
+    /** Samples carry epoch milliseconds (not before 2000): the tests count their times from 2025-01-01. */
+    private static final long EPOCH = 1_735_689_600_000L;
 
     @TempDir
     Path stateDir;
@@ -69,9 +71,9 @@ class RatesBatchingTest {
     /** One sampling round of a device: ports eth0..eth{n-1}, tx_bytes = ts + port. */
     private void round(final String device, final long ts, final int ports) {
         for (int p = 0; p < ports; p++) {
-            final Sample s = new Sample(ts, device, "eth" + p, "t", Map.of("tx_bytes", ts + p),
+            final Sample s = new Sample(EPOCH + ts, device, "eth" + p, "t", Map.of("tx_bytes", ts + p),
                 Map.of("speed_bps", 400e9));
-            samples.pipeInput(device, SampleJson.writeBytes(s), ts);
+            samples.pipeInput(device, SampleJson.writeBytes(s), EPOCH + ts);
         }
     }
 
@@ -87,12 +89,12 @@ class RatesBatchingTest {
 
         final List<TestRecord<String, List<PortInterval>>> out = batches.readRecordsToList();
         assertThat(out).hasSize(1);
-        assertThat(out.get(0).value()).extracting(i -> i.device() + "/" + i.port() + "@" + i.t1())
+        assertThat(out.get(0).value()).extracting(i -> i.device() + "/" + i.port() + "@" + (i.t1() - EPOCH))
             .containsExactly("leaf-1/eth0@2000", "leaf-1/eth1@2000", "leaf-1/eth2@2000", "leaf-2/eth0@1990",
                 "leaf-2/eth1@1990");
         assertThat(out.get(0).value()).as("tx_bytes grow by one per ms").allSatisfy(
             i -> assertThat(i.increases()).containsEntry("tx_bytes", i.t1() - i.t0()));
-        assertThat(out.get(0).timestamp()).as("the batch's newest interval end").isEqualTo(2_000);
+        assertThat(out.get(0).timestamp()).as("the batch's newest interval end").isEqualTo(EPOCH + 2_000);
     }
 
     /**
@@ -113,8 +115,8 @@ class RatesBatchingTest {
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
 
         final List<TestRecord<String, List<PortInterval>>> out = batches.readRecordsToList();
-        assertThat(out).extracting(TestRecord::timestamp).allSatisfy(ts -> assertThat(ts).isLessThanOrEqualTo(4_000L));
-        assertThat(out).flatExtracting(TestRecord::value).extracting(i -> i.device() + "@" + i.t1())
+        assertThat(out).extracting(TestRecord::timestamp).allSatisfy(ts -> assertThat(ts).isLessThanOrEqualTo(EPOCH + 4_000L));
+        assertThat(out).flatExtracting(TestRecord::value).extracting(i -> i.device() + "@" + (i.t1() - EPOCH))
             .contains("host-9@92000", "host-9@93000", "leaf-1@4000");
     }
 
@@ -135,19 +137,19 @@ class RatesBatchingTest {
         final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         round("leaf-1", 1_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(1_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 1_000);
 
         round("leaf-1", 2_000, 1);
 
         // the interval [1000, 2000] waits in the batch; a commit now would take its sample's offset, so the
         // sample is in the store beside the one the interval starts from
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(1_000);
-        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(2_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 1_000);
+        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(EPOCH + 2_000);
         final Sample base = store.get("leaf-1/eth0");
         final Sample held = store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).singleElement().satisfies(b -> assertThat(b).hasSize(1));
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(2_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 2_000);
         assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX)).isNull();
 
         // a task restarted from a commit taken while [1000, 2000] was pending sends it first, then goes on
@@ -159,7 +161,7 @@ class RatesBatchingTest {
         round("leaf-1", 3_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
 
-        assertThat(batches.readValuesToList()).extracting(b -> b.get(0).t0() + "-" + b.get(0).t1())
+        assertThat(batches.readValuesToList()).extracting(b -> (b.get(0).t0() - EPOCH) + "-" + (b.get(0).t1() - EPOCH))
             .containsExactly("1000-2000", "2000-3000");
     }
 
@@ -177,7 +179,7 @@ class RatesBatchingTest {
         driver.advanceWallClockTime(RatesStage.PortRatesProcessor.FORGET_EVERY);
 
         assertThat(count(store)).as("only the port that still reports").isEqualTo(1);
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(20 * 60_000);
+        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 20 * 60_000);
     }
 
     private static long count(final KeyValueStore<String, Sample> store) {

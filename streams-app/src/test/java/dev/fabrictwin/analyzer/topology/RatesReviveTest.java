@@ -27,6 +27,8 @@ import dev.fabrictwin.twin.telemetry.Sample;
 class RatesReviveTest {
 
     private static final long FLUSH_MS = 20;
+    /** Samples carry epoch milliseconds (not before 2000): the tests count their times from 2025-01-01. */
+    private static final long EPOCH = 1_735_689_600_000L;
 
     private final RatesStage.PortRatesProcessor processor = new RatesStage.PortRatesProcessor(1_000, 1, FLUSH_MS);
     private final MockProcessorContext<String, RatesStage.LaneBatch> context = new MockProcessorContext<>();
@@ -58,8 +60,8 @@ class RatesReviveTest {
     }
 
     private void sample(final long ts) {
-        processor.process(new Record<>("leaf-1", new Sample(ts, "leaf-1", "eth0", "t", Map.of("tx_bytes", ts),
-            Map.of("speed_bps", 400e9)), ts));
+        processor.process(new Record<>("leaf-1", new Sample(EPOCH + ts, "leaf-1", "eth0", "t", Map.of("tx_bytes", ts),
+            Map.of("speed_bps", 400e9)), EPOCH + ts));
     }
 
     private void flush() {
@@ -78,7 +80,7 @@ class RatesReviveTest {
         final List<String> out = new ArrayList<>();
         for (final var forwarded : context.forwarded()) {
             for (final PortInterval i : forwarded.record().value().intervals()) {
-                out.add(i.t0() + "-" + i.t1());
+                out.add((i.t0() - EPOCH) + "-" + (i.t1() - EPOCH));
             }
         }
         return out;

@@ -37,6 +37,8 @@ class RatesStageTest {
 
     private static final Topics TOPICS = Topics.DEFAULT;
     private static final String INTERVALS = "test.intervals";
+    /** Samples carry epoch milliseconds (not before 2000): the tests count their times from 2025-01-01. */
+    private static final long EPOCH = 1_735_689_600_000L;
 
     @TempDir
     Path stateDir;
@@ -75,8 +77,8 @@ class RatesStageTest {
     }
 
     private void send(final long ts, final String port, final long txBytes) {
-        final Sample s = new Sample(ts, "leaf-1", port, "t", Map.of("tx_bytes", txBytes), Map.of("speed_bps", 400e9));
-        samples.pipeInput("leaf-1", SampleJson.writeBytes(s), ts);
+        final Sample s = new Sample(EPOCH + ts, "leaf-1", port, "t", Map.of("tx_bytes", txBytes), Map.of("speed_bps", 400e9));
+        samples.pipeInput("leaf-1", SampleJson.writeBytes(s), EPOCH + ts);
     }
 
     @Test
@@ -93,7 +95,7 @@ class RatesStageTest {
         assertThat(out.get(0).get("port").asText()).isEqualTo("eth0");
         assertThat(out.get(0).get("increases").get("tx_bytes").asLong()).isEqualTo(1_000);
         assertThat(out.get(1).get("increases").get("tx_bytes").asLong()).isEqualTo(50);
-        assertThat(out.get(2).get("t0").asLong()).isEqualTo(2_000);
+        assertThat(out.get(2).get("t0").asLong()).isEqualTo(EPOCH + 2_000);
         assertThat(out.get(2).get("increases").get("tx_bytes").asLong()).isEqualTo(1_000);
         assertThat(dead.isEmpty()).isTrue();
     }

@@ -34,15 +34,25 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * keys, a vendor's long and short interface names: {@code HundredGigE0/0/0/4} = {@code Hu0/0/0/4},
  * {@code Ethernet1/41} = {@code Eth1/41} = {@code Et1/41}; {@link InterfaceNames}). A name that meets nothing is
  * {@link Resolution#unknownDevice()} or {@link Resolution#unknownPort()}, never
- * guessed. Results are cached up to {@value #CACHE_LIMIT} names, so a flood of made-up names cannot grow memory.
+ * guessed. Names that meet a port are cached up to {@value #CACHE_LIMIT}, names that meet none up to
+ * {@value #UNKNOWN_CACHE_LIMIT}: a flood of made-up names cannot grow memory, and costs a few kilobytes, not the
+ * names' worth.
  */
 public final class PortNames implements Serializable {
 
-    /** Names remembered; past it, names are resolved again each time (correct, just slower). */
+    /** Names that meet a port remembered; past it, names are resolved again each time (correct, just slower). */
     static final int CACHE_LIMIT = 200_000;
+    /**
+     * Names that meet no port remembered: the first ones, so a few strangers a fabric always has cost one lookup;
+     * past it, an unknown name is resolved again each time (a flood of them costs time, not memory).
+     */
+    static final int UNKNOWN_CACHE_LIMIT = 10_000;
 
     /** The outcome for one telemetry name: the topology port, or why there is none. */
     public record Resolution(PortRef port, String reason) implements Serializable {
+        private static final Resolution UNKNOWN_DEVICE = new Resolution(null, "unknown_device");
+        private static final Resolution UNKNOWN_PORT = new Resolution(null, "unknown_port");
+
         static Resolution of(final PortRef port) {
             return new Resolution(port, null);
         }
@@ -52,11 +62,11 @@ public final class PortNames implements Serializable {
         }
 
         public static Resolution unknownDevice() {
-            return new Resolution(null, "unknown_device");
+            return UNKNOWN_DEVICE;
         }
 
         public static Resolution unknownPort() {
-            return new Resolution(null, "unknown_port");
+            return UNKNOWN_PORT;
         }
     }
 
@@ -164,6 +174,7 @@ public final class PortNames implements Serializable {
         /** By device, then port: every sample is resolved, so no key string is built for it. */
         private final Map<String, Map<String, Resolution>> cache = new HashMap<>();
         private int cached;
+        private int cachedUnknown;
 
         Resolver(final PortNames names, final Fabric fabric) {
             this.names = names;
@@ -186,9 +197,13 @@ public final class PortNames implements Serializable {
                 return hit;
             }
             final Resolution r = compute(device, port, device + "/" + port);
-            if (cached < CACHE_LIMIT) {
+            if (r.matched() ? cached < CACHE_LIMIT : cachedUnknown < UNKNOWN_CACHE_LIMIT) {
                 cache.computeIfAbsent(device, d -> new HashMap<>()).put(port, r);
-                cached++;
+                if (r.matched()) {
+                    cached++;
+                } else {
+                    cachedUnknown++;
+                }
             }
             return r;
         }
@@ -241,6 +256,10 @@ public final class PortNames implements Serializable {
 
         int cached() {
             return cached;
+        }
+
+        int cachedUnknown() {
+            return cachedUnknown;
         }
     }
 

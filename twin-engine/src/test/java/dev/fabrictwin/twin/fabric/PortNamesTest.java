@@ -115,13 +115,16 @@ class PortNamesTest {
     }
 
     @Test
-    void aFloodOfMadeUpNamesDoesNotGrowTheCachePastItsLimit() throws Exception {
+    void shouldKeepAFloodOfMadeUpNamesToTheSmallCapOfUnknownNames() throws Exception {
         final PortNames.Resolver r = resolver();
-        for (int i = 0; i < PortNames.CACHE_LIMIT + 1_000; i++) {
+        for (int i = 0; i < PortNames.UNKNOWN_CACHE_LIMIT + 1_000; i++) {
             r.resolve("rogue-" + i, "eth0");
         }
-        assertThat(r.cached()).isEqualTo(PortNames.CACHE_LIMIT);
+        assertThat(r.cachedUnknown()).isEqualTo(PortNames.UNKNOWN_CACHE_LIMIT);
+        assertThat(r.cached()).isZero();
+        assertThat(r.resolve("rogue-" + (PortNames.UNKNOWN_CACHE_LIMIT + 999), "eth0").reason()).isEqualTo("unknown_device");
         assertThat(r.resolve("gpu01", "eth0").matched()).isTrue();
+        assertThat(r.cached()).isEqualTo(1);
     }
 
     @Test
