@@ -195,7 +195,7 @@ public final class AnalyzerApp implements AutoCloseable {
     }
 
     /** Where Kafka Streams keeps this analyzer's state: {@code state.dir} as set, or Kafka Streams' default. */
-    public static String stateDirectory(final Properties config) {
+    static String stateDirectory(final Properties config) {
         return new StreamsConfig(config).getString(StreamsConfig.STATE_DIR_CONFIG);
     }
 
