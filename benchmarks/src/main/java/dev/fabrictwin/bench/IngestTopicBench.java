@@ -30,6 +30,7 @@ import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.stream.IngestTopicApp;
 import dev.fabrictwin.ingest.stream.IngestTopicSettings;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 
 /**
@@ -89,10 +90,11 @@ public final class IngestTopicBench {
         p.put("linger.ms", 20);
         p.put("batch.size", 256 * 1024);
         try (var producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            final CheckedSends<byte[], byte[]> sends = new CheckedSends<>(producer);
             for (int i = 0; i < MESSAGES; i++) {
-                producer.send(new ProducerRecord<>(topic, null, gnmicEvent(i)));
+                sends.send(new ProducerRecord<>(topic, null, gnmicEvent(i)));
             }
-            producer.flush();
+            sends.flush();
         }
     }
 

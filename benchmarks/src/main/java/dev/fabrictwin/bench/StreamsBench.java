@@ -26,6 +26,7 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.simulator.SimulationFiles;
@@ -172,13 +173,14 @@ public final class StreamsBench {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(client));
              AnalyzerHarness analyzer = AnalyzerHarness.start(client, new AnalyzerSettings(topics, config), "bench-live",
                  new SimpleMeterRegistry(), 20)) {
-            producer.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
+            final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
+            sends.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
                 SimulationFiles.topologyJson(cluster).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             for (final var job : new com.fasterxml.jackson.databind.ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
-                producer.send(new ProducerRecord<>(topics.jobs().name(), job.get("id").asText(), job.toString().getBytes(
+                sends.send(new ProducerRecord<>(topics.jobs().name(), job.get("id").asText(), job.toString().getBytes(
                     java.nio.charset.StandardCharsets.UTF_8)));
             }
-            producer.flush();
+            sends.flush();
             final java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean(true);
             final Thread reader = new Thread(() -> readAlerts(client, topics, seen, reading), "bench-alert-reader");
             reader.setDaemon(true);
@@ -190,9 +192,9 @@ public final class StreamsBench {
                 if (wait > 0) {
                     Thread.sleep(wait); // pacing the producer to accelerated real time
                 }
-                producer.send(new ProducerRecord<>(topics.samples().name(), s.device(), SampleJson.writeBytes(s)));
+                sends.send(new ProducerRecord<>(topics.samples().name(), s.device(), SampleJson.writeBytes(s)));
             }
-            producer.flush();
+            sends.flush();
             Thread.sleep(3_000); // let the last ticks close and commit
             reading.set(false);
             reader.join(5_000);

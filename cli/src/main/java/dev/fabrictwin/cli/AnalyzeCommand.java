@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
             + "(OPEN/UPDATE/RESOLVED, keyed by alert id), fabric.job-health and, for bad records, telemetry.deadletter.",
         "Exactly-once processing; instances with the same --application-id share the work. Prometheus metrics are "
             + "served at http://HOST:PORT/metrics. Stops cleanly on Ctrl-C / SIGTERM (or after --duration).",
-        "Exits 1, for a supervisor to restart it, when Kafka Streams stops on an error or a topic it reads is gone from "
-            + "the cluster (a broker back without its data). Its changelogs and lanes get the samples topic's "
+        "Exits 1 with one line, for a supervisor to restart it, when Kafka Streams stops on an error (the broker's ACLs "
+            + "and a full state disk stop it at once) or a topic it reads is gone from the cluster (a broker back without "
+            + "its data). Its changelogs and lanes get the samples topic's "
             + "replication factor unless --config sets replication.factor.",
     },
     footerHeading = "%nExamples:%n",
@@ -95,7 +96,9 @@ final class AnalyzeCommand implements Callable<Integer> {
             + "so a restarted instance takes its tasks back at once instead of after a rebalance. Unique per instance.")
     private String instanceName;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where Kafka Streams keeps local state.")
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where Kafka Streams keeps local state (default: "
+        + "kafka-streams in the OS temp dir). Written to before Kafka Streams starts: a directory that cannot be written, "
+        + "or a full disk, is one line naming it and exit 1.")
     private Path stateDir;
 
     @Option(names = "--top-ports", defaultValue = "" + SeriesLimits.DEFAULT_PORTS, paramLabel = "N",
@@ -161,6 +164,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             streams.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceName);
         }
         streams.putAll(client);
+        StateDirCheck.require(streams);
 
         final PrintWriter err = spec.commandLine().getErr();
         TopicSetup.ensure(client, settings.topics());

@@ -1,6 +1,9 @@
 package dev.fabrictwin.cli;
 
 import java.io.PrintWriter;
+import java.util.Optional;
+
+import dev.fabrictwin.kafka.common.FailureCauses;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,7 +30,8 @@ import picocli.CommandLine.Spec;
     commandListHeading = "%nCommands:%n",
     footerHeading = "%n",
     footer = {"Run 'fabric-twin COMMAND --help' for a command's options.",
-        "Exit codes: 0 ok, 1 failure, 2 bad usage or input."},
+        "Exit codes: 0 ok, 1 failure, 2 bad usage or input. Every failure is one line on stderr;",
+        "FABRIC_TWIN_DEBUG=1 adds the stack trace."},
     subcommands = {dev.fabrictwin.cli.DemoCommand.class, SimulateCommand.class, IngestCommand.class, TopologyCommand.class, JobsCommand.class, AnalyzeCommand.class, ReplayCommand.class,
         dev.fabrictwin.cli.EvalCommand.class, WhatIfCommand.class,
         BenchCommand.class,
@@ -73,29 +77,33 @@ public final class FabricTwin implements Runnable {
         return EXIT_USAGE;
     }
 
+    /** A failure: one line (FABRIC_TWIN_DEBUG=1 adds the stack trace), exit 2 for input the user can fix, else 1. */
     private static int executionError(final Exception e, final CommandLine cmd) {
         final PrintWriter err = cmd.getErr();
         final String name = cmd.getCommandSpec().qualifiedName();
-        if (e instanceof UsageException || e instanceof IllegalArgumentException
+        final boolean debug = System.getenv("FABRIC_TWIN_DEBUG") != null;
+        final Optional<String> diskFull = FailureCauses.diskFull(e, "a disk it writes to");
+        final int exit;
+        if (e instanceof dev.fabrictwin.kafka.common.KafkaAccessException || e instanceof CommandFailure) {
+            err.println(oneLine(name + ": " + e.getMessage())); // the message names the cause and fix
+            exit = EXIT_FAILURE;
+        } else if (diskFull.isPresent()) { // wherever it happened, the one thing to say
+            err.println(oneLine(name + ": " + diskFull.get()));
+            exit = EXIT_FAILURE;
+        } else if (e instanceof UsageException || e instanceof IllegalArgumentException
             || e instanceof dev.fabrictwin.kafka.embedded.PortInUseException
             || e instanceof java.io.UncheckedIOException) {
             err.println(oneLine(name + ": " + e.getMessage()));
-            err.flush();
-            return EXIT_USAGE;
-        }
-        if (e instanceof dev.fabrictwin.kafka.common.KafkaAccessException) { // the message names the cause and fix
-            err.println(oneLine(name + ": " + e.getMessage()));
-            err.flush();
-            return EXIT_FAILURE;
-        }
-        err.println(oneLine(name + ": failed: " + e));
-        if (System.getenv("FABRIC_TWIN_DEBUG") != null) {
-            e.printStackTrace(err);
+            exit = EXIT_USAGE;
         } else {
-            err.println("(set FABRIC_TWIN_DEBUG=1 for the stack trace)");
+            err.println(oneLine(name + ": failed: " + e + (debug ? "" : " (FABRIC_TWIN_DEBUG=1 for the stack trace)")));
+            exit = EXIT_FAILURE;
+        }
+        if (debug) {
+            e.printStackTrace(err);
         }
         err.flush();
-        return EXIT_FAILURE;
+        return exit;
     }
 
     static String oneLine(final String text) {

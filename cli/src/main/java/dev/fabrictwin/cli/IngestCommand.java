@@ -278,8 +278,11 @@ final class IngestCommand implements Callable<Integer> {
         final KafkaOptions kafka = kafka();
         final Properties client = kafka.clientConfig();
         TopicSetup.ensure(client, kafka.topics());
+        TopicSetup.requireAccess(client, List.of(), List.of(kafka.topics().samples().name(),
+            kafka.topics().deadLetter().name()));
         final String appId = applicationId != null ? applicationId : IngestTopicSettings.defaultApplicationId(source.topic);
         final IngestTopicSettings settings = new IngestTopicSettings(source.topic, format, kafka.topics(), appId, context());
+        StateDirCheck.require(IngestTopicApp.streamsConfig(client, settings));
         final StopSignal stop = StopSignal.install();
         try (IngestTopicApp app = IngestTopicApp.start(client, settings, stats)) {
             spec.commandLine().getErr().println("ingest: reading " + source.topic + " as " + format + " (application id "
@@ -296,6 +299,10 @@ final class IngestCommand implements Callable<Integer> {
                     break;
                 }
                 stop.await(Duration.ofMillis(200));
+            }
+            if (app.state() == org.apache.kafka.streams.KafkaStreams.State.ERROR) {
+                throw new CommandFailure("Kafka Streams stopped (ERROR" + app.failure().map(f -> ": " + f)
+                    .orElse("; the log says why") + ") after " + stats.summary(), null);
             }
         } finally {
             stop.done();

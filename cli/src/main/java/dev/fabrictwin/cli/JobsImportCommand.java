@@ -37,6 +37,7 @@ import dev.fabrictwin.cluster.jobs.ScheduledJob;
 import dev.fabrictwin.cluster.jobs.SlurmJobs;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -144,22 +145,23 @@ final class JobsImportCommand implements Callable<Integer> {
         final Map<String, JsonNode> published = watch ? publishedJobs(client, topics.jobs().name()) : new HashMap<>();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
             new ByteArraySerializer())) {
+            final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer); // a refused job fails the command
             int done = 0;
             while (true) {
                 final JobChanges changes = JobChanges.diff(watch ? published : Map.of(), first.documents());
                 for (final Map.Entry<String, JsonNode> e : changes.put().entrySet()) {
-                    producer.send(new ProducerRecord<>(topics.jobs().name(), e.getKey(), JSON.writeValueAsBytes(e.getValue())));
+                    sends.send(new ProducerRecord<>(topics.jobs().name(), e.getKey(), JSON.writeValueAsBytes(e.getValue())));
                     err.println("jobs import: " + (published.containsKey(e.getKey()) ? "changed " : "running ") + e.getKey()
                         + " on " + e.getValue().path("hosts").asInt() + " hosts");
                     published.put(e.getKey(), e.getValue());
                 }
                 for (final String id : changes.ended()) {
-                    producer.send(new ProducerRecord<>(topics.jobs().name(), id, null));
+                    sends.send(new ProducerRecord<>(topics.jobs().name(), id, null));
                     err.println("jobs import: ended " + id + " (tombstone)");
                     published.remove(id);
                 }
-                producer.flush();
                 err.flush();
+                sends.flush();
                 if (!watch || ++done == readings) {
                     return FabricTwin.EXIT_OK;
                 }

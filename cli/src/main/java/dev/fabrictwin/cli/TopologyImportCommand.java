@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,6 +31,7 @@ import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
@@ -131,7 +131,7 @@ final class TopologyImportCommand implements Callable<Integer> {
     private boolean strict;
 
     @Override
-    public Integer call() throws IOException, ExecutionException, InterruptedException {
+    public Integer call() throws IOException, InterruptedException {
         if (lldpctl.isEmpty() && sonic.isEmpty() && eos.isEmpty() && nxos.isEmpty() && gnmic.isEmpty() && ibnetdiscover.isEmpty()
                 && iblinkinfo.isEmpty() && links.isEmpty()) {
             throw new UsageException("give at least one source: --lldpctl, --sonic-lldp, --eos-lldp, --nxos-lldp, --gnmic-lldp, "
@@ -192,7 +192,9 @@ final class TopologyImportCommand implements Callable<Integer> {
             TopicSetup.ensure(client, topics);
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
                 new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(topics.topology().name(), id, JSON.writeValueAsBytes(result.document()))).get();
+                final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
+                sends.send(new ProducerRecord<>(topics.topology().name(), id, JSON.writeValueAsBytes(result.document())));
+                sends.flush();
             }
             err.printf(Locale.ROOT, "topology import: published %s to %s%n", id, topics.topology().name());
         } else if (out == null) {

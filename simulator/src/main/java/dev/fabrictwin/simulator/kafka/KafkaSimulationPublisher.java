@@ -3,7 +3,6 @@ package dev.fabrictwin.simulator.kafka;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -17,7 +16,7 @@ import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
-import dev.fabrictwin.kafka.common.KafkaAccessException;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
@@ -55,27 +54,24 @@ public final class KafkaSimulationPublisher {
         }
         final boolean realtime = speed > 0;
         TopicSetup.ensure(clientConfig, topics);
-        final AtomicReference<KafkaAccessException> failure = new AtomicReference<>();
         try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(clientConfig))) {
             // every send is checked: a refused topology, job or truth record (no ACL for its topic, over the record
             // limit) fails the command with its topic and reason instead of leaving the analyzer without it
-            send(producer, new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
-                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)), failure);
+            final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
+            sends.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
             for (final var job : cluster.twin().jobs()) {
-                send(producer, new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))),
-                    failure);
+                sends.send(new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
             }
             for (final TruthRecord t : cluster.truth()) {
-                send(producer, new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)), failure);
+                sends.send(new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)));
             }
-            producer.flush();
-            failIfRefused(failure);
+            sends.flush();
             final long wallStart = System.nanoTime();
             final long simStart = cluster.scenario().epoch().toEpochMilli();
             final TopicSpec<String, Sample> samples = topics.samples();
             final Serializer<Sample> values = samples.valueSerde().serializer();
             final long published = cluster.run(sample -> {
-                failIfRefused(failure);
                 // an interrupt means "stop": consumed here (not left set) so the producer below still closes cleanly
                 if (Thread.interrupted()) {
                     throw new java.util.concurrent.CancellationException("publication stopped");
@@ -84,29 +80,10 @@ public final class KafkaSimulationPublisher {
                 if (realtime && due(wallStart, wallElapsedMs) > 0) {
                     pace(wallStart, wallElapsedMs);
                 }
-                send(producer, new ProducerRecord<>(samples.name(), sample.device(), values.serialize(samples.name(), sample)),
-                    failure);
+                sends.send(new ProducerRecord<>(samples.name(), sample.device(), values.serialize(samples.name(), sample)));
             }, progress);
-            producer.flush();
-            failIfRefused(failure);
+            sends.flush();
             return published;
-        }
-    }
-
-    /** Sends; the first refusal is kept as one line naming the topic and the broker's reason. */
-    private static void send(final Producer<String, byte[]> producer, final ProducerRecord<String, byte[]> record,
-                             final AtomicReference<KafkaAccessException> failure) {
-        producer.send(record, (m, e) -> {
-            if (e != null) {
-                failure.compareAndSet(null, new KafkaAccessException("Kafka refused a record on " + record.topic()
-                    + " (key " + record.key() + "): " + e.getClass().getSimpleName() + ": " + e.getMessage(), e));
-            }
-        });
-    }
-
-    private static void failIfRefused(final AtomicReference<KafkaAccessException> failure) {
-        if (failure.get() != null) {
-            throw failure.get();
         }
     }
 

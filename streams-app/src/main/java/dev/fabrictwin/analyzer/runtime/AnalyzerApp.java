@@ -25,6 +25,7 @@ import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
 import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
+import dev.fabrictwin.kafka.common.FailureCauses;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 
@@ -130,7 +131,8 @@ public final class AnalyzerApp implements AutoCloseable {
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
         final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
-        final ThreadFailures failures = new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW);
+        final ThreadFailures failures = new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW,
+            stateDirectory(config));
         streams.setUncaughtExceptionHandler(failures);
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
@@ -192,6 +194,11 @@ public final class AnalyzerApp implements AutoCloseable {
         }
     }
 
+    /** Where Kafka Streams keeps this analyzer's state: {@code state.dir} as set, or Kafka Streams' default. */
+    static String stateDirectory(final Properties config) {
+        return new StreamsConfig(config).getString(StreamsConfig.STATE_DIR_CONFIG);
+    }
+
     /** Why Kafka Streams was shut down, in one line, when a cause replacing threads cannot cure is known. */
     public Optional<String> failure() {
         return failures.fatal();
@@ -219,17 +226,20 @@ public final class AnalyzerApp implements AutoCloseable {
 
     /**
      * Replaces a failed stream thread (its tasks restart from the last committed state), unless failures repeat:
-     * {@code max} within {@code window} means a cause replacing cannot cure (authorization revoked, a broken
-     * cluster), so the client shuts down and reaches ERROR, and {@code analyze} exits 1 for its supervisor.
+     * {@code max} within {@code window} means a cause replacing cannot cure (a broken cluster), so the client shuts
+     * down and reaches ERROR, and {@code analyze} exits 1 for its supervisor. A refusal by the broker's ACLs or a full
+     * state disk shuts it down at the first failure, said in one line ({@link #fatal()}), with no stack trace.
      */
     static final class ThreadFailures implements StreamsUncaughtExceptionHandler {
         private final int max;
         private final long windowNanos;
+        private final String stateDir;
         private final java.util.ArrayDeque<Long> recent = new java.util.ArrayDeque<>();
 
-        ThreadFailures(final int max, final Duration window) {
+        ThreadFailures(final int max, final Duration window, final String stateDir) {
             this.max = max;
             this.windowNanos = window.toNanos();
+            this.stateDir = stateDir;
         }
 
         /** Why the client was shut down, when replacing threads could not cure it; null otherwise. */
@@ -237,10 +247,16 @@ public final class AnalyzerApp implements AutoCloseable {
 
         @Override
         public synchronized StreamThreadExceptionResponse handle(final Throwable e) {
-            final Optional<AuthorizationException> denied = authorization(e);
+            final Optional<AuthorizationException> denied = FailureCauses.authorization(e);
             if (denied.isPresent()) {
                 fatal = "not authorized: " + denied.get().getMessage() + " (grant the analyzer's ACLs: docs/security.md)";
                 LOG.error("a stream thread was refused by the broker's ACLs; shutting down: {}", denied.get().getMessage());
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+            final Optional<String> full = FailureCauses.diskFull(e, "the state directory " + stateDir);
+            if (full.isPresent()) {
+                fatal = full.get();
+                LOG.error("a stream thread failed on a full disk; shutting down: {}", full.get());
                 return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
             final long now = System.nanoTime();
@@ -259,15 +275,6 @@ public final class AnalyzerApp implements AutoCloseable {
 
         Optional<String> fatal() {
             return Optional.ofNullable(fatal);
-        }
-
-        private static Optional<AuthorizationException> authorization(final Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof AuthorizationException a) {
-                    return Optional.of(a);
-                }
-            }
-            return Optional.empty();
         }
     }
 }

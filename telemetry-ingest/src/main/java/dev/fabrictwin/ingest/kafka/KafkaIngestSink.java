@@ -1,7 +1,5 @@
 package dev.fabrictwin.ingest.kafka;
 
-import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -11,25 +9,26 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
+import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * Produces samples to {@code telemetry.samples} (key = device) and rejected input to
  * {@code telemetry.deadletter} (raw bytes, headers {@code error}, {@code source}, {@code offset}).
- * A send failure is remembered and rethrown by {@link #checkErrors()}, never swallowed.
+ * A refused record fails the next send, or {@link #checkErrors()}, with one line naming its topic and the broker's
+ * reason ({@link CheckedSends}), never swallowed.
  */
 public final class KafkaIngestSink implements IngestSink {
 
-    private final Producer<String, byte[]> producer;
+    private final CheckedSends<String, byte[]> sends;
     private final Topics topics;
     private final String source;
     private final IngestStats stats;
-    private final AtomicReference<Exception> failure = new AtomicReference<>();
 
     public KafkaIngestSink(final Producer<String, byte[]> producer, final Topics topics, final String source,
                            final IngestStats stats) {
-        this.producer = producer;
+        this.sends = new CheckedSends<>(producer);
         this.topics = topics;
         this.source = source;
         this.stats = stats;
@@ -42,19 +41,17 @@ public final class KafkaIngestSink implements IngestSink {
 
     @Override
     public void sample(final Sample sample) {
-        checkErrors();
-        producer.send(new ProducerRecord<>(topics.samples().name(), sample.key(), SampleJson.writeBytes(sample)), this::onSend);
+        sends.send(new ProducerRecord<>(topics.samples().name(), sample.key(), SampleJson.writeBytes(sample)));
         stats.sample();
     }
 
     @Override
     public void reject(final Rejection r) {
-        checkErrors();
         final RecordHeaders headers = new RecordHeaders();
         new DeadLetter(r.error(), source + ":" + r.format(), r.location()).addTo(headers);
         final ProducerRecord<String, byte[]> dead = new ProducerRecord<>(topics.deadLetter().name(), null, null, null,
             DeadLetter.fit(r.raw(), headers), headers);
-        producer.send(dead, this::onSend);
+        sends.send(dead);
         stats.reject(r.reason());
     }
 
@@ -68,17 +65,8 @@ public final class KafkaIngestSink implements IngestSink {
         stats.warn(message);
     }
 
-    private void onSend(final org.apache.kafka.clients.producer.RecordMetadata m, final Exception e) {
-        if (e != null) {
-            failure.compareAndSet(null, e);
-        }
-    }
-
-    /** Throws the first asynchronous send failure, if any. */
+    /** Throws the first refusal reported so far, if any (after the producer's flush: of any record sent). */
     public void checkErrors() {
-        final Exception e = failure.get();
-        if (e != null) {
-            throw new IllegalStateException("producing to Kafka failed: " + e.getMessage(), e);
-        }
+        sends.check();
     }
 }
