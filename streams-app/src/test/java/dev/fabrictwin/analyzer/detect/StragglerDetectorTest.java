@@ -10,6 +10,7 @@ import java.util.function.IntPredicate;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -24,7 +25,9 @@ import dev.fabrictwin.twin.workload.Pattern;
  */
 class StragglerDetectorTest {
 
-    private static final int WINDOW = StragglerDetector.WINDOW;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int WINDOW = CAL.straggler().windowTicks();
     private static final double LINE = HandTicks.LINE_BYTES_PER_S;
     private static final double FAST = 0.96 * LINE;
     private static final double SLOW = 0.24 * LINE;
@@ -89,7 +92,7 @@ class StragglerDetectorTest {
     }
 
     /** Ticks of a calm past: every NIC keeps up, no port queues, the job at its usual pace (unless told otherwise). */
-    private static final int PAST = StragglerDetector.CALM_PAST + WINDOW;
+    private static final int PAST = CAL.straggler().calmPastTicks() + WINDOW;
 
     @Test
     void shouldNeedOnlyFifteenPercentWhenAPortThatWasCalmStartsQueueingAndTheJobWasSteady() {

@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -19,7 +20,9 @@ import dev.fabrictwin.twin.model.CounterNames;
 /** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
 class UnexpectedTrafficDetectorTest {
 
-    private static final int WINDOW = UnexpectedTrafficDetector.WINDOW;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int WINDOW = CAL.unexpectedTraffic().windowTicks();
     private static final PortRef SOURCE = new PortRef("host-0", "nic0");
     private static final PortRef SINK = new PortRef("host-2", "nic0");
 
@@ -81,7 +84,7 @@ class UnexpectedTrafficDetectorTest {
     @Test
     void shouldReportAnExcessOfTwentyPercentOfLineRateButNotJustUnder() {
         assertThat(sink(2.5e9, 0).last()).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isEqualTo(UnexpectedTrafficDetector.EXCESS_SHARE));
+            .satisfies(f -> assertThat(f.observed()).isEqualTo(CAL.unexpectedTraffic().excessShare()));
         assertThat(sink(2.5e9 - 1, 0).all()).isEmpty();
     }
 
