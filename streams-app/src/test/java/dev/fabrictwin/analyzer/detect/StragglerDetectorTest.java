@@ -70,7 +70,7 @@ class StragglerDetectorTest {
         assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
-                StragglerDetector.LINE_SHARE, Severity.WARNING, null));
+                CAL.straggler().lineShare(), Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs up to 2.0× slower than "
                 + "usual while the switch port facing it queues and it takes in 24% of line rate");
         });
