@@ -392,4 +392,18 @@ class CorrelatorTest {
     private static Entity port(final String device, final String port) {
         return Entity.port(new PortRef(device, port));
     }
+
+    @Test
+    void shouldWaitTheConfiguredTicksBeforeAnUnexplainedSlowdownIsARoot() {
+        final Correlator patient = new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(),
+            new DetectionCalibration.Correlation(3, 30));
+        final Finding slow = slowdown("serve");
+
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).isEmpty();
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).isEmpty();
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).extracting(Correlated::id, Correlated::rootCause)
+            .containsExactly(tuple("JOB_BOTTLENECK:job:serve", true));
+        assertThat(patient.unexplainedTooLong(2)).isFalse();
+        assertThat(patient.unexplainedTooLong(3)).isTrue();
+    }
 }

@@ -320,4 +320,16 @@ class EcmpSpreadDetectorTest {
                 .isGreaterThanOrEqualTo(1e-3);
         }
     }
+
+    @Test
+    void shouldDepartOnlyOnceTheGroupHasACalmPastAndOnlyMoreThanTheDepartureAboveItsHighestShare() {
+        final CalmShares past = new CalmShares(2, 0, CAL.ecmp());
+        for (int w = 0; w <= CAL.ecmp().calmLearned(); w++) {
+            assertThat(EcmpSpreadDetector.departs(past, 0, 0.9, CAL.ecmp())).as("window %d", w)
+                .isEqualTo(w == CAL.ecmp().calmLearned());
+            past.add(new double[] {0.5, 0.5}, 16, 1e9);
+        }
+        assertThat(EcmpSpreadDetector.departs(past, 0, 0.6, CAL.ecmp())).isFalse();
+        assertThat(EcmpSpreadDetector.departs(past, 0, 0.6001, CAL.ecmp())).isTrue();
+    }
 }

@@ -207,4 +207,14 @@ class EcnMisconfigDetectorTest {
         assertThat(perTick.upTo(29)).isEmpty();
         assertThat(perTick.tick(30)).singleElement().satisfies(f -> assertThat(f.summary()).contains("in 30 ticks"));
     }
+
+    @Test
+    void shouldCallAQueueDeepForTheFallbackPastOneAndAHalfKminAndTheTwinsQueueByTheCongestedExcess() {
+        final double deep = EcnMisconfigDetector.markingQueueBytes(CAL);
+
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, 0, CAL)).isTrue();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep, 0, CAL)).as("not past the marking queue").isFalse();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, deep + 1 - 50_000, CAL)).as("the twin's own").isFalse();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, deep - 50_000, CAL)).isTrue();
+    }
 }

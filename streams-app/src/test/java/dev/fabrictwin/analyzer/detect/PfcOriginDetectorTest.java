@@ -230,4 +230,13 @@ class PfcOriginDetectorTest {
         assertThat(out).extracting(f -> f.entity().key()).containsExactlyInAnyOrder("port:leaf-0/eth2",
             "port:spine-0/eth1", "port:leaf-1/eth3", "port:spine-1/eth0");
     }
+
+    @Test
+    void shouldSendPausesAboveThePausedShareAndStormFromASwitchOnlyAboveTheOriginShare() {
+        assertThat(PfcOriginDetector.sendsPauses(0.02, CAL)).isFalse();
+        assertThat(PfcOriginDetector.sendsPauses(0.0201, CAL)).isTrue();
+        assertThat(PfcOriginDetector.storms(0.0499, false, CAL.pfc())).isFalse();
+        assertThat(PfcOriginDetector.storms(0.05, false, CAL.pfc())).isTrue();
+        assertThat(PfcOriginDetector.storms(0.0201, true, CAL.pfc())).as("a host NIC at any share").isTrue();
+    }
 }

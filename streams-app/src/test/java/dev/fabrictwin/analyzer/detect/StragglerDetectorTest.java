@@ -230,4 +230,19 @@ class StragglerDetectorTest {
         assertThat(background.drive(detector, 2 * WINDOW, i -> ring(background, i, Set.of(0, 1, 2, 3), SLOW, true))
             .all()).isEmpty();
     }
+
+    @Test
+    void shouldGateAStragglerOnItsIntakeTheJobsShareOfSlowNicsAndTheFacingPortsCalmPast() {
+        final DetectionCalibration.Straggler cal = CAL.straggler();
+
+        assertThat(StragglerDetector.starved(69.9, 100, cal)).isTrue();
+        assertThat(StragglerDetector.starved(70, 100, cal)).isFalse();
+        assertThat(StragglerDetector.wholeJob(7, 8, cal)).as("7 of 8 > 75 %").isTrue();
+        assertThat(StragglerDetector.wholeJob(6, 8, cal)).isFalse();
+        assertThat(StragglerDetector.pattern(2, 8, cal)).as("2 of 8 > 10 % and > 1").isTrue();
+        assertThat(StragglerDetector.pattern(1, 8, cal)).as("one NIC is a straggler").isFalse();
+        assertThat(StragglerDetector.usuallyCalm(8, 32, cal)).isTrue();
+        assertThat(StragglerDetector.usuallyCalm(9, 32, cal)).as("over 25 % backed up").isFalse();
+        assertThat(StragglerDetector.usuallyCalm(0, 31, cal)).as("under 32 ticks known").isFalse();
+    }
 }

@@ -140,4 +140,34 @@ class UnexpectedTrafficDetectorTest {
         assertThat(perTick.upTo(49)).isEmpty();
         assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
     }
+
+    @Test
+    void shouldCallAnExcessUnexpectedOnlyPastItsShareOfLineRateAndItsFactorOverTheTwin() {
+        final DetectionCalibration.UnexpectedTraffic cal = CAL.unexpectedTraffic();
+
+        assertThat(UnexpectedTrafficDetector.excess(25, 5, 100, cal)).hasValue(0.2);
+        assertThat(UnexpectedTrafficDetector.excess(24.9, 5, 100, cal)).isEmpty();
+        assertThat(UnexpectedTrafficDetector.excess(74, 50, 100, cal)).as("20 % of line but under 1.5x").isEmpty();
+        assertThat(UnexpectedTrafficDetector.excess(75, 50, 100, cal)).hasValue(0.25);
+        assertThat(UnexpectedTrafficDetector.excess(25, 5, 0, cal)).isEmpty();
+    }
+
+    /** The detector takes its numbers from the analyzer's config, not from constants of its own. */
+    @Test
+    void shouldJudgeByTheConfiguredCalibration() {
+        final DetectionCalibration d = CAL;
+        final DetectionCalibration halfOfLine = new DetectionCalibration(d.learnRing(), d.learnWarmUp(),
+            d.latencyRegimes(), d.latencyFloorFactor(), d.latencySpreadMultiple(), d.latencyPersistSeconds(),
+            d.latencyPeakHalfLifeSeconds(), d.ecnBandBaseBytes(), d.ecnBands(), d.ecnShareQuantile(), d.ecnNothingShare(),
+            d.ecnMinExpectedMarks(), d.ecnMinLearnPackets(), d.pausedShare(), d.linkErrorTail(), d.linkErrorFactor(),
+            d.linkErrorWindowSeconds(), d.linkErrorHorizonSeconds(), d.linkErrorPriorErrors(), d.linkErrorWarmUpSeconds(),
+            d.silentDrop(), d.ecmp(), new DetectionCalibration.UnexpectedTraffic(WINDOW, 0.5, 1.5), d.ecn(), d.pfc(),
+            d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths());
+        final HandTicks strict = hand.withConfig(hand.config().withCalibration(halfOfLine));
+
+        assertThat(hand.drive(new UnexpectedTrafficDetector(), WINDOW, i -> flow(i, 5e9)).last()).hasSize(2);
+        assertThat(strict.drive(new UnexpectedTrafficDetector(), WINDOW, i -> strict.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)).all()).as("40 % of line is under half").isEmpty();
+    }
 }

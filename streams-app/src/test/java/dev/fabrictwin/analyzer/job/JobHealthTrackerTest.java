@@ -476,4 +476,14 @@ class JobHealthTrackerTest {
         });
         assertThat(run.reports).noneMatch(Report::bottleneck);
     }
+
+    @Test
+    void shouldOpenABottleneckAboveTheSlowdownAndHoldItUntilUnderTheRecoveredFigure() {
+        final DetectionCalibration.Jobs cal = CAL.jobs();
+
+        assertThat(JobHealthTracker.bottleneck(1.3, false, cal)).isFalse();
+        assertThat(JobHealthTracker.bottleneck(1.31, false, cal)).isTrue();
+        assertThat(JobHealthTracker.bottleneck(1.2, true, cal)).as("still over 1.15").isTrue();
+        assertThat(JobHealthTracker.bottleneck(1.15, true, cal)).isFalse();
+    }
 }
