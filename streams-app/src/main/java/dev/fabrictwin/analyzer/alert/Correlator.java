@@ -26,8 +26,8 @@ import dev.fabrictwin.twin.fault.FaultType;
  * <li>a symptom is linked to the root-cause alert whose entity covers its cause (the same port or link, a port
  *     or device at either end of that link); a symptom nothing explains yet is held back, not raised;</li>
  * <li>a job slowed by the network follows the strongest root cause among those affecting it; a slowdown that
- *     nothing explains for {@link DetectionCalibration.Correlation#unexplainedTicks} ticks becomes a root cause of its own
- *     ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
+ *     nothing explains for {@link DetectionCalibration.Correlation#unexplainedTicks} ticks becomes a root cause of its
+ *     own ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
  * </ol>
  */
 public final class Correlator implements Serializable {
@@ -126,17 +126,20 @@ public final class Correlator implements Serializable {
         return new ArrayList<>(out.values());
     }
 
-    /** A slowdown nothing explained this many ticks in a row is a root cause of its own: the others had their chance. */
+    /**
+     * A slowdown nothing explained this many ticks in a row is a root cause of its own: the others had their chance.
+     */
     boolean unexplainedTooLong(final int ticks) {
         return ticks >= calibration.unexplainedTicks();
     }
 
     /**
-     * Whether a new straggler candidate's job is recovering from a fault that is no longer seen (its root-cause
-     * finding did not come this tick): when a PFC storm or a link fault ends, the job's held-back traffic arrives in
-     * bursts that queue at its NICs' switch ports while its phases still run slow, the signature of a straggler.
-     * Such a candidate is neither a victim nor a new cause; a straggler that is real outlasts the
-     * {@link DetectionCalibration.Correlation#recoveryTicks} ticks of recovery. One whose alert is already open is judged as before.
+     * Whether a new straggler candidate's job is recovering from a fault that is no longer seen (its root-cause finding
+     * did not come this tick): when a PFC storm or a link fault ends, the job's held-back traffic arrives in bursts
+     * that queue at its NICs' switch ports while its phases still run slow, the signature of a straggler. Such a
+     * candidate is neither a victim nor a new cause; a straggler that is real outlasts the
+     * {@link DetectionCalibration.Correlation#recoveryTicks} ticks of recovery. One whose alert is already open is
+     * judged as before.
      */
     private boolean inAftermath(final Finding f, final Set<String> seen) {
         return footprint.affected(f.entity()).stream().anyMatch(job -> recovering.containsKey(job)

@@ -18,28 +18,28 @@ import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 
 /**
- * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any
- * spread that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin
- * predicts the spread statistically: it knows how many flows cross the group and how big each is, and the chance
- * that uniform hashing puts at least the observed share on the busiest member — over a window of
- * {@link DetectionCalibration.Ecmp#windowTicks} ticks — is bounded (Bernstein's inequality, union over members) or, where the bound is too loose (few flows),
- * counted by a Monte Carlo of uniform hash assignments whose p-value is {@code (hits + 1) / (trials + 1)}, valid
- * however few trials. The group is imbalanced beyond bad luck (a polarized or skewed hash) when that chance is below
- * {@link DetectionCalibration.Ecmp#pValue} divided by the fabric's ECMP groups (Bonferroni): a run's hash is fixed, so a group that
- * is unlucky by chance stays so for the whole run, and every group of a large fabric is one more draw of that luck.
- * A test the trial budget cannot resolve at that level falls back to the bound alone: a miss, never a false alert.
- * A group whose busiest member rose above every share it carried in its calm past ({@link CalmShares}: the last
- * {@link DetectionCalibration.Ecmp#calmWindows} windows not found imbalanced) and also backed up beyond the twin in the tick (its queue
- * or buffer peak, {@link PfcOriginDetector#backedUp}) is judged at {@link DetectionCalibration.Ecmp#congestedPValue} over the
- * groups: an
- * imbalance that appears and congests has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in
- * 900 by chance: not called on its own in a fabric of 8 groups, called when that member's share jumps and it queues).
- * The queueing alone is no second piece: a member that hashing gave 10 of 16 flows from the first tick queues beyond
- * a twin that spreads evenly as surely as a skewed one does; it differs from a fault only in having always been so.
- * A move needs no chance at all: when the busiest member carries more than in any calm window kept, every one of
- * which saw the same number of the twin's flows cross the group, for a whole window of ticks, the hash moved the same
- * flows (a world whose hash put everything on one uplink is normal there; everything moving to another is not, a
- * capture from another simulator showed), and no chance of hashing explains it — however few the flows.
+ * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any spread
+ * that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin predicts the
+ * spread statistically: it knows how many flows cross the group and how big each is, and the chance that uniform
+ * hashing puts at least the observed share on the busiest member — over a window of
+ * {@link DetectionCalibration.Ecmp#windowTicks} ticks — is bounded (Bernstein's inequality, union over members) or,
+ * where the bound is too loose (few flows), counted by a Monte Carlo of uniform hash assignments whose p-value is
+ * {@code (hits + 1) / (trials + 1)}, valid however few trials. The group is imbalanced beyond bad luck (a polarized or
+ * skewed hash) when that chance is below {@link DetectionCalibration.Ecmp#pValue} divided by the fabric's ECMP groups
+ * (Bonferroni): a run's hash is fixed, so a group that is unlucky by chance stays so for the whole run, and every group
+ * of a large fabric is one more draw of that luck. A test the trial budget cannot resolve at that level falls back to
+ * the bound alone: a miss, never a false alert. A group whose busiest member rose above every share it carried in its
+ * calm past ({@link CalmShares}: the last {@link DetectionCalibration.Ecmp#calmWindows} windows not found imbalanced)
+ * and also backed up beyond the twin in the tick (its queue or buffer peak, {@link PfcOriginDetector#backedUp}) is
+ * judged at {@link DetectionCalibration.Ecmp#congestedPValue} over the groups: an imbalance that appears and congests
+ * has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in 900 by chance: not called on its own
+ * in a fabric of 8 groups, called when that member's share jumps and it queues). The queueing alone is no second piece:
+ * a member that hashing gave 10 of 16 flows from the first tick queues beyond a twin that spreads evenly as surely as a
+ * skewed one does; it differs from a fault only in having always been so. A move needs no chance at all: when the
+ * busiest member carries more than in any calm window kept, every one of which saw the same number of the twin's flows
+ * cross the group, for a whole window of ticks, the hash moved the same flows (a world whose hash put everything on one
+ * uplink is normal there; everything moving to another is not, a capture from another simulator showed), and no chance
+ * of hashing explains it — however few the flows.
  */
 public final class EcmpSpreadDetector implements Detector {
 

@@ -124,9 +124,9 @@ public final class LatencySloDetector implements Detector {
     }
 
     /**
-     * Congestion the latency may be a symptom of: the port's own egress or its peer's ({@link PfcOriginDetector#congested}),
-     * for a NIC any egress of the switch it hangs off (its traffic's first hop either way), and a NIC told of congestion
-     * further along its path ({@link #congestionSignalled}).
+     * Congestion the latency may be a symptom of: the port's own egress or its peer's
+     * ({@link PfcOriginDetector#congested}), for a NIC any egress of the switch it hangs off (its traffic's first hop
+     * either way), and a NIC told of congestion further along its path ({@link #congestionSignalled}).
      */
     static boolean onCongestedPath(final TickContext context, final PortTick t) {
         if (queueing(context, t)) {

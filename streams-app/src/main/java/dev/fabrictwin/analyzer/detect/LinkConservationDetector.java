@@ -16,29 +16,30 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
- * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter
- * to show for it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) −
- * Σ rx_packets(receiver). The two devices' clocks are skewed, so d also holds whatever was in flight between
- * their sampling instants — a term proportional to the traffic's rate (the pair's clock offset times the rate),
- * while lost packets make d grow with what was sent. Over a window of {@link DetectionCalibration.SilentDrop#spanPoints} points the detector fits
- * d = share·sent + offset·rate + c by least squares. The residuals are not independent: the in-flight amount is a
- * whole comm burst or two, and moves in steps and ramps as phases drift against the sampling instants. So the share
- * is tested against its Newey–West (autocorrelation-consistent) error — a step leaves residuals on one side for many
- * points, which widens it — at a level corrected for the number of windows judged in the tick (Bonferroni,
- * {@link DetectionCalibration.SilentDrop#familyAlpha} per tick, never below {@link DetectionCalibration.SilentDrop#minT}
- * errors), and against {@link DetectionCalibration.SilentDrop#minIidT} of the error
- * that assumes independent residuals. A share above {@link DetectionCalibration.SilentDrop#minLoss} that passes is a loss, if lost packets never
- * come back: the loss line (the fit without its in-flight term) must end above anything d showed at any tick before
- * the window, so a window is judged only once half a window of past has gone before it. The in-flight amount is not
- * the tick's mean rate times a skew when traffic comes in bursts: it is whatever part of a burst fell between the two
- * ends' sampling instants, a whole burst or nothing, and it drifts with the comm phases; the t-test alone can take
- * that drift for a loss, the permanence check cannot (d never rises above where it has been).
+ * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter to show for
+ * it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) − Σ rx_packets(receiver).
+ * The two devices' clocks are skewed, so d also holds whatever was in flight between their sampling instants — a term
+ * proportional to the traffic's rate (the pair's clock offset times the rate), while lost packets make d grow with what
+ * was sent. Over a window of {@link DetectionCalibration.SilentDrop#spanPoints} points the detector fits d = share·sent
+ * + offset·rate + c by least squares. The residuals are not independent: the in-flight amount is a whole comm burst or
+ * two, and moves in steps and ramps as phases drift against the sampling instants. So the share is tested against its
+ * Newey–West (autocorrelation-consistent) error — a step leaves residuals on one side for many points, which widens it
+ * — at a level corrected for the number of windows judged in the tick (Bonferroni,
+ * {@link DetectionCalibration.SilentDrop#familyAlpha} per tick, never below
+ * {@link DetectionCalibration.SilentDrop#minT} errors), and against {@link DetectionCalibration.SilentDrop#minIidT} of
+ * the error that assumes independent residuals. A share above {@link DetectionCalibration.SilentDrop#minLoss} that
+ * passes is a loss, if lost packets never come back: the loss line (the fit without its in-flight term) must end above
+ * anything d showed at any tick before the window, so a window is judged only once half a window of past has gone
+ * before it. The in-flight amount is not the tick's mean rate times a skew when traffic comes in bursts: it is whatever
+ * part of a burst fell between the two ends' sampling instants, a whole burst or nothing, and it drifts with the comm
+ * phases; the t-test alone can take that drift for a loss, the permanence check cannot (d never rises above where it
+ * has been).
  *
- * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one
- * tick (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more
- * ticks. So each direction is judged on three time scales at once: windows of {@link DetectionCalibration.SilentDrop#spanPoints} points taken every
- * tick, every 3rd and every 9th tick (30, 90 and 270 ticks). A strong loss is found on the first within a window; a
- * weak one, or one behind noisy clocks, later on a longer one.
+ * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one tick
+ * (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more ticks. So
+ * each direction is judged on three time scales at once: windows of {@link DetectionCalibration.SilentDrop#spanPoints}
+ * points taken every tick, every 3rd and every 9th tick (30, 90 and 270 ticks). A strong loss is found on the first
+ * within a window; a weak one, or one behind noisy clocks, later on a longer one.
  *
  * <p>Some switch ports count the control frames they exchange in their packet counters and their peers do not.
  * PFC pause frames are bounded by the ports' own pause counters, so d is taken net of the pauses sent on the
@@ -282,7 +283,10 @@ public final class LinkConservationDetector implements Detector {
         return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
     }
 
-    /** The last {@link DetectionCalibration.SilentDrop#spanPoints} points of a direction taken every {@code every} ticks. */
+    /**
+     * The last {@link DetectionCalibration.SilentDrop#spanPoints} points of a direction taken every {@code every}
+     * ticks.
+     */
     static final class Window implements Serializable {
         final int every;
         private final double[] sent;
@@ -429,9 +433,9 @@ public final class LinkConservationDetector implements Detector {
         implements Serializable {
 
         /**
-         * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and {@link DetectionCalibration.SilentDrop#minIidT} of the errors
-         * that assume independent residuals (with a window's points, telescoping in-flight changes can make the
-         * former come out small).
+         * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and
+         * {@link DetectionCalibration.SilentDrop#minIidT} of the errors that assume independent residuals (with a
+         * window's points, telescoping in-flight changes can make the former come out small).
          */
         boolean significant(final double t, final DetectionCalibration.SilentDrop cal) {
             return share >= t * hacStandardError && share >= cal.minIidT() / cal.minT() * t * standardError;

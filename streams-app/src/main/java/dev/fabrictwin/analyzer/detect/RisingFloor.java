@@ -6,40 +6,43 @@ import java.util.Arrays;
 import dev.fabrictwin.analyzer.DetectionCalibration;
 
 /**
- * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames)
- * rising above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector})
- * needs most of its {@link DetectionCalibration.SilentDrop#spanPoints} points to hold the loss before its slope is significant;
- * this test needs two or three ticks.
+ * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames) rising
+ * above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector}) needs
+ * most of its {@link DetectionCalibration.SilentDrop#spanPoints} points to hold the loss before its slope is
+ * significant; this test needs two or three ticks.
  *
  * <p>Why it is honest: lost packets never come back, so a lossy link's d keeps reaching new highs, while on a healthy
  * link d is a constant plus the packets in flight between the two ends' sampling instants, which is bounded. The in
  * flight amount comes in bursts: it dips d (receiver sampling later) or lifts it (earlier) for a tick or two. So the
  * test reads the floor g = min(d now, d a tick ago), which a one-tick burst does not move, and it opens only when
  * <ul>
- *   <li>g is above its highest value at least two ticks old by more than {@link DetectionCalibration.FastTest#kappa} of its usual tick-to-tick
- *   move (a median, so bursts do not widen it), more than {@link DetectionCalibration.SilentDrop#minLoss} of what was sent
- *   over those ticks and more than the control frames one end may count;</li>
+ *   <li>g is above its highest value at least two ticks old by more than {@link DetectionCalibration.FastTest#kappa} of
+ *   its usual tick-to-tick move (a median, so bursts do not widen it), more than
+ *   {@link DetectionCalibration.SilentDrop#minLoss} of what was sent over those ticks and more than the control frames
+ *   one end may count;</li>
  *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps to a newer
- *   tick's d rose by one share of what was sent between, the same share the rise shows, to {@link DetectionCalibration.FastTest#consistency}×
- *   (a loss rises by its share of each tick's traffic; jitter of what is in flight by anything: continuous traffic
- *   after a past of gaps at the sampling instants jitters the floor up and down). The rise is read from the older of
- *   the two floors, from where the floor usually sits (the median of its past) when that one was in a dip, and from
- *   the past's highest when it was already above it: one high floor in the past must not halve the share read. A
- *   step that starts in a dip below where the floor sits counts for nothing (a floor that is always in a dip climbs
- *   back from deep dips to shallow ones). Where the past showed in-flight lifting d (additive), three steps must
- *   agree, or two to {@link DetectionCalibration.FastTest#tightConsistency}× after a flat one;</li>
- *   <li>that highest value stands still, or began rising at most {@link DetectionCalibration.FastTest#episodeTicks} ticks ago after standing still
- *   for {@link DetectionCalibration.FastTest#steadyTicks} (a past that was itself rising, a loss from the start, a job settling, is left to the
- *   window fit);</li>
- *   <li>the sender was not paused in the last {@link DetectionCalibration.FastTest#steadyTicks} ticks: a paused sender's backlog can be counted as
- *   sent (counters that count at enqueue) and swell d by a growing amount that drains when the pauses end;</li>
+ *   tick's d rose by one share of what was sent between, the same share the rise shows, to
+ *   {@link DetectionCalibration.FastTest#consistency}× (a loss rises by its share of each tick's traffic; jitter of
+ *   what is in flight by anything: continuous traffic after a past of gaps at the sampling instants jitters the floor
+ *   up and down). The rise is read from the older of the two floors, from where the floor usually sits (the median of
+ *   its past) when that one was in a dip, and from the past's highest when it was already above it: one high floor in
+ *   the past must not halve the share read. A step that starts in a dip below where the floor sits counts for nothing
+ *   (a floor that is always in a dip climbs back from deep dips to shallow ones). Where the past showed in-flight
+ *   lifting d (additive), three steps must agree, or two to {@link DetectionCalibration.FastTest#tightConsistency}×
+ *   after a flat one;</li>
+ *   <li>that highest value stands still, or began rising at most {@link DetectionCalibration.FastTest#episodeTicks}
+ *   ticks ago after standing still for {@link DetectionCalibration.FastTest#steadyTicks} (a past that was itself
+ *   rising, a loss from the start, a job settling, is left to the window fit);</li>
+ *   <li>the sender was not paused in the last {@link DetectionCalibration.FastTest#steadyTicks} ticks: a paused
+ *   sender's backlog can be counted as sent (counters that count at enqueue) and swell d by a growing amount that
+ *   drains when the pauses end;</li>
  *   <li>the sender sent no more per tick (a tick after missed samples counts as the ticks it covers), over the last
- *   {@link DetectionCalibration.FastTest#steadyTicks} ticks, than it did in the past before them (to {@link DetectionCalibration.FastTest#loadTolerance}×), so a larger
- *   in-flight amount (more traffic between the two instants, a job starting) cannot pass for a loss.</li>
- * </ul>
- * Once open, the rise is followed while it keeps going with at most {@link DetectionCalibration.FastTest#gapTicks} ticks between rising ticks
- * (a burst dipping d interrupts it). State: a few numbers and rings of {@link DetectionCalibration.FastTest#moves} moves and floors per
- * direction.
+ *   {@link DetectionCalibration.FastTest#steadyTicks} ticks, than it did in the past before them (to
+ *   {@link DetectionCalibration.FastTest#loadTolerance}×), so a larger in-flight amount (more traffic between the two
+ *   instants, a job starting) cannot pass for a loss.</li>
+ * </ul> Once open, the rise is followed while it keeps going with at most
+ * {@link DetectionCalibration.FastTest#gapTicks} ticks between rising ticks (a burst dipping d interrupts it). State: a
+ * few numbers and rings of {@link DetectionCalibration.FastTest#moves} moves and floors per direction.
  */
 final class RisingFloor implements Serializable {
 
@@ -214,9 +217,10 @@ final class RisingFloor implements Serializable {
 
     /**
      * This step's share and the last one or two (three on an additive direction unless two agree to
-     * {@link DetectionCalibration.FastTest#tightConsistency}× after a flat one) agree with the rise on one share. A step that starts in a dip
-     * below where the floor usually sits counts for nothing: a floor climbing back out of a dip is no evidence of loss,
-     * whatever share its climb shows ({@code dipBelow}: where the floor usually sits, less its usual moves).
+     * {@link DetectionCalibration.FastTest#tightConsistency}× after a flat one) agree with the rise on one share. A
+     * step that starts in a dip below where the floor usually sits counts for nothing: a floor climbing back out of a
+     * dip is no evidence of loss, whatever share its climb shows ({@code dipBelow}: where the floor usually sits, less
+     * its usual moves).
      */
     private boolean consistentSteps(final double riseShare, final double stepShare, final double dipBelow) {
         if (g1 < dipBelow) {

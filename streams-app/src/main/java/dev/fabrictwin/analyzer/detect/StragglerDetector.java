@@ -17,30 +17,29 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * {@code STRAGGLER}: one NIC holds its collective back. Its job's comm phases run slower than usual (phase lock: over
- * {@link DetectionCalibration.Jobs#slowdown}×), and the switch port facing the NIC queues (ECN marks, a queue or a buffer
- * peak beyond the twin) in most of the last {@link DetectionCalibration.Straggler#windowTicks} ticks while the NIC takes
- * in well under line rate ({@link #starved}) — it is slow to
- * absorb what its ring sends it. (An incast also queues there, but its NIC receives at line rate; a degraded uplink
- * slows the job without queueing at any NIC.) When more than {@link DetectionCalibration.Straggler#jobShare} of one job's NICs do this at once
- * ({@link #wholeJob}),
- * no single host is to blame: the job as a whole is held back at its own NICs ({@code JOB_BOTTLENECK}); a few NICs at
- * once but not most ({@link DetectionCalibration.Straggler#stragglerShare} to the job share: {@link #pattern}) is a
- * pattern effect (an incast slowed
- * elsewhere), not a straggler, and is left to the detectors of that cause. Background traffic is not judged: its
- * peers are random and its NICs hold nobody back.
+ * {@link DetectionCalibration.Jobs#slowdown}×), and the switch port facing the NIC queues (ECN marks, a queue or a
+ * buffer peak beyond the twin) in most of the last {@link DetectionCalibration.Straggler#windowTicks} ticks while the
+ * NIC takes in well under line rate ({@link #starved}) — it is slow to absorb what its ring sends it. (An incast also
+ * queues there, but its NIC receives at line rate; a degraded uplink slows the job without queueing at any NIC.) When
+ * more than {@link DetectionCalibration.Straggler#jobShare} of one job's NICs do this at once ({@link #wholeJob}), no
+ * single host is to blame: the job as a whole is held back at its own NICs ({@code JOB_BOTTLENECK}); a few NICs at once
+ * but not most ({@link DetectionCalibration.Straggler#stragglerShare} to the job share: {@link #pattern}) is a pattern
+ * effect (an incast slowed elsewhere), not a straggler, and is left to the detectors of that cause. Background traffic
+ * is not judged: its peers are random and its NICs hold nobody back.
  *
- * <p>The job's slowdown is an average over several ticks (iterations, or ten ticks when a sample spans most of one)
- * and wavers while a slowdown sets in (1.51, 1.10, 1.49 on one run), so it names a straggler ticks after the NIC
- * shows it. In a lock-step job (a ring: each NIC takes in from one neighbour, and the ring runs at its slowest hop's
- * pace) a facing port that was usually calm before the window (backed up in at most {@link DetectionCalibration.Straggler#calmShare}
- * of its last 64 ticks, at least {@link DetectionCalibration.Straggler#calmPastTicks} of them known) and now queues in most of it is a change, evidence of its
- * own: the job then needs only to run over {@link DetectionCalibration.Jobs#recovered}× slower in this tick or the one
- * before, if its estimate was steady before (within that of usual in all but
- * {@link DetectionCalibration.Straggler#unsteadyShare} of its last 64 ticks): a job whose estimate wavers (0.6× to 1.3× on a healthy all-to-all) would lend its swings to any port that
- * happens to queue. A port that queues beyond the twin in more of its past (a buffer or threshold the twin does not
- * know) is no change, and an all-to-all's NIC takes in from every peer at once (its port queueing in bursts is its
- * incasts, not a change: 4 false stragglers in a healthy 2 h run when it counted); all these are judged on the job's
- * slowdown alone.
+ * <p>The job's slowdown is an average over several ticks (iterations, or ten ticks when a sample spans most of one) and
+ * wavers while a slowdown sets in (1.51, 1.10, 1.49 on one run), so it names a straggler ticks after the NIC shows it.
+ * In a lock-step job (a ring: each NIC takes in from one neighbour, and the ring runs at its slowest hop's pace) a
+ * facing port that was usually calm before the window (backed up in at most
+ * {@link DetectionCalibration.Straggler#calmShare} of its last 64 ticks, at least
+ * {@link DetectionCalibration.Straggler#calmPastTicks} of them known) and now queues in most of it is a change,
+ * evidence of its own: the job then needs only to run over {@link DetectionCalibration.Jobs#recovered}× slower in this
+ * tick or the one before, if its estimate was steady before (within that of usual in all but
+ * {@link DetectionCalibration.Straggler#unsteadyShare} of its last 64 ticks): a job whose estimate wavers (0.6× to 1.3×
+ * on a healthy all-to-all) would lend its swings to any port that happens to queue. A port that queues beyond the twin
+ * in more of its past (a buffer or threshold the twin does not know) is no change, and an all-to-all's NIC takes in
+ * from every peer at once (its port queueing in bursts is its incasts, not a change: 4 false stragglers in a healthy 2
+ * h run when it counted); all these are judged on the job's slowdown alone.
  */
 public final class StragglerDetector implements Detector {
 
@@ -50,7 +49,10 @@ public final class StragglerDetector implements Detector {
     /** By port index: whether its facing port backed up in each of the 64 ticks before the window (newest lowest). */
     private long[] pastBacked;
     private byte[] pastKnown;
-    /** Per job, its slowdown in the last {@link DetectionCalibration.Straggler#recentTicks} and the 64 before (newest last). */
+    /**
+     * Per job, its slowdown in the last {@link DetectionCalibration.Straggler#recentTicks} and the 64 before (newest
+     * last).
+     */
     private final Map<String, java.util.ArrayDeque<Double>> slowdowns = new HashMap<>();
 
     @Override

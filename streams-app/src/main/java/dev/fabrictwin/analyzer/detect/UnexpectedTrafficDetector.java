@@ -15,10 +15,10 @@ import dev.fabrictwin.twin.model.CounterIndex;
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
  * {@link DetectionCalibration.UnexpectedTraffic#windowTicks} ticks (several iterations, so a phase error of the twin
- * averages out) a NIC sending more than the twin expects by
- * {@link DetectionCalibration.UnexpectedTraffic#excessShare} of its line rate ({@link #excess}) is a source of undeclared traffic — a root cause: the
- * traffic is its own. A NIC receiving that much more is where it lands, a victim of the largest source; a receiver
- * with no source in sight (traffic from outside the monitored hosts) is the root itself.
+ * averages out) a NIC sending more than the twin expects by {@link DetectionCalibration.UnexpectedTraffic#excessShare}
+ * of its line rate ({@link #excess}) is a source of undeclared traffic — a root cause: the traffic is its own. A NIC
+ * receiving that much more is where it lands, a victim of the largest source; a receiver with no source in sight
+ * (traffic from outside the monitored hosts) is the root itself.
  */
 public final class UnexpectedTrafficDetector implements Detector {
 

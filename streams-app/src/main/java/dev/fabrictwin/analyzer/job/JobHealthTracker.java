@@ -28,14 +28,14 @@ import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
- * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run
- * than the twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the
- * twin's next comm phase to where the NICs say it starts (the twin stays in step as iterations drift or
- * stretch); report {@link JobHealth}. Where a sample spans most of an iteration (period under
- * {@link DetectionCalibration.Jobs#coarsePeriods} ticks) phase cannot be seen: comm time then comes from the window's average rate —
- * iterations run at B / (compute + comm), so comm = (compute + twin comm) × expected / observed − compute —
- * and the twin keeps its own schedule. And when comm runs {@link DetectionCalibration.Jobs#slowdown}× slower than the twin's, a
- * {@code JOB_BOTTLENECK} impact finding that the correlator attaches to the root cause holding the job back.
+ * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run than the
+ * twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the twin's next comm phase
+ * to where the NICs say it starts (the twin stays in step as iterations drift or stretch); report {@link JobHealth}.
+ * Where a sample spans most of an iteration (period under {@link DetectionCalibration.Jobs#coarsePeriods} ticks) phase
+ * cannot be seen: comm time then comes from the window's average rate — iterations run at B / (compute + comm), so comm
+ * = (compute + twin comm) × expected / observed − compute — and the twin keeps its own schedule. And when comm runs
+ * {@link DetectionCalibration.Jobs#slowdown}× slower than the twin's, a {@code JOB_BOTTLENECK} impact finding that the
+ * correlator attaches to the root cause holding the job back.
  */
 public final class JobHealthTracker implements Serializable {
 
@@ -223,13 +223,14 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /**
-     * Coarse samples: comm time from the average rate (quality NaN, the twin is not steered), as
-     * comm = (compute + twin comm) × expected / observed − compute. The job is judged on the last
-     * {@link DetectionCalibration.Jobs#coarseWindowTicks} ticks (a slowdown worth an alert shows within them). What is reported needs more: the
-     * twin keeps its own schedule, so over W seconds it and the job may complete one iteration (T = compute + comm)
-     * apart, which puts the byte ratio off by up to T / W and the comm time by T² / (comm · W). The reported figure
-     * uses a window long enough for that to stay within {@link DetectionCalibration.Jobs#coarseError}, and is unknown (NaN) until it has
-     * filled, or when it would take over {@link DetectionCalibration.Jobs#maxCoarseWindowTicks} ticks (comm a sliver of a short iteration).
+     * Coarse samples: comm time from the average rate (quality NaN, the twin is not steered), as comm = (compute + twin
+     * comm) × expected / observed − compute. The job is judged on the last
+     * {@link DetectionCalibration.Jobs#coarseWindowTicks} ticks (a slowdown worth an alert shows within them). What is
+     * reported needs more: the twin keeps its own schedule, so over W seconds it and the job may complete one iteration
+     * (T = compute + comm) apart, which puts the byte ratio off by up to T / W and the comm time by T² / (comm · W).
+     * The reported figure uses a window long enough for that to stay within
+     * {@link DetectionCalibration.Jobs#coarseError}, and is unknown (NaN) until it has filled, or when it would take
+     * over {@link DetectionCalibration.Jobs#maxCoarseWindowTicks} ticks (comm a sliver of a short iteration).
      */
     private PhaseFit average(final PlacedJob job, final double twinComm, final double expected, final double observed,
                              final double tickMs) {
@@ -281,9 +282,9 @@ public final class JobHealthTracker implements Serializable {
 
     /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
     /**
-     * True once the job's NICs have sent almost nothing (under {@link DetectionCalibration.Jobs#idleShare} of what the twin expects) for
-     * {@link DetectionCalibration.Jobs#idlePeriods} iteration periods: the job ended before a scheduler said so, or stopped by itself. A
-     * slowed job still sends; a silent one is not slowed by the network.
+     * True once the job's NICs have sent almost nothing (under {@link DetectionCalibration.Jobs#idleShare} of what the
+     * twin expects) for {@link DetectionCalibration.Jobs#idlePeriods} iteration periods: the job ended before a
+     * scheduler said so, or stopped by itself. A slowed job still sends; a silent one is not slowed by the network.
      */
     private boolean idle(final String job, final double expected, final double observed, final long nowMs,
                          final double periodMs) {
@@ -316,10 +317,11 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /**
-     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed
-     * while healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower
-     * (or faster) than the twin's ideal; that steady ratio is learned ({@link DetectionCalibration.Jobs#baselineLearning} per good fit,
-     * only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and judged against.
+     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed while
+     * healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower (or faster)
+     * than the twin's ideal; that steady ratio is learned ({@link DetectionCalibration.Jobs#baselineLearning} per good
+     * fit, only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and
+     * judged against.
      */
     public double slowdown(final String job) {
         final Double baseline = baselines.get(job);
@@ -337,13 +339,19 @@ public final class JobHealthTracker implements Serializable {
         }
     }
 
-    /** The job's comm time over the twin's: the median of its last {@link DetectionCalibration.Jobs#smoothing} good fits (1 if none). */
+    /**
+     * The job's comm time over the twin's: the median of its last {@link DetectionCalibration.Jobs#smoothing} good fits
+     * (1 if none).
+     */
     double rawSlowdown(final String job) {
         final double s = smoothedSlowdown(job);
         return Double.isNaN(s) ? 1 : s;
     }
 
-    /** The median of the job's last {@link DetectionCalibration.Jobs#smoothing} good fits, NaN if none: one odd fit moves nothing. */
+    /**
+     * The median of the job's last {@link DetectionCalibration.Jobs#smoothing} good fits, NaN if none: one odd fit
+     * moves nothing.
+     */
     private double smoothedSlowdown(final String job) {
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
         if (recent == null || recent.isEmpty()) {

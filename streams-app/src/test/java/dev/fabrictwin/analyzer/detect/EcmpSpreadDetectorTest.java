@@ -316,8 +316,8 @@ class EcmpSpreadDetectorTest {
         assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7, 1e-9, CAL.ecmp())).isGreaterThanOrEqualTo(1e-9);
         // 10 of 16 equal flows on one of four members happens by chance with p ≈ 6.5e-3 (binomial): never below 1e-3
         for (long seed = 0; seed < 20; seed++) {
-            assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 4, 10.0 / 16, seed, 1e-3, CAL.ecmp())).as("seed %d", seed, CAL.ecmp())
-                .isGreaterThanOrEqualTo(1e-3);
+            assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 4, 10.0 / 16, seed, 1e-3, CAL.ecmp()))
+                .as("seed %d", seed).isGreaterThanOrEqualTo(1e-3);
         }
     }
 
