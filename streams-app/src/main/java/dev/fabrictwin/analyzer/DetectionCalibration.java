@@ -358,7 +358,8 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
      *
      * @param windowTicks     ticks the facing port must queue in most of, and the NIC's intake is averaged over
      * @param lineShare       a straggling NIC receives under this share of line rate over the window
-     * @param jobShare        more than this share of a job's NICs doing so at once is the job's own pattern
+     * @param jobShare        more than this share of a job's NICs doing so at once is no single host's fault: the job
+     *                        as a whole is held back at its own NICs ({@code JOB_BOTTLENECK})
      * @param stragglerShare  more slow NICs than this share of the job (and more than one) are not individual
      *                        stragglers but a pattern effect
      * @param calmPastTicks   ticks of a facing port's past (before the window) that must be known before it can be
@@ -392,7 +393,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
 
     /**
      * {@code LATENCY_SLO} against an operator's {@code --latency-slo-us}: a P99 over it is reported only when it is
-     * also over the twin's by this margin (the twin's own P99 is a model, not a measurement).
+     * also over the twin's P99 by this margin.
      *
      * @param marginUs     the absolute part of the margin (µs)
      * @param marginShare  the part proportional to the twin's P99
