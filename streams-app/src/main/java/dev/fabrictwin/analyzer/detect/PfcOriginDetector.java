@@ -80,7 +80,7 @@ public final class PfcOriginDetector implements Detector {
 
     /** A switch port is named the origin of a storm only above its share (switches pause for many reasons). */
     static boolean storms(final double pausedShare, final boolean host, final DetectionCalibration.Pfc cal) {
-        return host || pausedShare >= cal.switchOriginShare();
+        return host || !(pausedShare < cal.switchOriginShare());
     }
 
     /**
