@@ -18,7 +18,7 @@ import dev.fabrictwin.analyzer.rates.PortRates;
  * @param maxClockSkewMs     clock skew between devices the link-conservation check must tolerate
  * @param learnPaths         pin the replica's flows to the paths the counters show (docs/twin.md); off only to
  *                           measure what learning brings
- * @param calibration        the tuned numbers of the detectors that learn each port's normal
+ * @param calibration        every tuned number of the detectors, the job tracker, the path learner and the correlator
  */
 public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int updateEveryTicks,
                              int resolveAfterTicks, double latencySloUs, double maxClockSkewMs,
@@ -59,6 +59,12 @@ public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int 
      */
     public long historyMs() {
         return (PortRates.GAP_FACTOR + LATE_TICKS) * tickMs + graceMs;
+    }
+
+    /** The same settings with these tuned numbers for the detectors. */
+    public AnalyzerConfig withCalibration(final DetectionCalibration tuned) {
+        return new AnalyzerConfig(tickMs, graceMs, openAfterTicks, updateEveryTicks, resolveAfterTicks, latencySloUs,
+            maxClockSkewMs, learnPaths, tuned);
     }
 
     /** The same settings with the replica keeping its own hash's paths. */

@@ -90,9 +90,9 @@ public final class FabricAnalyzer implements Serializable {
         this.detectors = List.of(new LinkDownDetector(), new LinkErrorDetector(), new PfcOriginDetector(),
             new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
             new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
-        this.jobs = new JobHealthTracker(twin);
+        this.jobs = new JobHealthTracker(twin, config.calibration().jobs());
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
-            config.updateEveryTicks(), config.resolveAfterTicks());
+            config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());
         this.shards = shards;
         this.shard = shard;
         if (shards != null) {
@@ -102,7 +102,7 @@ public final class FabricAnalyzer implements Serializable {
             }
             twin.recordOnly(own); // its expectations are only asked for its own links
         }
-        this.paths = new PathLearner(twin.fabric());
+        this.paths = new PathLearner(twin.fabric(), config.calibration().paths());
         this.lastEnd = new long[twin.fabric().directedLinkCount()];
         java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
     }
@@ -203,7 +203,7 @@ public final class FabricAnalyzer implements Serializable {
                 twin.jobs());
             alerts.addAll(result.alerts());
             if (config.learnPaths()) {
-                paths.onTick(tick, twin, correlation.openRoots().isEmpty(), context.ticks(PathLearner.EPOCH_TICKS));
+                paths.onTick(tick, twin, correlation.openRoots().isEmpty(), context.ticks(config.calibration().paths().epochTicks()));
             }
             health.addAll(TickCorrelation.explain(jobHealth, result.correlated()));
             // Every tick: the replica's history is what intervals still arriving can span, no more (Memory, docs/analyzer.md).

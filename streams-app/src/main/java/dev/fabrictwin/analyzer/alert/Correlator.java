@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.contract.alert.Alert;
@@ -25,8 +26,8 @@ import dev.fabrictwin.twin.fault.FaultType;
  * <li>a symptom is linked to the root-cause alert whose entity covers its cause (the same port or link, a port
  *     or device at either end of that link); a symptom nothing explains yet is held back, not raised;</li>
  * <li>a job slowed by the network follows the strongest root cause among those affecting it; a slowdown that
- *     nothing explains for {@value #UNEXPLAINED_TICKS} ticks becomes a root cause of its own
- *     ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
+ *     nothing explains for {@link DetectionCalibration.Correlation#unexplainedTicks} ticks becomes a root cause of its
+ *     own ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
  * </ol>
  */
 public final class Correlator implements Serializable {
@@ -35,22 +36,18 @@ public final class Correlator implements Serializable {
         FaultType.ECN_MISCONFIG, FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.UNEXPECTED_TRAFFIC,
         FaultType.STRAGGLER, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO, FaultType.JOB_BOTTLENECK);
 
-    static final int UNEXPLAINED_TICKS = 15;
-    /**
-     * Ticks a job's slowdown stays attributed to a root cause after that cause was last seen: the phase lock
-     * judges comm time over several iterations, so a job shows slow for a while after its fault ends.
-     */
-    static final int RECOVERY_TICKS = 30;
-
     private final Fabric fabric;
+    private final DetectionCalibration.Correlation calibration;
     private JobFootprint footprint;
     private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
     private final Map<String, Integer> recovering = new java.util.HashMap<>();
     /** The root-cause alert each recovering job's slowdown was last attributed to. */
     private final Map<String, String> recoveringFrom = new java.util.HashMap<>();
 
-    public Correlator(final Fabric fabric, final JobFootprint footprint) {
+    public Correlator(final Fabric fabric, final JobFootprint footprint,
+                      final DetectionCalibration.Correlation calibration) {
         this.fabric = fabric;
+        this.calibration = calibration;
         this.footprint = footprint;
     }
 
@@ -113,12 +110,12 @@ public final class Correlator implements Serializable {
             }
             if (cause != null) {
                 unexplainedSlowdown.remove(job);
-                recovering.put(job, RECOVERY_TICKS);
+                recovering.put(job, calibration.recoveryTicks());
                 recoveringFrom.put(job, cause);
                 out.putIfAbsent(id, new Correlated(id, f, false, cause, List.of(job)));
             } else if (recovering.containsKey(job) && !roots.containsKey(id)) {
                 continue; // still recovering from a fault that was explained: neither a victim nor a new cause
-            } else if (unexplainedSlowdown.merge(job, 1, Integer::sum) >= UNEXPLAINED_TICKS || roots.containsKey(id)) {
+            } else if (unexplainedTooLong(unexplainedSlowdown.merge(job, 1, Integer::sum)) || roots.containsKey(id)) {
                 out.putIfAbsent(id, new Correlated(id, f, true, null, List.of(job)));
             }
         }
@@ -130,11 +127,19 @@ public final class Correlator implements Serializable {
     }
 
     /**
-     * Whether a new straggler candidate's job is recovering from a fault that is no longer seen (its root-cause
-     * finding did not come this tick): when a PFC storm or a link fault ends, the job's held-back traffic arrives in
-     * bursts that queue at its NICs' switch ports while its phases still run slow, the signature of a straggler.
-     * Such a candidate is neither a victim nor a new cause; a straggler that is real outlasts the
-     * {@value #RECOVERY_TICKS} ticks of recovery. One whose alert is already open is judged as before.
+     * A slowdown nothing explained this many ticks in a row is a root cause of its own: the others had their chance.
+     */
+    boolean unexplainedTooLong(final int ticks) {
+        return ticks >= calibration.unexplainedTicks();
+    }
+
+    /**
+     * Whether a new straggler candidate's job is recovering from a fault that is no longer seen (its root-cause finding
+     * did not come this tick): when a PFC storm or a link fault ends, the job's held-back traffic arrives in bursts
+     * that queue at its NICs' switch ports while its phases still run slow, the signature of a straggler. Such a
+     * candidate is neither a victim nor a new cause; a straggler that is real outlasts the
+     * {@link DetectionCalibration.Correlation#recoveryTicks} ticks of recovery. One whose alert is already open is
+     * judged as before.
      */
     private boolean inAftermath(final Finding f, final Set<String> seen) {
         return footprint.affected(f.entity()).stream().anyMatch(job -> recovering.containsKey(job)

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.contract.alert.Alert;
@@ -32,9 +33,9 @@ public final class TickCorrelation implements Serializable {
     private List<String> footprintJobs;
 
     public TickCorrelation(final Fabric fabric, final List<PlacedJob> jobs, final int openAfter, final int updateEvery,
-                           final int resolveAfter) {
+                           final int resolveAfter, final DetectionCalibration.Correlation calibration) {
         this.fabric = fabric;
-        this.correlator = new Correlator(fabric, new JobFootprint(fabric, jobs));
+        this.correlator = new Correlator(fabric, new JobFootprint(fabric, jobs), calibration);
         this.footprintJobs = jobs.stream().map(PlacedJob::id).toList();
         this.lifecycle = new AlertLifecycle(openAfter, updateEvery, resolveAfter);
     }

@@ -2,8 +2,11 @@ package dev.fabrictwin.analyzer.detect;
 
 import java.io.Serializable;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
+
 /**
- * The shares an ECMP group's members carried in its last {@value #HISTORY} windows judged calm: what this group's
+ * The shares an ECMP group's members carried in its last {@link DetectionCalibration.Ecmp#calmWindows} windows
+ * judged calm: what this group's
  * hash does with the flows that cross it. A run's hash is fixed, so a group unlucky from the first tick stays as
  * unlucky: its busiest share is this fabric's normal, and only a member rising above what it carried before is a
  * change worth a second piece of evidence. A window enters the past only once it is a whole window old and nothing
@@ -14,23 +17,26 @@ import java.io.Serializable;
 final class CalmShares implements Serializable {
 
     /** Windows kept per member. */
-    static final int HISTORY = 30;
+    private final int history;
     /** Windows a group must have been seen calm before it has a past to depart from. */
-    static final int LEARNED = 10;
-
+    private final int learned;
     private final float[][] shares;
     /** The twin's flows over the group (their count) in each calm window kept, beside its shares. */
-    private final int[] flows = new int[HISTORY];
+    private final int[] flows;
     /** The bytes the group carried in each calm window kept. */
-    private final float[] totals = new float[HISTORY];
+    private final float[] totals;
     private final java.util.ArrayDeque<double[]> pending = new java.util.ArrayDeque<>();
     private final int delay;
     private int next;
     private int count;
 
     /** {@code delay}: windows a calm window waits before it counts (the sliding window's length in ticks). */
-    CalmShares(final int members, final int delay) {
-        this.shares = new float[members][HISTORY];
+    CalmShares(final int members, final int delay, final DetectionCalibration.Ecmp cal) {
+        this.history = cal.calmWindows();
+        this.learned = cal.calmLearned();
+        this.shares = new float[members][history];
+        this.flows = new int[history];
+        this.totals = new float[history];
         this.delay = delay;
     }
 
@@ -59,12 +65,12 @@ final class CalmShares implements Serializable {
         }
         flows[next] = (int) memberShares[shares.length];
         totals[next] = (float) memberShares[shares.length + 1];
-        next = (next + 1) % HISTORY;
-        count = Math.min(HISTORY, count + 1);
+        next = (next + 1) % history;
+        count = Math.min(history, count + 1);
     }
 
     boolean learned() {
-        return count >= LEARNED;
+        return count >= learned;
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -17,44 +18,31 @@ import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 
 /**
- * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any
- * spread that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin
- * predicts the spread statistically: it knows how many flows cross the group and how big each is, and the chance
- * that uniform hashing puts at least the observed share on the busiest member — over a window of {@value #WINDOW}
- * ticks — is bounded (Bernstein's inequality, union over members) or, where the bound is too loose (few flows),
- * counted by a Monte Carlo of uniform hash assignments whose p-value is {@code (hits + 1) / (trials + 1)}, valid
- * however few trials. The group is imbalanced beyond bad luck (a polarized or skewed hash) when that chance is below
- * {@value #P_VALUE} divided by the fabric's ECMP groups (Bonferroni): a run's hash is fixed, so a group that
- * is unlucky by chance stays so for the whole run, and every group of a large fabric is one more draw of that luck.
- * A test the trial budget cannot resolve at that level falls back to the bound alone: a miss, never a false alert.
- * A group whose busiest member rose above every share it carried in its calm past ({@link CalmShares}: the last
- * {@value CalmShares#HISTORY} windows not found imbalanced) and also backed up beyond the twin in the tick (its queue
- * or buffer peak, {@link PfcOriginDetector#backedUp}) is judged at {@value #CONGESTED_P_VALUE} over the groups: an
- * imbalance that appears and congests has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in
- * 900 by chance: not called on its own in a fabric of 8 groups, called when that member's share jumps and it queues).
- * The queueing alone is no second piece: a member that hashing gave 10 of 16 flows from the first tick queues beyond
- * a twin that spreads evenly as surely as a skewed one does; it differs from a fault only in having always been so.
- * A move needs no chance at all: when the busiest member carries more than in any calm window kept, every one of
- * which saw the same number of the twin's flows cross the group, for a whole window of ticks, the hash moved the same
- * flows (a world whose hash put everything on one uplink is normal there; everything moving to another is not, a
- * capture from another simulator showed), and no chance of hashing explains it — however few the flows.
+ * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any spread
+ * that hashing the twin's flows could give. The switch's hash is unknown (docs/twin.md), so the twin predicts the
+ * spread statistically: it knows how many flows cross the group and how big each is, and the chance that uniform
+ * hashing puts at least the observed share on the busiest member — over a window of
+ * {@link DetectionCalibration.Ecmp#windowTicks} ticks — is bounded (Bernstein's inequality, union over members) or,
+ * where the bound is too loose (few flows), counted by a Monte Carlo of uniform hash assignments whose p-value is
+ * {@code (hits + 1) / (trials + 1)}, valid however few trials. The group is imbalanced beyond bad luck (a polarized or
+ * skewed hash) when that chance is below {@link DetectionCalibration.Ecmp#pValue} divided by the fabric's ECMP groups
+ * (Bonferroni): a run's hash is fixed, so a group that is unlucky by chance stays so for the whole run, and every group
+ * of a large fabric is one more draw of that luck. A test the trial budget cannot resolve at that level falls back to
+ * the bound alone: a miss, never a false alert. A group whose busiest member rose above every share it carried in its
+ * calm past ({@link CalmShares}: the last {@link DetectionCalibration.Ecmp#calmWindows} windows not found imbalanced)
+ * and also backed up beyond the twin in the tick (its queue or buffer peak, {@link PfcOriginDetector#backedUp}) is
+ * judged at {@link DetectionCalibration.Ecmp#congestedPValue} over the groups: an imbalance that appears and congests
+ * has two pieces of evidence (16 equal flows, 11 on one of four members, is 1 in 900 by chance: not called on its own
+ * in a fabric of 8 groups, called when that member's share jumps and it queues). The queueing alone is no second piece:
+ * a member that hashing gave 10 of 16 flows from the first tick queues beyond a twin that spreads evenly as surely as a
+ * skewed one does; it differs from a fault only in having always been so. A move needs no chance at all: when the
+ * busiest member carries more than in any calm window kept, every one of which saw the same number of the twin's flows
+ * cross the group, for a whole window of ticks, the hash moved the same flows (a world whose hash put everything on one
+ * uplink is normal there; everything moving to another is not, a capture from another simulator showed), and no chance
+ * of hashing explains it — however few the flows.
  */
 public final class EcmpSpreadDetector implements Detector {
 
-    static final int WINDOW = 5;
-    /** Most Monte Carlo trials one test runs, and most hash draws (trials × flows) it spends. */
-    static final int MAX_TRIALS = 40_000;
-    static final long MAX_DRAWS = 20_000_000L;
-    /** False imbalances the test lets through per tick, over all the fabric's groups (Bonferroni). */
-    static final double P_VALUE = 1e-3;
-    /** The same, for a group whose busiest member also backed up beyond the twin in the tick (two pieces of evidence). */
-    static final double CONGESTED_P_VALUE = 5e-2;
-    /** How much more chance a group already found imbalanced may show and still be (hysteresis). */
-    static final double HOLD = 10;
-    /** Ticks of the twin's flow snapshots kept: bursty jobs may cross the group in only some ticks. */
-    static final int SNAPSHOTS = 20;
-    /** How far above its highest calm share a member must rise to count as a change (a bursty job's windows vary). */
-    static final double DEPARTURE = 0.1;
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
     /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
@@ -74,6 +62,7 @@ public final class EcmpSpreadDetector implements Detector {
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        final DetectionCalibration.Ecmp cal = context.config().calibration().ecmp();
         final List<Judged> judged = new ArrayList<>();
         for (final Node node : context.fabric().nodes()) {
             if (node.isHost()) {
@@ -114,7 +103,7 @@ public final class EcmpSpreadDetector implements Detector {
             }
             final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
                 final List<Rolling> list = new ArrayList<>();
-                group.forEach(l -> list.add(new Rolling(context.ticks(WINDOW))));
+                group.forEach(l -> list.add(new Rolling(context.ticks(cal.windowTicks()))));
                 return list;
             });
             double total = 0;
@@ -130,21 +119,21 @@ public final class EcmpSpreadDetector implements Detector {
             // catch-up alone in the window: one member a whole burst ahead, a false imbalance on bursty jobs).
             final java.util.ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             lost.addLast(missing);
-            if (lost.size() > context.ticks(WINDOW) + 1) {
+            if (lost.size() > context.ticks(cal.windowTicks()) + 1) {
                 lost.removeFirst();
             }
-            final boolean split = missing || lost.size() > context.ticks(WINDOW) && lost.peekFirst();
+            final boolean split = missing || lost.size() > context.ticks(cal.windowTicks()) && lost.peekFirst();
             // pauses on a member, either way, mean flow control (a storm, a stalled job) and not the hash set the
             // window's shares (captures from another simulator: a storm stalled a leaf's uplinks to 0 bytes)
             final java.util.ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             pauses.addLast(paused);
-            if (pauses.size() > context.ticks(WINDOW)) {
+            if (pauses.size() > context.ticks(cal.windowTicks())) {
                 pauses.removeFirst();
             }
             final java.util.ArrayDeque<double[]> snapshots =
                 flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
             snapshots.addLast(flowSnapshot(context, node, group));
-            if (snapshots.size() > SNAPSHOTS) {
+            if (snapshots.size() > cal.snapshotTicks()) {
                 snapshots.removeFirst();
             }
             if (!w.get(0).full() || total <= 0 || split || pauses.contains(Boolean.TRUE)) {
@@ -166,8 +155,8 @@ public final class EcmpSpreadDetector implements Detector {
                 shares[i] = w.get(i).sum() / windowTotal;
             }
             final CalmShares past =
-                calm.computeIfAbsent(node.name(), n -> new CalmShares(group.size(), context.ticks(WINDOW)));
-            final boolean departed = past.learned() && share > past.highest(busiestIndex) + DEPARTURE;
+                calm.computeIfAbsent(node.name(), n -> new CalmShares(group.size(), context.ticks(cal.windowTicks()), cal));
+            final boolean departed = departs(past, busiestIndex, share, cal);
             final double[] busiestSnapshot = snapshots.stream()
                 .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
             final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
@@ -181,7 +170,7 @@ public final class EcmpSpreadDetector implements Detector {
             }
         }
         // the family is every group of the fabric (the same in every shard of a sharded analysis)
-        final double alpha = P_VALUE / Math.max(1, groups);
+        final double alpha = cal.pValue() / Math.max(1, groups);
         for (final Judged j : judged) {
             final long flows = flowsOf(j.snapshot());
             final CalmShares past = calm.get(j.node().name());
@@ -195,7 +184,7 @@ public final class EcmpSpreadDetector implements Detector {
             if (!sameFlows) {
                 moved.remove(j.node().name());
             }
-            if (movedTicks >= context.ticks(WINDOW)) {
+            if (movedTicks >= context.ticks(cal.windowTicks())) {
                 imbalanced.add(j.node().name());
                 past.forgetPending();
                 out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
@@ -215,11 +204,12 @@ public final class EcmpSpreadDetector implements Detector {
             }
             // a busiest member that rose above its calm past and backs up beyond the twin is a change with evidence of
             // its own: the share then needs less luck to rule out
-            final double opening = j.roseAndQueued() ? CONGESTED_P_VALUE / Math.max(1, groups) : alpha;
+            final double opening = j.roseAndQueued() ? cal.congestedPValue() / Math.max(1, groups) : alpha;
             // a group found imbalanced stays so while its chance stays under ten times the level that found it: a
             // share hovering at the level is one imbalance, not one alert each time it crosses
-            final double level = imbalanced.contains(j.node().name()) ? Math.min(0.5, HOLD * opening) : opening;
-            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level);
+            final double level = imbalanced.contains(j.node().name()) ? Math.min(0.5, cal.hold() * opening) : opening;
+            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level,
+                cal);
             if (p >= level) {
                 imbalanced.remove(j.node().name());
                 if (movedTicks == 0) {
@@ -295,9 +285,22 @@ public final class EcmpSpreadDetector implements Detector {
         return weights;
     }
 
-    /** As {@link #chanceOfShare(double[], int, double, long, double)} at the level of one group judged alone. */
-    static double chanceOfShare(final double[] weights, final int members, final double share, final long seed) {
-        return chanceOfShare(weights, members, share, seed, P_VALUE);
+    /**
+     * A member above every share it carried in the group's calm past by the calibration's departure (a bursty job's
+     * windows vary), once the group has a past.
+     */
+    static boolean departs(final CalmShares past, final int member, final double share,
+                           final DetectionCalibration.Ecmp cal) {
+        return past.learned() && share > past.highest(member) + cal.departure();
+    }
+
+    /**
+     * As {@link #chanceOfShare(double[], int, double, long, double, DetectionCalibration.Ecmp)} at the level of one
+     * group judged alone.
+     */
+    static double chanceOfShare(final double[] weights, final int members, final double share, final long seed,
+                                final DetectionCalibration.Ecmp cal) {
+        return chanceOfShare(weights, members, share, seed, cal.pValue(), cal);
     }
 
     /**
@@ -308,7 +311,7 @@ public final class EcmpSpreadDetector implements Detector {
      * {@code alpha}, the bound is returned: the test stays valid, only its power is lost.
      */
     static double chanceOfShare(final double[] weights, final int members, final double share, final long seed,
-                                final double alpha) {
+                                final double alpha, final DetectionCalibration.Ecmp cal) {
         final double total = sum(weights);
         if (total <= 0) {
             return 1;
@@ -318,8 +321,8 @@ public final class EcmpSpreadDetector implements Detector {
             return bound;
         }
         // enough trials that a chance near alpha is counted, not guessed (50 hits expected at alpha)
-        final int trials = (int) Math.min(Math.min(MAX_TRIALS, Math.max(2_000, Math.ceil(50 / alpha))),
-            MAX_DRAWS / Math.max(1, weights.length));
+        final int trials = (int) Math.min(Math.min(cal.maxTrials(), Math.max(2_000, Math.ceil(50 / alpha))),
+            cal.maxDraws() / Math.max(1, weights.length));
         if (1.0 / (trials + 1) >= alpha) {
             return bound;
         }

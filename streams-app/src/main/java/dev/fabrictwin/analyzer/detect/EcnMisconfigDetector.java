@@ -24,23 +24,18 @@ import dev.fabrictwin.twin.model.CounterNames;
  * so one band says nothing of another); a device marking under {@link DetectionCalibration#ecnNothingShare}
  * of that, when it amounts to at least {@link DetectionCalibration#ecnMinExpectedMarks}, has marking off
  * ({@link #marksNothing}). Before a queue's band is learned the fallback is strict ({@link #unmarkedCongestion}):
- * {@value #MIN_CONGESTED_PACKETS} packets behind queues past 1.5× the twin's Kmin and beyond the twin, with not one
+ * {@link DetectionCalibration.Ecn#minCongestedPackets} packets behind queues past
+ * {@link DetectionCalibration.Ecn#markingQueueKmins}× the twin's Kmin and beyond the twin ({@link #deepBeyondTwin}),
+ * with not one
  * mark on the whole device — a quiet marker (a few marks per 1,000 packets) never fires it. A port held paused
  * ({@link #paused}) neither teaches nor counts: its queue is the pause's, not congestion calling for marks. The
- * evidence is the newest run of ticks, {@value #MIN_SECONDS} seconds to the whole window of {@value #WINDOW}.
+ * evidence is the newest run of ticks, {@link DetectionCalibration.Ecn#minSeconds} seconds to the whole window of
+ * {@link DetectionCalibration.Ecn#windowTicks}.
  */
 public final class EcnMisconfigDetector implements Detector {
 
-    static final int WINDOW = 10;
-    /** The fewest seconds of evidence judged (at least as many ticks). */
-    static final int MIN_SECONDS = 3;
-    /** Packets sent from congested egresses in the window before the fallback judges a device. */
-    static final double MIN_CONGESTED_PACKETS = 1e5;
-    /**
-     * For the fallback only: a queue this deep is past the marking threshold of any plausibly configured switch,
-     * 1.5× the twin's default Kmin.
-     */
-    static final double MARKING_QUEUE_BYTES = 1.5 * dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
+    /** The twin's default Kmin: the fallback's deep queue is a multiple of it. */
+    private static final double TWIN_KMIN_BYTES = dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
 
     /** Marked shares per device and queue band, key = device × bands + band. */
     private LearnedLevels curves;
@@ -100,13 +95,12 @@ public final class EcnMisconfigDetector implements Detector {
             }
             if (!Double.isNaN(table[band])) {
                 acc[1] += marks ? packets * table[band] : 0;
-            } else if (queue > MARKING_QUEUE_BYTES
-                && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > PfcOriginDetector.QUEUE_EXCESS_BYTES) {
+            } else if (deepBeyondTwin(queue, t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES), cal)) {
                 acc[2] += packets;
             }
         }
-        final int window = context.ticks(WINDOW);
-        final int fewest = Math.min(window, context.ticks(MIN_SECONDS));
+        final int window = context.ticks(cal.ecn().windowTicks());
+        final int fewest = Math.min(window, context.ticks(cal.ecn().minSeconds()));
         for (final var e : perDevice.entrySet()) {
             final String device = e.getKey();
             final double[] acc = e.getValue();
@@ -117,7 +111,7 @@ public final class EcnMisconfigDetector implements Detector {
             marked.add(acc[0]);
             calledFor.add(acc[1]);
             unlearned.add(acc[2]);
-            // The newest ticks, as few as MIN_SECONDS' worth and as many as the window: judging only the whole window
+            // The newest ticks, as few as minSeconds' worth and as many as the window: judging only the whole window
             // kept the marks from before marking stopped in it (issue 15: time to detect 9 ticks).
             double markedSum = 0;
             double calledSum = 0;
@@ -137,7 +131,7 @@ public final class EcnMisconfigDetector implements Detector {
                     found = true;
                     break;
                 }
-                if (unmarkedCongestion(markedSum, unlearnedSum)) {
+                if (unmarkedCongestion(markedSum, unlearnedSum, cal)) {
                     out.add(Finding.root(FaultType.ECN_MISCONFIG, Entity.device(device), "ecn_marked", markedSum,
                         0, Severity.WARNING, String.format("%s queues %.3g packets behind deep queues in %d ticks and "
                             + "marked none with ECN: ECN marking looks disabled", device, unlearnedSum, k + 1)));
@@ -194,8 +188,22 @@ public final class EcnMisconfigDetector implements Detector {
     }
 
     /** The fallback before a curve is learned: enough packets behind deep queues and not one mark on the device. */
-    static boolean unmarkedCongestion(final double marked, final double packetsBehindDeepQueues) {
-        return marked == 0 && packetsBehindDeepQueues >= MIN_CONGESTED_PACKETS;
+    static boolean unmarkedCongestion(final double marked, final double packetsBehindDeepQueues,
+                                      final DetectionCalibration cal) {
+        return marked == 0 && packetsBehindDeepQueues >= cal.ecn().minCongestedPackets();
+    }
+
+    /**
+     * For the fallback only: a queue past the marking threshold of any plausibly configured switch (a multiple of the
+     * twin's default Kmin) and beyond the twin's by the PFC detector's congested excess.
+     */
+    static boolean deepBeyondTwin(final double queue, final double expectedQueue, final DetectionCalibration cal) {
+        return queue > markingQueueBytes(cal) && queue - expectedQueue > cal.pfc().queueExcessBytes();
+    }
+
+    /** The fallback's deep queue in bytes. */
+    static double markingQueueBytes(final DetectionCalibration cal) {
+        return cal.ecn().markingQueueKmins() * TWIN_KMIN_BYTES;
     }
 
     /** The port was held paused (received pauses) for more than the calibration's share of the tick. */

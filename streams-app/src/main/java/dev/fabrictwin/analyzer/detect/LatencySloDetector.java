@@ -25,12 +25,10 @@ import dev.fabrictwin.twin.model.CounterNames;
  * the peer's, for a NIC any port of its switch, and a NIC told of congestion further on by CNPs or pauses:
  * {@link #onCongestedPath}) is a symptom of that congestion, not a
  * cause. An operator's fixed SLO ({@code AnalyzerConfig.latencySloUs}, off by default) adds the old test: a P99 over
- * it and over the twin's by {@value #MARGIN_US} µs + {@value #MARGIN_SHARE} is reported whatever was learned.
+ * it and over the twin's by {@link DetectionCalibration.LatencySlo#marginUs} µs +
+ * {@link DetectionCalibration.LatencySlo#marginShare} is reported whatever was learned.
  */
 public final class LatencySloDetector implements Detector {
-
-    static final double MARGIN_US = 5;
-    static final double MARGIN_SHARE = 0.5;
 
     /** Each port's P99 per traffic regime, key = port index × regimes + regime (sized at the first tick). */
     private LearnedLevels levels;
@@ -98,7 +96,8 @@ public final class LatencySloDetector implements Detector {
     /** The operator's SLO is set, and the P99 is over it and over the twin's by the margin. */
     static boolean overSlo(final TickContext context, final double p99, final double expected) {
         final var slo = context.config().latencySlo();
-        return slo.isPresent() && p99 > slo.getAsDouble() && p99 > expected * (1 + MARGIN_SHARE) + MARGIN_US;
+        final DetectionCalibration.LatencySlo margin = context.config().calibration().latencySlo();
+        return slo.isPresent() && p99 > slo.getAsDouble() && p99 > expected * (1 + margin.marginShare()) + margin.marginUs();
     }
 
     /**
@@ -125,9 +124,9 @@ public final class LatencySloDetector implements Detector {
     }
 
     /**
-     * Congestion the latency may be a symptom of: the port's own egress or its peer's ({@link PfcOriginDetector#congested}),
-     * for a NIC any egress of the switch it hangs off (its traffic's first hop either way), and a NIC told of congestion
-     * further along its path ({@link #congestionSignalled}).
+     * Congestion the latency may be a symptom of: the port's own egress or its peer's
+     * ({@link PfcOriginDetector#congested}), for a NIC any egress of the switch it hangs off (its traffic's first hop
+     * either way), and a NIC told of congestion further along its path ({@link #congestionSignalled}).
      */
     static boolean onCongestedPath(final TickContext context, final PortTick t) {
         if (queueing(context, t)) {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -15,59 +16,41 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 /**
- * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter
- * to show for it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) −
- * Σ rx_packets(receiver). The two devices' clocks are skewed, so d also holds whatever was in flight between
- * their sampling instants — a term proportional to the traffic's rate (the pair's clock offset times the rate),
- * while lost packets make d grow with what was sent. Over a window of {@value #SPAN} points the detector fits
- * d = share·sent + offset·rate + c by least squares. The residuals are not independent: the in-flight amount is a
- * whole comm burst or two, and moves in steps and ramps as phases drift against the sampling instants. So the share
- * is tested against its Newey–West (autocorrelation-consistent) error — a step leaves residuals on one side for many
- * points, which widens it — at a level corrected for the number of windows judged in the tick (Bonferroni,
- * {@value #FAMILY_ALPHA} per tick, never below {@value #MIN_T} errors), and against {@value #MIN_IID_T} of the error
- * that assumes independent residuals. A share above {@value #MIN_LOSS} that passes is a loss, if lost packets never
- * come back: the loss line (the fit without its in-flight term) must end above anything d showed at any tick before
- * the window, so a window is judged only once half a window of past has gone before it. The in-flight amount is not
- * the tick's mean rate times a skew when traffic comes in bursts: it is whatever part of a burst fell between the two
- * ends' sampling instants, a whole burst or nothing, and it drifts with the comm phases; the t-test alone can take
- * that drift for a loss, the permanence check cannot (d never rises above where it has been).
+ * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter to show for
+ * it. For each direction the detector keeps the running difference d = Σ tx_packets(sender) − Σ rx_packets(receiver).
+ * The two devices' clocks are skewed, so d also holds whatever was in flight between their sampling instants — a term
+ * proportional to the traffic's rate (the pair's clock offset times the rate), while lost packets make d grow with what
+ * was sent. Over a window of {@link DetectionCalibration.SilentDrop#spanPoints} points the detector fits d = share·sent
+ * + offset·rate + c by least squares. The residuals are not independent: the in-flight amount is a whole comm burst or
+ * two, and moves in steps and ramps as phases drift against the sampling instants. So the share is tested against its
+ * Newey–West (autocorrelation-consistent) error — a step leaves residuals on one side for many points, which widens it
+ * — at a level corrected for the number of windows judged in the tick (Bonferroni,
+ * {@link DetectionCalibration.SilentDrop#familyAlpha} per tick, never below
+ * {@link DetectionCalibration.SilentDrop#minT} errors), and against {@link DetectionCalibration.SilentDrop#minIidT} of
+ * the error that assumes independent residuals. A share above {@link DetectionCalibration.SilentDrop#minLoss} that
+ * passes is a loss, if lost packets never come back: the loss line (the fit without its in-flight term) must end above
+ * anything d showed at any tick before the window, so a window is judged only once half a window of past has gone
+ * before it. The in-flight amount is not the tick's mean rate times a skew when traffic comes in bursts: it is whatever
+ * part of a burst fell between the two ends' sampling instants, a whole burst or nothing, and it drifts with the comm
+ * phases; the t-test alone can take that drift for a loss, the permanence check cannot (d never rises above where it
+ * has been).
  *
- * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one
- * tick (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more
- * ticks. So each direction is judged on three time scales at once: windows of {@value #SPAN} points taken every
- * tick, every 3rd and every 9th tick (30, 90 and 270 ticks). A strong loss is found on the first within a window; a
- * weak one, or one behind noisy clocks, later on a longer one.
+ * <p>The in-flight amount is bounded, the loss is not: a loss too small to rise above the in-flight noise of one tick
+ * (a 1 % loss on a link whose two ends' clocks are 100 ms apart, read in bursts) rises above it over more ticks. So
+ * each direction is judged on three time scales at once: windows of {@link DetectionCalibration.SilentDrop#spanPoints}
+ * points taken every tick, every 3rd and every 9th tick (30, 90 and 270 ticks). A strong loss is found on the first
+ * within a window; a weak one, or one behind noisy clocks, later on a longer one.
  *
  * <p>Some switch ports count the control frames they exchange in their packet counters and their peers do not.
  * PFC pause frames are bounded by the ports' own pause counters, so d is taken net of the pauses sent on the
  * direction (whichever of the sender's tx and the receiver's rx pause counters is larger), and, towards a NIC, of
  * the CNPs the NIC received (its {@code cnp_handled}: the switch port facing it may count them); other control
- * traffic (LLDP, LACP, BFD) is a few frames a second, so a loss must also exceed {@value #CONTROL_FRAMES_PER_SECOND}
+ * traffic (LLDP, LACP, BFD) is a few frames a second, so a loss must also exceed
+ * {@link DetectionCalibration.SilentDrop#controlFramesPerSecond}
  * frames per second of the window.
  * A reset or gap on either end restarts the direction's accounting.
  */
 public final class LinkConservationDetector implements Detector {
-
-    static final int SPAN = 30;
-    /** Ticks between a window's points, one window per scale. */
-    static final int[] SCALES = {1, 3, 9};
-    /**
-     * The least t a loss needs, however few windows are judged: the autocorrelation-consistent error is itself
-     * estimated from {@value #SPAN} points, so its t has heavier tails than a normal's.
-     */
-    static final double MIN_T = 5;
-    /** The least t against the error that assumes independent residuals (see {@link Loss#significant}). */
-    static final double MIN_IID_T = 4;
-    /** Lags of the residuals' autocovariance the loss's error takes in (Newey–West bandwidth, in points). */
-    static final int HAC_LAGS = 5;
-    /** Points in the window that must follow traffic: one burst says nothing about a loss rate. */
-    static final int MIN_ACTIVE_TICKS = SPAN / 3;
-    static final double MIN_LOSS = 0.001;
-    static final double MIN_PACKETS = 1e5;
-    /** False losses the test lets through per tick, across all windows judged (Bonferroni). */
-    static final double FAMILY_ALPHA = 0.05;
-    /** Control frames (LLDP, LACP, BFD) one end may count and the other not: a floor no loss worth naming is under. */
-    static final double CONTROL_FRAMES_PER_SECOND = 100;
 
     /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
     private static final class Running implements Serializable {
@@ -82,8 +65,9 @@ public final class LinkConservationDetector implements Detector {
 
     /** A direction's windows and the sender/receiver epochs they were taken in. */
     private static final class Direction implements Serializable {
-        final Window[] windows = new Window[SCALES.length];
-        RisingFloor floor = new RisingFloor();
+        final DetectionCalibration.SilentDrop cal;
+        final Window[] windows;
+        RisingFloor floor;
         int senderEpoch = -1;
         int receiverEpoch = -1;
         /** Points taken since the last restart. */
@@ -92,17 +76,20 @@ public final class LinkConservationDetector implements Detector {
         double previousDifference = Double.NaN;
         double previousSent = Double.NaN;
 
-        Direction() {
-            for (int s = 0; s < SCALES.length; s++) {
-                windows[s] = new Window(SCALES[s]);
+        Direction(final DetectionCalibration.SilentDrop cal) {
+            this.cal = cal;
+            this.windows = new Window[cal.scales().size()];
+            for (int s = 0; s < windows.length; s++) {
+                windows[s] = new Window(cal.scales().get(s), cal.spanPoints());
             }
+            this.floor = new RisingFloor(cal);
         }
 
         void restart(final int sender, final int receiver) {
             for (final Window w : windows) {
                 w.clear();
             }
-            floor = new RisingFloor();
+            floor = new RisingFloor(cal);
             taken = 0;
             previousDifference = Double.NaN;
             previousSent = Double.NaN;
@@ -121,6 +108,7 @@ public final class LinkConservationDetector implements Detector {
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        final DetectionCalibration.SilentDrop cal = context.config().calibration().silentDrop();
         if (running == null) {
             running = new Running[context.fabric().directedLinkCount()];
             directions = new Direction[context.fabric().directedLinkCount()];
@@ -159,7 +147,7 @@ public final class LinkConservationDetector implements Detector {
             final Running b = running[receiver.index()];
             final int directed = sender.index();
             if (directions[directed] == null) {
-                directions[directed] = new Direction();
+                directions[directed] = new Direction(cal);
             }
             final Direction direction = directions[directed];
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
@@ -177,7 +165,7 @@ public final class LinkConservationDetector implements Detector {
             final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
             final double rise = direction.floor.observe(difference, a.tx,
-                Math.max(a.rxPause, b.txPause), time, CONTROL_FRAMES_PER_SECOND, context.config().tickMs());
+                Math.max(a.rxPause, b.txPause), time, cal.controlFramesPerSecond(), context.config().tickMs());
             if (!Double.isNaN(rise)) {
                 final Link link = context.fabric().link(directed / 2);
                 risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),
@@ -200,16 +188,14 @@ public final class LinkConservationDetector implements Detector {
                     continue;
                 }
                 w.add(floorSent, floorD, difference, rate, time);
-                if (w.size < SPAN || w.dropped < SPAN / 2 || w.activePoints < MIN_ACTIVE_TICKS
-                    || w.effectivePoints() < MIN_ACTIVE_TICKS) {
+                if (!judgeable(w, cal)) {
                     continue;
                 }
                 judged++;
-                final Loss loss = Loss.fit(w);
+                final Loss loss = Loss.fit(w, cal.hacLags());
                 final double strength = w.losing ? 0.5 : 1;
-                final double seconds = (w.time(SPAN - 1) - w.time(0)) / 1000.0;
-                final boolean candidate = loss != null && loss.sent >= MIN_PACKETS && loss.share >= strength * MIN_LOSS
-                    && loss.share * loss.sent >= strength * CONTROL_FRAMES_PER_SECOND * seconds
+                final double seconds = (w.time(cal.spanPoints() - 1) - w.time(0)) / 1000.0;
+                final boolean candidate = loss != null && largeEnough(loss, strength, seconds, cal)
                     && (w.losing || w.beyondItsPast(loss));
                 if (candidate) {
                     candidates.add(new Candidate(sender, receiver, w, loss, true));
@@ -220,21 +206,42 @@ public final class LinkConservationDetector implements Detector {
         }
         // the test: the share's t against its autocorrelation-consistent error, at a level corrected for every window
         // judged in this tick; a loss already found stays while half as strong
-        final double threshold = Math.max(MIN_T, upperQuantile(FAMILY_ALPHA / Math.max(1, judged)));
+        final double threshold = Math.max(cal.minT(), upperQuantile(cal.familyAlpha() / Math.max(1, judged)));
         final Map<Integer, Finding> perLink = risen;
         for (final Candidate c : candidates) {
             final Window w = c.window;
             if (c.fresh) {
-                w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold);
+                w.losing = c.loss.significant((w.losing ? 0.5 : 1) * threshold, cal);
                 w.lastLoss = c.loss;
             }
             if (w.losing) {
                 final Link link = context.fabric().link(c.sender.index() / 2);
                 perLink.merge(link.index(), finding(link, c.sender, c.receiver, c.loss.share, c.loss.sent,
-                    SPAN * c.window.every), (x, y) -> x.observed() >= y.observed() ? x : y);
+                    cal.spanPoints() * c.window.every), (x, y) -> x.observed() >= y.observed() ? x : y);
             }
         }
         out.addAll(named(context, perLink).values());
+    }
+
+    /**
+     * A window full of points, with half a window of past before it (lost packets never come back: the loss line must
+     * end above anything d showed before the window) and enough of them following traffic, by count and by the spread
+     * of what each sent: one burst says nothing about a loss rate.
+     */
+    static boolean judgeable(final Window w, final DetectionCalibration.SilentDrop cal) {
+        return !(w.size < cal.spanPoints() || w.dropped < cal.spanPoints() / 2 || w.activePoints < cal.minActivePoints()
+            || w.effectivePoints() < cal.minActivePoints());
+    }
+
+    /**
+     * A fitted loss worth testing: enough packets sent in the window, a share of them at least the least loss and
+     * more lost than the control frames one end may count over the window's seconds ({@code strength} 0.5 for a loss
+     * already found: it stays while half as strong).
+     */
+    static boolean largeEnough(final Loss loss, final double strength, final double seconds,
+                               final DetectionCalibration.SilentDrop cal) {
+        return loss.sent >= cal.minPackets() && loss.share >= strength * cal.minLoss()
+            && loss.share * loss.sent >= strength * cal.controlFramesPerSecond() * seconds;
     }
 
     /**
@@ -276,15 +283,18 @@ public final class LinkConservationDetector implements Detector {
         return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
     }
 
-    /** The last {@value #SPAN} points of a direction taken every {@code every} ticks, in primitive rings. */
+    /**
+     * The last {@link DetectionCalibration.SilentDrop#spanPoints} points of a direction taken every {@code every}
+     * ticks.
+     */
     static final class Window implements Serializable {
         final int every;
-        private final double[] sent = new double[SPAN];
-        private final double[] difference = new double[SPAN];
-        private final double[] rate = new double[SPAN];
-        private final long[] time = new long[SPAN];
+        private final double[] sent;
+        private final double[] difference;
+        private final double[] rate;
+        private final long[] time;
         /** The highest d from each point's tick until the next point's: every tick's d, not only the points'. */
-        private final double[] segmentPeak = new double[SPAN];
+        private final double[] segmentPeak;
         private int head;
         int size;
         /** Points after which the sender had sent more than at the point before. */
@@ -306,8 +316,13 @@ public final class LinkConservationDetector implements Detector {
          */
         int dropped;
 
-        Window(final int every) {
+        Window(final int every, final int span) {
             this.every = every;
+            this.sent = new double[span];
+            this.difference = new double[span];
+            this.rate = new double[span];
+            this.time = new long[span];
+            this.segmentPeak = new double[span];
         }
 
         void clear() {
@@ -321,7 +336,7 @@ public final class LinkConservationDetector implements Detector {
         }
 
         private int slot(final int i) {
-            return (head + i) % SPAN;
+            return (head + i) % sent.length;
         }
 
         double sent(final int i) {
@@ -347,7 +362,7 @@ public final class LinkConservationDetector implements Detector {
         /** A point: the floor of d and what had been sent at its tick; {@code differenceNow}, this tick's d, for the peaks. */
         void add(final double sentNow, final double floorNow, final double differenceNow, final double rateNow,
                  final long timeNow) {
-            if (size == SPAN) {
+            if (size == sent.length) {
                 peakBefore = Math.max(peakBefore, segmentPeak[slot(0)]);
                 dropped++;
                 activePoints -= active(0) ? 1 : 0;
@@ -418,15 +433,15 @@ public final class LinkConservationDetector implements Detector {
         implements Serializable {
 
         /**
-         * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and {@value #MIN_IID_T} of the errors
-         * that assume independent residuals (with {@value #SPAN} points, telescoping in-flight changes can make the
-         * former come out small).
+         * Significant at {@code t}: {@code t} autocorrelation-consistent errors, and
+         * {@link DetectionCalibration.SilentDrop#minIidT} of the errors that assume independent residuals (with a
+         * window's points, telescoping in-flight changes can make the former come out small).
          */
-        boolean significant(final double t) {
-            return share >= t * hacStandardError && share >= MIN_IID_T / MIN_T * t * standardError;
+        boolean significant(final double t, final DetectionCalibration.SilentDrop cal) {
+            return share >= t * hacStandardError && share >= cal.minIidT() / cal.minT() * t * standardError;
         }
 
-        static Loss fit(final Window w) {
+        static Loss fit(final Window w, final int hacLags) {
             final int n = w.size;
             double mx = 0;
             double mr = 0;
@@ -475,23 +490,23 @@ public final class LinkConservationDetector implements Detector {
             }
             final double variance = sse / Math.max(1, n - (constantRate ? 2 : 3));
             return new Loss(share, Math.sqrt(constantRate ? variance / sxx : variance * srr / det),
-                Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3))), sent, skew,
+                Math.sqrt(neweyWest(a, e, n - (constantRate ? 2 : 3), hacLags)), sent, skew,
                 md + share * (w.sent(n - 1) - mx));
         }
 
         /**
-         * Newey–West variance of Σ a_i·e_i: the residuals' autocovariances up to {@value #HAC_LAGS} points apart,
+         * Newey–West variance of Σ a_i·e_i: the residuals' autocovariances up to {@code hacLags} points apart,
          * Bartlett-weighted, scaled by n / dof. A step in the in-flight amount leaves residuals that stay on one side
          * for many points; their autocovariance widens the error, where independent residuals leave it as it was.
          */
-        private static double neweyWest(final double[] a, final double[] e, final int dof) {
+        private static double neweyWest(final double[] a, final double[] e, final int dof, final int hacLags) {
             final int n = e.length;
             double v = 0;
             for (int i = 0; i < n; i++) {
                 v += a[i] * a[i] * e[i] * e[i];
             }
-            for (int lag = 1; lag <= HAC_LAGS && lag < n; lag++) {
-                final double weight = 1 - lag / (HAC_LAGS + 1.0);
+            for (int lag = 1; lag <= hacLags && lag < n; lag++) {
+                final double weight = 1 - lag / (hacLags + 1.0);
                 double c = 0;
                 for (int i = lag; i < n; i++) {
                     c += a[i] * a[i - lag] * e[i] * e[i - lag];

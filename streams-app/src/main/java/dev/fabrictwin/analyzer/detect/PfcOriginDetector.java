@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.shard.PfcBoundary;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
@@ -37,24 +38,14 @@ import dev.fabrictwin.twin.model.CounterNames;
  */
 public final class PfcOriginDetector implements Detector {
 
-    /** A port pausing its peer for more than this share of the time (beyond the twin) sends pauses. */
-    static final double PAUSED_SHARE = 0.02;
-    /** A switch port is named the origin of a storm only above this share (switches pause for many reasons). */
-    static final double SWITCH_ORIGIN_SHARE = 0.05;
-    /** An egress whose queue exceeds the twin's by this much (bytes) is congested. */
-    static final double QUEUE_EXCESS_BYTES = 50_000;
-    /** The twin's ECN thresholds and buffer are defaults; a fabric's may differ by this factor (vendor profiles). */
-    static final double CONSTANTS_SLACK = 1.25;
-    /** An egress marking this share of its packets or more is overloaded, whatever the twin expected. */
-    static final double HEAVY_MARKING = 0.01;
-
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        final DetectionCalibration cal = context.config().calibration();
         // in port order: the findings' order does not depend on hashing
         final Map<PortTick, Double> senders = new LinkedHashMap<>();
         for (final PortTick t : context.ports()) {
             final double excess = pausingShare(context, t, true);
-            if (excess > PAUSED_SHARE) {
+            if (sendsPauses(excess, cal)) {
                 senders.put(t, excess);
             }
         }
@@ -74,19 +65,35 @@ public final class PfcOriginDetector implements Detector {
                         e.getValue()));
                 }
             }
-            finding(sender, e.getValue(), context.isHost(e.getKey()), cause.origin, cause.congested).ifPresent(out::add);
+            finding(sender, e.getValue(), context.isHost(e.getKey()), cause.origin, cause.congested, cal.pfc())
+                .ifPresent(out::add);
         }
     }
 
     /**
+     * A port pausing its peer for more than the calibration's {@link DetectionCalibration#pausedShare} of the time
+     * (beyond the twin) sends pauses.
+     */
+    static boolean sendsPauses(final double pausedShare, final DetectionCalibration cal) {
+        return pausedShare > cal.pausedShare();
+    }
+
+    /** A switch port is named the origin of a storm only above its share (switches pause for many reasons). */
+    static boolean storms(final double pausedShare, final boolean host, final DetectionCalibration.Pfc cal) {
+        return host || !(pausedShare < cal.switchOriginShare());
+    }
+
+    /**
      * The finding for a pause {@code sender} whose walk ended at {@code origin} (a storming port) or, with none, at
-     * a {@code congested} link; empty when a switch port is its own origin below {@value #SWITCH_ORIGIN_SHARE}.
+     * a {@code congested} link; empty when a switch port is its own origin below
+     * {@link DetectionCalibration.Pfc#switchOriginShare} ({@link #storms}).
      */
     public static Optional<Finding> finding(final PortRef sender, final double pausedShare, final boolean host,
-                                            final PortRef origin, final Entity congested) {
+                                            final PortRef origin, final Entity congested,
+                                            final DetectionCalibration.Pfc cal) {
         final String share = String.format("%.0f%%", 100 * pausedShare);
         if (origin != null && origin.equals(sender)) {
-            if (!host && pausedShare < SWITCH_ORIGIN_SHARE) {
+            if (!storms(pausedShare, host, cal)) {
                 return Optional.empty();
             }
             return Optional.of(Finding.root(FaultType.PFC_STORM, Entity.port(sender), "pfc_paused_share", pausedShare,
@@ -135,7 +142,7 @@ public final class PfcOriginDetector implements Detector {
             return congestedOnTheWay != null ? new Cause(null, congestedOnTheWay) : new Cause(fabric.txPort(sender), null);
         }
         int pausedBy = -1;
-        double most = PAUSED_SHARE;
+        double most = context.config().calibration().pausedShare();
         Entity congested = null;
         for (int i = 0; i < fabric.degree(node); i++) {
             final Link link = fabric.link(fabric.linkOf(node, i));
@@ -177,16 +184,18 @@ public final class PfcOriginDetector implements Detector {
 
     /** An egress marking ECN or queueing beyond the twin: it cannot drain what it is offered. */
     static boolean congested(final TickContext context, final PortTick t) {
+        final DetectionCalibration.Pfc cal = context.config().calibration().pfc();
         final double marks = t.observed(CounterIndex.ECN_MARKED) - t.expected(CounterIndex.ECN_MARKED) * 2;
         final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         return packets > 0 && marks > 0.001 * packets
-            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > QUEUE_EXCESS_BYTES;
+            || !Double.isNaN(queue) && queue - t.expectedGauge(CounterIndex.QUEUE_DEPTH_BYTES) > cal.queueExcessBytes();
     }
 
     /**
      * An egress that backed up in this tick beyond the twin: {@link #congested}, or its buffer's peak (the watermark
-     * gauge) above {@value #QUEUE_EXCESS_BYTES} bytes and above {@value #CONSTANTS_SLACK}× the twin's peak. The queue
+     * gauge) above {@link DetectionCalibration.Pfc#queueExcessBytes} and above
+     * {@link DetectionCalibration.Pfc#constantsSlack}× the twin's peak. The queue
      * gauge is a mean over the tick, so a queue standing only while a job communicates (a third of its iteration,
      * say) is diluted to a fraction of its depth; how deep it stands, and whether it marks at all, depends on ECN
      * thresholds and a buffer the twin knows only as defaults (vendor profiles differ by tens of %): with Kmin set
@@ -194,24 +203,27 @@ public final class PfcOriginDetector implements Detector {
      * slack is what the twin's default constants may be off by, so a peak the twin expects is not taken for a new one.
      */
     static boolean backedUp(final TickContext context, final PortTick t) {
+        final DetectionCalibration.Pfc cal = context.config().calibration().pfc();
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
-        return congested(context, t) || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES
-            && peak > CONSTANTS_SLACK * t.expectedGauge(CounterIndex.BUFFER_WATERMARK_BYTES);
+        return congested(context, t) || !Double.isNaN(peak) && peak > cal.queueExcessBytes()
+            && peak > cal.constantsSlack() * t.expectedGauge(CounterIndex.BUFFER_WATERMARK_BYTES);
     }
 
     /**
      * An egress that explains its device's pauses: congested beyond the twin, or marking at least
-     * {@value #HEAVY_MARKING} of its packets or holding a queue of {@value #QUEUE_EXCESS_BYTES} bytes (its mean over
+     * {@link DetectionCalibration.Pfc#heavyMarking} of its packets or holding a queue of
+     * {@link DetectionCalibration.Pfc#queueExcessBytes} (its mean over
      * the tick, or its peak: the mean of a queue that stands only while a job communicates is diluted by the rest of
      * the tick, and with ECN thresholds set higher than the twin's defaults the port marks nothing) whatever the twin
      * expected. The twin cannot know the switches' hashes, so it may expect the congestion on another port; a
      * standing queue above the marking threshold is overload while the port sends, however short its bursts.
      */
     static boolean overloaded(final TickContext context, final PortTick t) {
+        final DetectionCalibration.Pfc cal = context.config().calibration().pfc();
         final double packets = t.observed(CounterIndex.TX_PACKETS);
         final double queue = t.gauge(CounterNames.QUEUE_DEPTH_BYTES);
         final double peak = t.gauge(CounterNames.BUFFER_WATERMARK_BYTES);
-        return congested(context, t) || packets > 0 && t.observed(CounterIndex.ECN_MARKED) >= HEAVY_MARKING * packets
-            || !Double.isNaN(queue) && queue > QUEUE_EXCESS_BYTES || !Double.isNaN(peak) && peak > QUEUE_EXCESS_BYTES;
+        return congested(context, t) || packets > 0 && t.observed(CounterIndex.ECN_MARKED) >= cal.heavyMarking() * packets
+            || !Double.isNaN(queue) && queue > cal.queueExcessBytes() || !Double.isNaN(peak) && peak > cal.queueExcessBytes();
     }
 }

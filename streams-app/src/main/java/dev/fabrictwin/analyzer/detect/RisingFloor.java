@@ -3,71 +3,52 @@ package dev.fabrictwin.analyzer.detect;
 import java.io.Serializable;
 import java.util.Arrays;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
+
 /**
- * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames)
- * rising above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector})
- * needs most of its {@value LinkConservationDetector#SPAN} points to hold the loss before its slope is significant;
- * this test needs two or three ticks.
+ * The fast test for a silent loss: one direction's running difference d (sent − received, net of control frames) rising
+ * above every value it held in a steady past, tick after tick. The window fit ({@link LinkConservationDetector}) needs
+ * most of its {@link DetectionCalibration.SilentDrop#spanPoints} points to hold the loss before its slope is
+ * significant; this test needs two or three ticks.
  *
  * <p>Why it is honest: lost packets never come back, so a lossy link's d keeps reaching new highs, while on a healthy
  * link d is a constant plus the packets in flight between the two ends' sampling instants, which is bounded. The in
  * flight amount comes in bursts: it dips d (receiver sampling later) or lifts it (earlier) for a tick or two. So the
  * test reads the floor g = min(d now, d a tick ago), which a one-tick burst does not move, and it opens only when
  * <ul>
- *   <li>g is above its highest value at least two ticks old by more than {@value #KAPPA} of its usual tick-to-tick
- *   move (a median, so bursts do not widen it), more than {@value LinkConservationDetector#MIN_LOSS} of what was sent
- *   over those ticks and more than the control frames one end may count;</li>
+ *   <li>g is above its highest value at least two ticks old by more than {@link DetectionCalibration.FastTest#kappa} of
+ *   its usual tick-to-tick move (a median, so bursts do not widen it), more than
+ *   {@link DetectionCalibration.SilentDrop#minLoss} of what was sent over those ticks and more than the control frames
+ *   one end may count;</li>
  *   <li>g rose again this tick, by as much as a loss of that share would make it, and the last two steps to a newer
- *   tick's d rose by one share of what was sent between, the same share the rise shows, to {@value #CONSISTENCY}×
- *   (a loss rises by its share of each tick's traffic; jitter of what is in flight by anything: continuous traffic
- *   after a past of gaps at the sampling instants jitters the floor up and down). The rise is read from the older of
- *   the two floors, from where the floor usually sits (the median of its past) when that one was in a dip, and from
- *   the past's highest when it was already above it: one high floor in the past must not halve the share read. A
- *   step that starts in a dip below where the floor sits counts for nothing (a floor that is always in a dip climbs
- *   back from deep dips to shallow ones). Where the past showed in-flight lifting d (additive), three steps must
- *   agree, or two to {@value #TIGHT_CONSISTENCY}× after a flat one;</li>
- *   <li>that highest value stands still, or began rising at most {@value #EPISODE_TICKS} ticks ago after standing still
- *   for {@value #STEADY_TICKS} (a past that was itself rising, a loss from the start, a job settling, is left to the
- *   window fit);</li>
- *   <li>the sender was not paused in the last {@value #STEADY_TICKS} ticks: a paused sender's backlog can be counted as
- *   sent (counters that count at enqueue) and swell d by a growing amount that drains when the pauses end;</li>
+ *   tick's d rose by one share of what was sent between, the same share the rise shows, to
+ *   {@link DetectionCalibration.FastTest#consistency}× (a loss rises by its share of each tick's traffic; jitter of
+ *   what is in flight by anything: continuous traffic after a past of gaps at the sampling instants jitters the floor
+ *   up and down). The rise is read from the older of the two floors, from where the floor usually sits (the median of
+ *   its past) when that one was in a dip, and from the past's highest when it was already above it: one high floor in
+ *   the past must not halve the share read. A step that starts in a dip below where the floor sits counts for nothing
+ *   (a floor that is always in a dip climbs back from deep dips to shallow ones). Where the past showed in-flight
+ *   lifting d (additive), three steps must agree, or two to {@link DetectionCalibration.FastTest#tightConsistency}×
+ *   after a flat one;</li>
+ *   <li>that highest value stands still, or began rising at most {@link DetectionCalibration.FastTest#episodeTicks}
+ *   ticks ago after standing still for {@link DetectionCalibration.FastTest#steadyTicks} (a past that was itself
+ *   rising, a loss from the start, a job settling, is left to the window fit);</li>
+ *   <li>the sender was not paused in the last {@link DetectionCalibration.FastTest#steadyTicks} ticks: a paused
+ *   sender's backlog can be counted as sent (counters that count at enqueue) and swell d by a growing amount that
+ *   drains when the pauses end;</li>
  *   <li>the sender sent no more per tick (a tick after missed samples counts as the ticks it covers), over the last
- *   {@value #STEADY_TICKS} ticks, than it did in the past before them (to {@value #LOAD_TOLERANCE}×), so a larger
- *   in-flight amount (more traffic between the two instants, a job starting) cannot pass for a loss.</li>
- * </ul>
- * Once open, the rise is followed while it keeps going with at most {@value #GAP_TICKS} ticks between rising ticks
- * (a burst dipping d interrupts it). State: a few numbers and rings of {@value #MOVES} moves and floors per
- * direction.
+ *   {@link DetectionCalibration.FastTest#steadyTicks} ticks, than it did in the past before them (to
+ *   {@link DetectionCalibration.FastTest#loadTolerance}×), so a larger in-flight amount (more traffic between the two
+ *   instants, a job starting) cannot pass for a loss.</li>
+ * </ul> Once open, the rise is followed while it keeps going with at most
+ * {@link DetectionCalibration.FastTest#gapTicks} ticks between rising ticks (a burst dipping d interrupts it). State: a
+ * few numbers and rings of {@link DetectionCalibration.FastTest#moves} moves and floors per direction.
  */
 final class RisingFloor implements Serializable {
 
-    /** Ticks of history before the test arms: the floor and its moves must have been seen. */
-    static final int WARM_UP = 30;
-    /** Ticks the past's highest floor must have stood still before a rise is read as loss. */
-    static final int STEADY_TICKS = 10;
-    /** How long after the past's highest floor began rising (from a steady past) a rise is still judged here. */
-    static final int EPISODE_TICKS = 30;
-    /** Multiples of the floor's median tick-to-tick move a rise must exceed. */
-    static final double KAPPA = 8;
-    /** The floor's recent moves kept for their median. */
-    static final int MOVES = 32;
-    /** Non-rising ticks a found rise survives (a burst dipping d for a tick or two). */
-    static final int GAP_TICKS = 3;
-    /** How much more a tick may carry than the past's busiest before the in-flight amount could outgrow the past's. */
-    static final double LOAD_TOLERANCE = 1.1;
-    /**
-     * How far apart the shares of the rising steps a loss needs may be: a loss rises by one share of what each tick
-     * sent, jitter of what is in flight by anything.
-     */
-    static final double CONSISTENCY = 1.5;
-    /**
-     * Two steps on an additive direction suffice when they and the rise agree this closely and the step before them was
-     * flat (under a quarter of their share, or a climb back out of a dip) or the loss's own first step (its tick split
-     * differently at the two sampling instants: up to 2.5× their share, not under it): a loss starts at once and its
-     * share of each tick's traffic repeats to the counters' read jitter; a lifted floor's jitter does not repeat, a
-     * swelling backlog grows into its share.
-     */
-    static final double TIGHT_CONSISTENCY = 1.1;
+    /** The fast test's numbers, and the least loss share of the window fit. */
+    private final DetectionCalibration.FastTest cal;
+    private final double minLoss;
 
     private long ticks;
     private double previousD = Double.NaN;
@@ -94,15 +75,15 @@ final class RisingFloor implements Serializable {
     private long time1;
     /** The highest floor at least two ticks old, and the tick it last rose at. */
     private double peak = Double.NEGATIVE_INFINITY;
-    private long peakRoseAt = -STEADY_TICKS;
-    /** The first rise of the peak after it stood still for {@value #STEADY_TICKS} ticks. */
+    private long peakRoseAt;
+    /** The first rise of the peak after it stood still for the steady ticks. */
     private long episodeStart = Long.MIN_VALUE / 2;
-    /** The most the sender sent in one tick, in ticks at least {@value #STEADY_TICKS} old; the ticks since. */
+    /** The most the sender sent in one tick, in ticks at least the steady ticks old; the ticks since. */
     private double mostSentPerTick;
-    private final double[] sentPerTick = new double[STEADY_TICKS];
-    private final double[] moves = new double[MOVES];
+    private final double[] sentPerTick;
+    private final double[] moves;
     /** The floors that joined the past with those moves: their median is where the floor usually sits. */
-    private final double[] floors = new double[MOVES];
+    private final double[] floors;
     private int movesTaken;
     private double pendingMove = Double.NaN;
     /** The last tick the rise was read as loss; {@link Long#MIN_VALUE} when none. */
@@ -111,6 +92,15 @@ final class RisingFloor implements Serializable {
     private double pausesToSender = Double.POSITIVE_INFINITY;
     private long pausedAt = Long.MIN_VALUE / 2;
     private double risenOver;
+
+    RisingFloor(final DetectionCalibration.SilentDrop silentDrop) {
+        this.cal = silentDrop.fastTest();
+        this.minLoss = silentDrop.minLoss();
+        this.peakRoseAt = -cal.steadyTicks();
+        this.sentPerTick = new double[cal.steadyTicks()];
+        this.moves = new double[cal.moves()];
+        this.floors = new double[cal.moves()];
+    }
 
     /**
      * Takes this tick's d, the sender's cumulative packets sent, the pause frames it has been sent (cumulative: the
@@ -133,10 +123,10 @@ final class RisingFloor implements Serializable {
         // what one tick carried: a tick after missed samples covers several
         final double loadThisTick = sentThisTick
             / Math.max(1, Math.round((time - time1) / (double) Math.max(1, tickMs)));
-        if (!Double.isNaN(previousD) && ticks - risingAt > MOVES) {
+        if (!Double.isNaN(previousD) && ticks - risingAt > cal.moves()) {
             // d a tick ago stood above the floor's past and fell back: something in flight had lifted it
             final double tolerance = Math.max(controlFramesPerSecond * Math.max(1, time - time1) / 1000.0,
-                LinkConservationDetector.MIN_LOSS * Math.max(sentThisTick, sent1 - sent2));
+                minLoss * Math.max(sentThisTick, sent1 - sent2));
             additive |= previousD - peak > tolerance && previousD - d > tolerance;
         }
         previousD = d;
@@ -144,19 +134,19 @@ final class RisingFloor implements Serializable {
         if (!Double.isNaN(g2)) {
             final double tolerance = controlFramesPerSecond * Math.max(1, time1 - time2) / 1000.0;
             if (g2 > peak + tolerance) {
-                if (ticks - 2 - peakRoseAt >= STEADY_TICKS) { // the first rise after a steady past
+                if (ticks - 2 - peakRoseAt >= cal.steadyTicks()) { // the first rise after a steady past
                     episodeStart = ticks - 2;
                 }
                 peakRoseAt = ticks - 2;
             }
             peak = Math.max(peak, g2);
-            if (!Double.isNaN(pendingMove) && ticks - risingAt > MOVES) {
-                floors[movesTaken % MOVES] = g2;
-                moves[movesTaken++ % MOVES] = pendingMove;
+            if (!Double.isNaN(pendingMove) && ticks - risingAt > cal.moves()) {
+                floors[movesTaken % cal.moves()] = g2;
+                moves[movesTaken++ % cal.moves()] = pendingMove;
             }
         }
         double share = Double.NaN;
-        if (ticks > WARM_UP && movesTaken >= MOVES / 2 && !Double.isNaN(gSent2)) {
+        if (ticks > cal.warmUpTicks() && movesTaken >= cal.moves() / 2 && !Double.isNaN(gSent2)) {
             share = judge(g, gSent, time, controlFramesPerSecond, loadThisTick);
         }
         pendingMove = Double.isNaN(g1) ? Double.NaN : Math.abs(g - g1);
@@ -166,7 +156,7 @@ final class RisingFloor implements Serializable {
             stepShare1 = (g - g1) / (gSent - gSent1);
             stepFrom1 = g1;
         }
-        final int slot = (int) (ticks % STEADY_TICKS);
+        final int slot = (int) (ticks % cal.steadyTicks());
         mostSentPerTick = Math.max(mostSentPerTick, sentPerTick[slot]);
         sentPerTick[slot] = loadThisTick;
         g2 = g1;
@@ -182,14 +172,14 @@ final class RisingFloor implements Serializable {
 
     private double judge(final double g, final double gSent, final long time, final double controlFramesPerSecond,
                          final double loadThisTick) {
-        final boolean following = ticks - risingAt <= GAP_TICKS + 1;
+        final boolean following = ticks - risingAt <= cal.gapTicks() + 1;
         // steady: the past's highest floor stands still, or began rising after standing still not long ago
-        final boolean steady = ticks - 2 - peakRoseAt >= STEADY_TICKS || ticks - episodeStart <= EPISODE_TICKS;
-        if (!following && (!steady || ticks - pausedAt <= STEADY_TICKS)) {
+        final boolean steady = ticks - 2 - peakRoseAt >= cal.steadyTicks() || ticks - episodeStart <= cal.episodeTicks();
+        if (!following && (!steady || ticks - pausedAt <= cal.steadyTicks())) {
             return Double.NaN;
         }
         for (final double recent : sentPerTick) {
-            if (Math.max(recent, loadThisTick) > LOAD_TOLERANCE * mostSentPerTick) {
+            if (Math.max(recent, loadThisTick) > cal.loadTolerance() * mostSentPerTick) {
                 return Double.NaN;
             }
         }
@@ -201,7 +191,7 @@ final class RisingFloor implements Serializable {
         // the rise covers what was sent since the floor two ticks ago (in a staircase g is d a tick ago: two ticks)
         final double sentOver = gSent - gSent2;
         final double seconds = Math.max(1, time - time2) / 1000.0;
-        final boolean above = rise > KAPPA * move && rise >= LinkConservationDetector.MIN_LOSS * sentOver
+        final boolean above = rise > cal.kappa() * move && rise >= minLoss * sentOver
             && rise >= controlFramesPerSecond * seconds && sentOver > 0;
         final double step = g - g1;
         // what the step covers: a floor that moved to no newer tick's d (a tick that sent nothing, a burst in flight)
@@ -209,15 +199,15 @@ final class RisingFloor implements Serializable {
         final double covered = gSent - gSent1;
         final boolean idle = !(covered > 0);
         final boolean rising = idle ? following && step >= 0
-            : step > KAPPA * move / 2 && step >= LinkConservationDetector.MIN_LOSS * covered;
+            : step > cal.kappa() * move / 2 && step >= minLoss * covered;
         // the rise a loss made over those two floors: from the older one, or from where the floor usually sits when
         // that one was in a dip (a floor climbing back from a dip rises by less than its steps), or from the past's
         // highest when it was already above it (a single high floor in the past must not halve the share read)
         final double usual = median(floors);
         final double riseShare = (g - Math.min(Math.max(g2, usual), peak)) / sentOver;
         if (!above || !rising
-            || !following && (idle || !consistentSteps(riseShare, step / covered, usual - KAPPA * move
-                - LinkConservationDetector.MIN_LOSS * sentOver))) {
+            || !following && (idle || !consistentSteps(riseShare, step / covered, usual - cal.kappa() * move
+                - minLoss * sentOver))) {
             return Double.NaN;
         }
         risingAt = ticks;
@@ -227,9 +217,10 @@ final class RisingFloor implements Serializable {
 
     /**
      * This step's share and the last one or two (three on an additive direction unless two agree to
-     * {@value #TIGHT_CONSISTENCY}× after a flat one) agree with the rise on one share. A step that starts in a dip
-     * below where the floor usually sits counts for nothing: a floor climbing back out of a dip is no evidence of loss,
-     * whatever share its climb shows ({@code dipBelow}: where the floor usually sits, less its usual moves).
+     * {@link DetectionCalibration.FastTest#tightConsistency}× after a flat one) agree with the rise on one share. A
+     * step that starts in a dip below where the floor usually sits counts for nothing: a floor climbing back out of a
+     * dip is no evidence of loss, whatever share its climb shows ({@code dipBelow}: where the floor usually sits, less
+     * its usual moves).
      */
     private boolean consistentSteps(final double riseShare, final double stepShare, final double dipBelow) {
         if (g1 < dipBelow) {
@@ -239,17 +230,17 @@ final class RisingFloor implements Serializable {
         final double s2 = stepFrom2 < dipBelow ? Double.NaN : stepShare2;
         // before two close steps: flat, or a climb back out of a dip to where the floor sits, or the loss's first step
         final double before = Double.isNaN(stepShare2) || stepFrom2 < dipBelow ? 0 : stepShare2;
-        return consistent(riseShare, stepShare, s1, s1, CONSISTENCY)
-            && (!additive || consistent(riseShare, stepShare, s1, s2, CONSISTENCY)
-                || consistent(riseShare, stepShare, s1, s1, TIGHT_CONSISTENCY) && (Math.abs(before) <= stepShare / 4
-                    || before >= stepShare / CONSISTENCY && before <= 2.5 * stepShare));
+        return consistent(riseShare, stepShare, s1, s1, cal.consistency())
+            && (!additive || consistent(riseShare, stepShare, s1, s2, cal.consistency())
+                || consistent(riseShare, stepShare, s1, s1, cal.tightConsistency()) && (Math.abs(before) <= stepShare / 4
+                    || before >= stepShare / cal.consistency() && before <= 2.5 * stepShare));
     }
 
-    private static boolean consistent(final double riseShare, final double step, final double s1, final double s2,
-                                      final double ratio) {
+    private boolean consistent(final double riseShare, final double step, final double s1, final double s2,
+                               final double ratio) {
         final double lo = Math.min(Math.min(riseShare, step), Math.min(s1, s2));
         final double hi = Math.max(Math.max(riseShare, step), Math.max(s1, s2));
-        return lo >= LinkConservationDetector.MIN_LOSS && hi <= ratio * lo;
+        return lo >= minLoss && hi <= ratio * lo;
     }
 
     /** Packets sent over the two ticks the last rise read as loss covered. */
@@ -262,7 +253,7 @@ final class RisingFloor implements Serializable {
     }
 
     private double median(final double[] ring) {
-        final int n = Math.min(movesTaken, MOVES);
+        final int n = Math.min(movesTaken, cal.moves());
         if (n == 0) {
             return 0;
         }

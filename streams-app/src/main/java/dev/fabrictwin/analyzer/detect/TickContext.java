@@ -20,12 +20,6 @@ import dev.fabrictwin.twin.model.CounterNames;
 /** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
 public final class TickContext {
 
-    /**
-     * A job whose comm phases run this many times longer than the twin's is slow: the job tracker's bottleneck
-     * threshold, and what tells a straggler's job apart from one merely running.
-     */
-    public static final double SLOW_JOB = 1.3;
-
     private final Tick tick;
     private final TwinReplica twin;
     private final AnalyzerConfig config;

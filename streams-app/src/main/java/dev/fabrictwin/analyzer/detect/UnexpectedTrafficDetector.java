@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -13,17 +14,14 @@ import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
- * {@value #WINDOW} ticks (several iterations, so a phase error of the twin averages out) a NIC sending more than
- * the twin expects by {@value #EXCESS_SHARE} of its line rate is a source of undeclared traffic — a root cause: the
- * traffic is its own. A NIC receiving that much more is where it lands, a victim of the largest source; a receiver
- * with no source in sight (traffic from outside the monitored hosts) is the root itself.
+ * {@link DetectionCalibration.UnexpectedTraffic#windowTicks} ticks (several iterations, so a phase error of the twin
+ * averages out) a NIC sending more than the twin expects by {@link DetectionCalibration.UnexpectedTraffic#excessShare}
+ * of its line rate ({@link #excess}) is a source of undeclared traffic — a root cause: the traffic is its own. A NIC
+ * receiving that much more is where it lands, a victim of the largest source; a receiver with no source in sight
+ * (traffic from outside the monitored hosts) is the root itself.
  */
 public final class UnexpectedTrafficDetector implements Detector {
 
-    static final int WINDOW = 5;
-    static final double EXCESS_SHARE = 0.2;
-    /** Observed must also exceed the twin by this factor (a busy job's own noise is not unexpected). */
-    static final double EXCESS_FACTOR = 1.5;
     private static final String RX_METRIC = "rx_excess_share";
     private static final String TX_METRIC = "tx_excess_share";
 
@@ -38,11 +36,12 @@ public final class UnexpectedTrafficDetector implements Detector {
         // in port order: the findings' order does not depend on hashing
         final Map<PortRef, Double> rxExcess = new LinkedHashMap<>();
         final Map<PortRef, Double> txExcess = new LinkedHashMap<>();
+        final DetectionCalibration.UnexpectedTraffic cal = context.config().calibration().unexpectedTraffic();
         for (final PortTick t : context.ports()) {
             if (!context.isHost(t)) {
                 continue;
             }
-            final int window = context.ticks(WINDOW);
+            final int window = context.ticks(cal.windowTicks());
             if (windows[t.index()] == null) {
                 windows[t.index()] = new Rolling[] {
                     new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window), new Rolling(window)};
@@ -63,8 +62,8 @@ public final class UnexpectedTrafficDetector implements Detector {
                 continue;
             }
             final double lineBytes = context.capacityBps(t) / 8 * w[4].sum();
-            excess(w[0].sum(), w[1].sum(), lineBytes).ifPresent(x -> rxExcess.put(t.port(), x));
-            excess(w[2].sum(), w[3].sum(), lineBytes).ifPresent(x -> txExcess.put(t.port(), x));
+            excess(w[0].sum(), w[1].sum(), lineBytes, cal).ifPresent(x -> rxExcess.put(t.port(), x));
+            excess(w[2].sum(), w[3].sum(), lineBytes, cal).ifPresent(x -> txExcess.put(t.port(), x));
         }
         final int first = out.size();
         rxExcess.forEach((port, x) -> out.add(sink(port, x, null)));
@@ -105,8 +104,13 @@ public final class UnexpectedTrafficDetector implements Detector {
                 summary + ", from " + source.device());
     }
 
-    private static java.util.Optional<Double> excess(final double observed, final double expected, final double line) {
-        if (line <= 0 || observed - expected < EXCESS_SHARE * line || observed < EXCESS_FACTOR * expected) {
+    /**
+     * The excess over the twin as a share of line rate, when it is unexpected: at least the calibration's share of
+     * line rate and its factor over what the twin expects (a busy job's own noise is not unexpected).
+     */
+    static java.util.Optional<Double> excess(final double observed, final double expected, final double line,
+                                             final DetectionCalibration.UnexpectedTraffic cal) {
+        if (line <= 0 || observed - expected < cal.excessShare() * line || observed < cal.excessFactor() * expected) {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of((observed - expected) / line);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.phase.PhaseFit;
@@ -27,45 +28,21 @@ import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
- * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run
- * than the twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the
- * twin's next comm phase to where the NICs say it starts (the twin stays in step as iterations drift or
- * stretch); report {@link JobHealth}. Where a sample spans most of an iteration (period under
- * {@value #COARSE_PERIODS} ticks) phase cannot be seen: comm time then comes from the window's average rate —
- * iterations run at B / (compute + comm), so comm = (compute + twin comm) × expected / observed − compute —
- * and the twin keeps its own schedule. And when comm runs {@value #SLOWDOWN}× slower than the twin's, a
- * {@code JOB_BOTTLENECK} impact finding that the correlator attaches to the root cause holding the job back.
+ * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run than the
+ * twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the twin's next comm phase
+ * to where the NICs say it starts (the twin stays in step as iterations drift or stretch); report {@link JobHealth}.
+ * Where a sample spans most of an iteration (period under {@link DetectionCalibration.Jobs#coarsePeriods} ticks) phase
+ * cannot be seen: comm time then comes from the window's average rate — iterations run at B / (compute + comm), so comm
+ * = (compute + twin comm) × expected / observed − compute — and the twin keeps its own schedule. And when comm runs
+ * {@link DetectionCalibration.Jobs#slowdown}× slower than the twin's, a {@code JOB_BOTTLENECK} impact finding that the
+ * correlator attaches to the root cause holding the job back.
  */
 public final class JobHealthTracker implements Serializable {
 
-    /** Comm slower than the twin's by this factor is a bottleneck (the detectors' own threshold for a slow job)... */
-    static final double SLOWDOWN = TickContext.SLOW_JOB;
-    /** ...until it is back under this one (hysteresis: a slowdown hovering at the threshold is one episode). */
-    static final double RECOVERED = 1.15;
-    /** Fits explaining less of the NICs' bytes than this (R²) neither steer the twin nor judge the job. */
-    static final double MIN_QUALITY = 0.5;
-    /** NICs per job fed to the phase lock: lock-step ranks move together, a few suffice and bound the cost. */
-    static final int NICS_PER_JOB = 4;
-    /** The twin's next comm start is moved when it is off by more than this (ms). */
-    static final double RETIME_MS = 20;
 
     private final TwinReplica twin;
-    /** Fits judged per job: a bottleneck needs the median of the last few, so one odd fit neither opens nor clears it. */
-    static final int SMOOTHING = 5;
-    /** Consecutive failed fits after which a job's slowdown is no longer known. */
-    static final int STALE_FITS = 10;
-    /** Good fits before a job's healthy slowdown is learned (the first iterations warm up). */
-    static final int BASELINE_AFTER = 10;
-    /** Weight of each new fit in the learned healthy slowdown. */
-    static final double BASELINE_LEARNING = 0.05;
-    /** Jobs whose period is under this many ticks are judged by average rate, not by phase. */
-    static final double COARSE_PERIODS = 2.5;
-    /** Ticks of the average-rate window (coarse mode), at least... */
-    static final int COARSE_WINDOW = 10;
-    /** ...and at most: longer windows would judge a slowdown minutes late. */
-    static final int MAX_COARSE_WINDOW = 120;
-    /** Error of a coarse comm time the window is sized for. */
-    static final double COARSE_ERROR = 0.1;
+    /** The tracker's tuned numbers and its phase lock's. */
+    private final DetectionCalibration.Jobs cal;
 
     private final Map<String, PhaseLock> locks = new HashMap<>();
     private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
@@ -91,11 +68,10 @@ public final class JobHealthTracker implements Serializable {
         static final java.util.Comparator<Unfed> ORDER = java.util.Comparator.comparingLong(Unfed::t1)
             .thenComparingLong(Unfed::t0).thenComparing(Unfed::device).thenComparing(Unfed::port);
     }
-    private static final double IDLE_SHARE = 0.01;
-    private static final int IDLE_PERIODS = 2;
 
-    public JobHealthTracker(final TwinReplica twin) {
+    public JobHealthTracker(final TwinReplica twin, final DetectionCalibration.Jobs calibration) {
         this.twin = twin;
+        this.cal = calibration;
         sync(Long.MIN_VALUE);
     }
 
@@ -115,8 +91,8 @@ public final class JobHealthTracker implements Serializable {
             if (j.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
             }
-            locks.put(j.id(), new PhaseLock(j.spec().computeSeconds() * 1000));
-            j.ranks().stream().limit(NICS_PER_JOB).forEach(p -> lockedNics.put(p, j.id()));
+            locks.put(j.id(), new PhaseLock(j.spec().computeSeconds() * 1000, cal.phase()));
+            j.ranks().stream().limit(cal.nicsPerJob()).forEach(p -> lockedNics.put(p, j.id()));
         }
         for (final String gone : List.copyOf(ranks.keySet())) {
             if (!ids.contains(gone)) {
@@ -186,7 +162,7 @@ public final class JobHealthTracker implements Serializable {
             }
             final double perSec = seconds > 0 ? 1 / seconds : 0;
             final double twinComm = twin.lastCommMs(j.id());
-            final boolean coarse = j.spec().periodSeconds() * 1000 < COARSE_PERIODS * (tick.endMs() - tick.startMs());
+            final boolean coarse = j.spec().periodSeconds() * 1000 < cal.coarsePeriods() * (tick.endMs() - tick.startMs());
             final PhaseFit fit = coarse ? average(j, twinComm, expected, observed, tick.endMs() - tick.startMs())
                 : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000);
             // what is reported: phase fits smoothed as the job is judged, or the coarse steady figure; NaN is unknown
@@ -222,9 +198,9 @@ public final class JobHealthTracker implements Serializable {
         }
         lastFitMs.put(job, nowMs);
         final Optional<PhaseFit> fit = lock.fit(twinComm);
-        if (fit.isEmpty() || fit.get().quality() < MIN_QUALITY) {
+        if (fit.isEmpty() || fit.get().quality() < cal.minQuality()) {
             // no lock this tick: the last judgement stands a while (coarse samples lock only now and then)
-            if (failedFits.merge(job, 1, Integer::sum) > STALE_FITS) {
+            if (failedFits.merge(job, 1, Integer::sum) > cal.staleFits()) {
                 recentSlowdowns.remove(job);
             }
             latestFits.remove(job);
@@ -239,7 +215,7 @@ public final class JobHealthTracker implements Serializable {
         }
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new java.util.ArrayDeque<>());
         recent.addLast(fit.get().commMs() / twinComm);
-        if (recent.size() > SMOOTHING) {
+        if (recent.size() > cal.smoothing()) {
             recent.removeFirst();
         }
         learnBaseline(job);
@@ -247,13 +223,14 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /**
-     * Coarse samples: comm time from the average rate (quality NaN, the twin is not steered), as
-     * comm = (compute + twin comm) × expected / observed − compute. The job is judged on the last
-     * {@value #COARSE_WINDOW} ticks (a slowdown worth an alert shows within them). What is reported needs more: the
-     * twin keeps its own schedule, so over W seconds it and the job may complete one iteration (T = compute + comm)
-     * apart, which puts the byte ratio off by up to T / W and the comm time by T² / (comm · W). The reported figure
-     * uses a window long enough for that to stay within {@value #COARSE_ERROR}, and is unknown (NaN) until it has
-     * filled, or when it would take over {@value #MAX_COARSE_WINDOW} ticks (comm a sliver of a short iteration).
+     * Coarse samples: comm time from the average rate (quality NaN, the twin is not steered), as comm = (compute + twin
+     * comm) × expected / observed − compute. The job is judged on the last
+     * {@link DetectionCalibration.Jobs#coarseWindowTicks} ticks (a slowdown worth an alert shows within them). What is
+     * reported needs more: the twin keeps its own schedule, so over W seconds it and the job may complete one iteration
+     * (T = compute + comm) apart, which puts the byte ratio off by up to T / W and the comm time by T² / (comm · W).
+     * The reported figure uses a window long enough for that to stay within
+     * {@link DetectionCalibration.Jobs#coarseError}, and is unknown (NaN) until it has filled, or when it would take
+     * over {@link DetectionCalibration.Jobs#maxCoarseWindowTicks} ticks (comm a sliver of a short iteration).
      */
     private PhaseFit average(final PlacedJob job, final double twinComm, final double expected, final double observed,
                              final double tickMs) {
@@ -263,27 +240,27 @@ public final class JobHealthTracker implements Serializable {
         }
         final double computeMs = job.spec().computeSeconds() * 1000;
         final double periodMs = computeMs + twinComm;
-        final double[] w = coarseWindows.computeIfAbsent(job.id(), k -> new double[2 * MAX_COARSE_WINDOW + 1]);
-        final long seen = (long) w[2 * MAX_COARSE_WINDOW]++;
-        final int slot = (int) (seen % MAX_COARSE_WINDOW);
+        final double[] w = coarseWindows.computeIfAbsent(job.id(), k -> new double[2 * cal.maxCoarseWindowTicks() + 1]);
+        final long seen = (long) w[2 * cal.maxCoarseWindowTicks()]++;
+        final int slot = (int) (seen % cal.maxCoarseWindowTicks());
         w[slot] = expected;
-        w[MAX_COARSE_WINDOW + slot] = observed;
-        final int steady = (int) Math.max(COARSE_WINDOW,
-            Math.ceil(periodMs * periodMs / (twinComm * COARSE_ERROR) / tickMs - 1e-6)); // 50.0000001 ticks are 50
-        if (steady <= MAX_COARSE_WINDOW && seen + 1 >= steady) {
+        w[cal.maxCoarseWindowTicks() + slot] = observed;
+        final int steady = (int) Math.max(cal.coarseWindowTicks(),
+            Math.ceil(periodMs * periodMs / (twinComm * cal.coarseError()) / tickMs - 1e-6)); // 50.0000001 ticks are 50
+        if (steady <= cal.maxCoarseWindowTicks() && seen + 1 >= steady) {
             final double comm = commOver(w, seen, steady, periodMs, computeMs);
             reported.put(job.id(), comm / twinComm);
         }
-        if (seen + 1 < COARSE_WINDOW) {
+        if (seen + 1 < cal.coarseWindowTicks()) {
             return null;
         }
-        final double comm = commOver(w, seen, COARSE_WINDOW, periodMs, computeMs);
+        final double comm = commOver(w, seen, cal.coarseWindowTicks(), periodMs, computeMs);
         if (Double.isNaN(comm)) {
             return null;
         }
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job.id(), k -> new java.util.ArrayDeque<>());
         recent.addLast(comm / twinComm);
-        if (recent.size() > SMOOTHING) {
+        if (recent.size() > cal.smoothing()) {
             recent.removeFirst();
         }
         learnBaseline(job.id());
@@ -291,37 +268,45 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /** Comm time (ms) from the expected and observed bytes of the last {@code ticks} ticks; NaN without traffic. */
-    private static double commOver(final double[] w, final long seen, final int ticks, final double periodMs,
-                                   final double computeMs) {
+    private double commOver(final double[] w, final long seen, final int ticks, final double periodMs,
+                            final double computeMs) {
         double exp = 0;
         double obs = 0;
         for (int back = 0; back < ticks; back++) {
-            final int i = (int) ((seen - back) % MAX_COARSE_WINDOW);
+            final int i = (int) ((seen - back) % cal.maxCoarseWindowTicks());
             exp += w[i];
-            obs += w[MAX_COARSE_WINDOW + i];
+            obs += w[cal.maxCoarseWindowTicks() + i];
         }
         return obs <= 0 || exp <= 0 ? Double.NaN : Math.max(0, periodMs * exp / obs - computeMs);
     }
 
     /** A {@code JOB_BOTTLENECK} impact finding while the job's smoothed slowdown is over the threshold. */
     /**
-     * True once the job's NICs have sent almost nothing (under {@value #IDLE_SHARE} of what the twin expects) for
-     * {@value #IDLE_PERIODS} iteration periods: the job ended before a scheduler said so, or stopped by itself. A
-     * slowed job still sends; a silent one is not slowed by the network.
+     * True once the job's NICs have sent almost nothing (under {@link DetectionCalibration.Jobs#idleShare} of what the
+     * twin expects) for {@link DetectionCalibration.Jobs#idlePeriods} iteration periods: the job ended before a
+     * scheduler said so, or stopped by itself. A slowed job still sends; a silent one is not slowed by the network.
      */
     private boolean idle(final String job, final double expected, final double observed, final long nowMs,
                          final double periodMs) {
-        if (observed >= IDLE_SHARE * expected) {
+        if (observed >= cal.idleShare() * expected) {
             lastTrafficMs.put(job, nowMs);
             return false;
         }
         final long since = lastTrafficMs.computeIfAbsent(job, j -> nowMs);
-        return nowMs - since > IDLE_PERIODS * periodMs;
+        return nowMs - since > cal.idlePeriods() * periodMs;
+    }
+
+    /**
+     * A job slower than usual by the calibration's slowdown is bottlenecked, and stays so until it is back under the
+     * recovered figure (hysteresis: a slowdown hovering at the threshold is one episode).
+     */
+    static boolean bottleneck(final double slowdown, final boolean already, final DetectionCalibration.Jobs cal) {
+        return slowdown > (already ? cal.recovered() : cal.slowdown());
     }
 
     private void judge(final String job, final double twinComm, final List<Finding> findings) {
         final double slowdown = slowdown(job);
-        if (slowdown > (bottlenecked.contains(job) ? RECOVERED : SLOWDOWN)) {
+        if (bottleneck(slowdown, bottlenecked.contains(job), cal)) {
             bottlenecked.add(job);
             findings.add(Finding.symptom(FaultType.JOB_BOTTLENECK, Entity.job(job), null, "comm_ms",
                 rawSlowdown(job) * twinComm, twinComm, String.format("job %s's comm phases take %.0f ms, %.1f× the twin's "
@@ -332,10 +317,11 @@ public final class JobHealthTracker implements Serializable {
     }
 
     /**
-     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed
-     * while healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower
-     * (or faster) than the twin's ideal; that steady ratio is learned ({@value #BASELINE_LEARNING} per good fit,
-     * only while the job is not bottlenecked, from {@value #BASELINE_AFTER} fits on) and judged against.
+     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed while
+     * healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower (or faster)
+     * than the twin's ideal; that steady ratio is learned ({@link DetectionCalibration.Jobs#baselineLearning} per good
+     * fit, only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and
+     * judged against.
      */
     public double slowdown(final String job) {
         final Double baseline = baselines.get(job);
@@ -347,19 +333,25 @@ public final class JobHealthTracker implements Serializable {
             return;
         }
         final int fits = fitsSeen.merge(job, 1, Integer::sum);
-        if (fits >= BASELINE_AFTER) {
+        if (fits >= cal.baselineAfter()) {
             final double raw = rawSlowdown(job);
-            baselines.merge(job, raw, (old, x) -> old + BASELINE_LEARNING * (x - old));
+            baselines.merge(job, raw, (old, x) -> old + cal.baselineLearning() * (x - old));
         }
     }
 
-    /** The job's comm time over the twin's: the median of its last {@value #SMOOTHING} good fits (1 if none). */
+    /**
+     * The job's comm time over the twin's: the median of its last {@link DetectionCalibration.Jobs#smoothing} good fits
+     * (1 if none).
+     */
     double rawSlowdown(final String job) {
         final double s = smoothedSlowdown(job);
         return Double.isNaN(s) ? 1 : s;
     }
 
-    /** The median of the job's last {@value #SMOOTHING} good fits, NaN if none: one odd fit moves nothing. */
+    /**
+     * The median of the job's last {@link DetectionCalibration.Jobs#smoothing} good fits, NaN if none: one odd fit
+     * moves nothing.
+     */
     private double smoothedSlowdown(final String job) {
         final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
         if (recent == null || recent.isEmpty()) {
@@ -376,7 +368,7 @@ public final class JobHealthTracker implements Serializable {
             return false;
         }
         final double observedNext = fit.nextCommStartAfter(twinNext - fit.periodMs() / 2);
-        if (Math.abs(observedNext - twinNext) > RETIME_MS) {
+        if (Math.abs(observedNext - twinNext) > cal.retimeMs()) {
             twin.retimeNextComm(job, observedNext);
         }
         return true;

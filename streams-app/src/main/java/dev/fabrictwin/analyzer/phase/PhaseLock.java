@@ -5,39 +5,39 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
+
 /**
  * Locks a bulk-synchronous job's phase to what its NICs show (docs/twin.md "Phase lock"). The observations are
  * each NIC's tx bytes over its own sample intervals (clocks skewed, boundaries unaligned: each is used as it
  * is). The model is a pulse train: comm phases of length D every P = compute + D, compute being the declared
  * {@code (1 − commFraction) × period} (a slower network stretches comm, never compute). A grid search over
- * D (from half to four times the twin's own comm time, log-spaced) and the offset, with the pulse height solved
+ * D (from {@link DetectionCalibration.Phase#minCommFactor} to {@link DetectionCalibration.Phase#maxCommFactor} times
+ * the twin's own comm time, log-spaced) and the offset, with the pulse height solved
  * by least squares for each, then two rounds of local refinement at a third of the step, pick the train that
  * explains the bytes best. Sample intervals longer than the period
  * still constrain D through the average rate; the offset is then weakly determined and {@code quality} says so.
  *
- * <p>Cost per fit: ({@value #DURATIONS} × {@value #OFFSETS} + 98) × observations; callers keep the observation
- * count bounded (a few NICs per job over {@value #WINDOW_PERIODS} periods).
+ * <p>Cost per fit: ({@link DetectionCalibration.Phase#durations} × {@link DetectionCalibration.Phase#offsets} + 98) ×
+ * observations; callers keep the observation count bounded (a few NICs per job over
+ * {@link DetectionCalibration.Phase#windowPeriods} periods).
  */
 public final class PhaseLock implements Serializable {
-
-    static final int DURATIONS = 16;
-    static final int OFFSETS = 40;
-    static final int WINDOW_PERIODS = 4;
-    private static final double MIN_D_FACTOR = 0.5;
-    private static final double MAX_D_FACTOR = 4.0;
 
     private record Observation(long t0, long t1, double bytes) implements Serializable {
     }
 
     private final double computeMs;
+    private final DetectionCalibration.Phase cal;
     private final Deque<Observation> window = new ArrayDeque<>();
     private long latestMs = Long.MIN_VALUE;
 
-    public PhaseLock(final double computeMs) {
+    public PhaseLock(final double computeMs, final DetectionCalibration.Phase calibration) {
         if (!(computeMs > 0)) {
             throw new IllegalArgumentException("compute phase must be positive, was " + computeMs);
         }
         this.computeMs = computeMs;
+        this.cal = calibration;
     }
 
     /** Adds one NIC's tx bytes over [t0, t1] (epoch ms). */
@@ -51,7 +51,7 @@ public final class PhaseLock implements Serializable {
      * until the observations span two periods.
      */
     public Optional<PhaseFit> fit(final double twinCommMs) {
-        final double horizon = WINDOW_PERIODS * (computeMs + MAX_D_FACTOR * twinCommMs);
+        final double horizon = cal.windowPeriods() * (computeMs + cal.maxCommFactor() * twinCommMs);
         while (!window.isEmpty() && window.peekFirst().t1 < latestMs - horizon) {
             window.removeFirst();
         }
@@ -82,11 +82,11 @@ public final class PhaseLock implements Serializable {
         double bestSse = Double.POSITIVE_INFINITY;
         double bestLogD = 0;
         double bestPhase = 0;
-        final double logSpan = Math.log(MAX_D_FACTOR / MIN_D_FACTOR);
-        for (int di = 0; di < DURATIONS; di++) {
-            for (int oi = 0; oi < OFFSETS; oi++) {
-                final double logD = logSpan * di / (DURATIONS - 1.0);
-                final double phase = (double) oi / OFFSETS;
+        final double logSpan = Math.log(cal.maxCommFactor() / cal.minCommFactor());
+        for (int di = 0; di < cal.durations(); di++) {
+            for (int oi = 0; oi < cal.offsets(); oi++) {
+                final double logD = logSpan * di / (cal.durations() - 1.0);
+                final double phase = (double) oi / cal.offsets();
                 final double sse = sse(t0, t1, rate, sumSq, twinCommMs, logD, phase);
                 if (sse < bestSse) {
                     bestSse = sse;
@@ -95,8 +95,8 @@ public final class PhaseLock implements Serializable {
                 }
             }
         }
-        double stepD = logSpan / (DURATIONS - 1.0);
-        double stepPhase = 1.0 / OFFSETS;
+        double stepD = logSpan / (cal.durations() - 1.0);
+        double stepPhase = 1.0 / cal.offsets();
         for (int round = 0; round < 2; round++) {
             stepD /= 3;
             stepPhase /= 3;
@@ -118,7 +118,7 @@ public final class PhaseLock implements Serializable {
         if (bestSse == Double.POSITIVE_INFINITY) {
             return Optional.empty();
         }
-        final double bestD = twinCommMs * MIN_D_FACTOR * Math.exp(bestLogD);
+        final double bestD = twinCommMs * cal.minCommFactor() * Math.exp(bestLogD);
         final double bestOffset = bestPhase * (computeMs + bestD);
         final double period = computeMs + bestD;
         final double last = origin + bestOffset + Math.floor((latestMs - origin - bestOffset) / period) * period;
@@ -128,7 +128,7 @@ public final class PhaseLock implements Serializable {
     /** Residual of the best pulse height for comm duration twin·MIN·e^logD at offset phase·period (∞ if no overlap). */
     private double sse(final double[] t0, final double[] t1, final double[] rate, final double sumSq,
                        final double twinCommMs, final double logD, final double phase) {
-        final double d = twinCommMs * MIN_D_FACTOR * Math.exp(logD);
+        final double d = twinCommMs * cal.minCommFactor() * Math.exp(logD);
         final double period = computeMs + d;
         final double offset = phase * period;
         double rx = 0;

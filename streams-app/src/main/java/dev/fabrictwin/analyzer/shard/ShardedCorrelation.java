@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.alert.TickCorrelation;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
@@ -54,6 +55,8 @@ public final class ShardedCorrelation implements Serializable {
     private TwinReplica twin;
     private final ShardMap shards;
     private final TickCorrelation correlation;
+    /** The PFC walk's numbers, for the walks crossing a boundary. */
+    private final DetectionCalibration.Pfc pfc;
     private final TreeMap<Long, ShardTick[]> pending = new TreeMap<>();
     /** Each shard's newest tick reported. */
     private final long[] reached;
@@ -66,7 +69,8 @@ public final class ShardedCorrelation implements Serializable {
         this.twin = twin;
         this.shards = shards;
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
-            config.updateEveryTicks(), config.resolveAfterTicks());
+            config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());
+        this.pfc = config.calibration().pfc();
         this.reached = new long[shards.shards()];
         java.util.Arrays.fill(reached, Long.MIN_VALUE);
     }
@@ -150,7 +154,7 @@ public final class ShardedCorrelation implements Serializable {
         }
         final List<PlacedJob> running = twin.jobsAt(endMs);
         homes.keySet().retainAll(running.stream().map(PlacedJob::id).toList());
-        final List<Finding> findings = findings(parts, job -> home(job, running));
+        final List<Finding> findings = findings(parts, job -> home(job, running), pfc);
         final TickCorrelation.Result result = correlation.onTick(index, startMs, endMs, findings, running);
         alerts.addAll(result.alerts());
         final List<JobHealth> home = new ArrayList<>();
@@ -169,7 +173,8 @@ public final class ShardedCorrelation implements Serializable {
      * slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an entity
      * two shards both report on (a boundary device) is taken from the first only.
      */
-    static List<Finding> findings(final ShardTick[] parts, final java.util.function.ToIntFunction<String> homeOf) {
+    static List<Finding> findings(final ShardTick[] parts, final java.util.function.ToIntFunction<String> homeOf,
+                                  final DetectionCalibration.Pfc pfc) {
         final List<Finding> findings = new ArrayList<>();
         final Map<String, Integer> reportedBy = new HashMap<>();
         final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
@@ -186,7 +191,7 @@ public final class ShardedCorrelation implements Serializable {
         }
         for (final ShardTick p : parts) {
             if (p != null) {
-                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device()))
+                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device()), pfc)
                     .filter(f -> reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> p.shard()) == p.shard())
                     .ifPresent(findings::add));
             }
@@ -196,15 +201,17 @@ public final class ShardedCorrelation implements Serializable {
     }
 
     /** A pause entering a shard at a boundary device, walked on with what the other shards saw there. */
-    private static java.util.Optional<Finding> crossing(final PfcBoundary.Entry e, final PfcBoundary.Exit exit) {
+    private static java.util.Optional<Finding> crossing(final PfcBoundary.Entry e, final PfcBoundary.Exit exit,
+                                                        final DetectionCalibration.Pfc pfc) {
         if (exit != null) {
             final Entity cause = exit.cause();
             return cause.kind() == Entity.Kind.PORT
-                ? PfcOriginDetector.finding(e.sender(), e.share(), false, new PortRef(cause.device(), cause.port()), null)
-                : PfcOriginDetector.finding(e.sender(), e.share(), false, null, cause);
+                ? PfcOriginDetector.finding(e.sender(), e.share(), false, new PortRef(cause.device(), cause.port()), null,
+                    pfc)
+                : PfcOriginDetector.finding(e.sender(), e.share(), false, null, cause, pfc);
         }
-        return e.congested() != null ? PfcOriginDetector.finding(e.sender(), e.share(), false, null, e.congested())
-            : PfcOriginDetector.finding(e.sender(), e.share(), false, e.stop(), null);
+        return e.congested() != null ? PfcOriginDetector.finding(e.sender(), e.share(), false, null, e.congested(), pfc)
+            : PfcOriginDetector.finding(e.sender(), e.share(), false, e.stop(), null, pfc);
     }
 
     private int home(final String job, final List<PlacedJob> running) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -39,22 +40,16 @@ import dev.fabrictwin.twin.workload.Transfer;
  */
 public final class PathLearner implements Serializable {
 
-    /** Ticks of 1-second telemetry in an epoch: a few iterations of typical jobs. */
-    public static final int EPOCH_TICKS = 10;
-    /** A move must cut the squared residual by this share of the flow's squared bytes. */
-    static final double MIN_GAIN = 0.1;
-    static final int MAX_PASSES = 20;
-    /** How long after an epoch's last tick its pins take effect in the replica. */
-    static final long PIN_DELAY_MS = 10_000;
-
     private final Fabric fabric;
+    private final DetectionCalibration.Paths cal;
     private final double[] sent;
     private int ticks;
     private boolean disturbed;
     private long moves;
 
-    public PathLearner(final Fabric fabric) {
+    public PathLearner(final Fabric fabric, final DetectionCalibration.Paths calibration) {
         this.fabric = fabric;
+        this.cal = calibration;
         this.sent = new double[fabric.directedLinkCount()];
     }
 
@@ -104,10 +99,10 @@ public final class PathLearner implements Serializable {
             }
         }
         final int[] initial = choice.clone();
-        for (int pass = 0; pass < MAX_PASSES; pass++) {
+        for (int pass = 0; pass < cal.maxPasses(); pass++) {
             boolean any = false;
             for (int i = 0; i < flows.size(); i++) {
-                any |= improve(flows.get(i), i, choice, residual);
+                any |= improve(flows.get(i), i, choice, residual, cal.minGain());
             }
             if (!any) {
                 break;
@@ -124,16 +119,17 @@ public final class PathLearner implements Serializable {
         moves += pins.size();
         // the replica runs up to the grace and a few fast-clock ticks ahead of the tick that closes: the pins take
         // effect at a fixed instant past that, so a restarted or reordered analysis pins at the same moment
-        twin.pin(pins, atMs + PIN_DELAY_MS);
+        twin.pin(pins, atMs + cal.pinDelayMs());
         return pins.size();
     }
 
     /** Moves flow {@code i} to the first hop that cuts the squared residual most, if it cuts it enough. */
-    private static boolean improve(final Candidate c, final int i, final int[] choice, final double[] residual) {
+    private static boolean improve(final Candidate c, final int i, final int[] choice, final double[] residual,
+                                   final double minGain) {
         final double x = c.bytes();
         final int[] from = c.inner()[choice[i]];
         int best = -1;
-        double bestGain = MIN_GAIN * x * x;
+        double bestGain = minGain * x * x;
         for (int a = 0; a < c.firstHops().length; a++) {
             if (a == choice[i]) {
                 continue;

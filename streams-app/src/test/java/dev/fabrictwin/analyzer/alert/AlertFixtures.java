@@ -3,6 +3,7 @@ package dev.fabrictwin.analyzer.alert;
 import java.nio.file.Path;
 import java.util.List;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.JobFootprint;
 import dev.fabrictwin.contract.alert.Alert;
@@ -63,7 +64,7 @@ final class AlertFixtures {
     }
 
     static Correlator correlator() {
-        return new Correlator(FABRIC, footprint());
+        return new Correlator(FABRIC, footprint(), DetectionCalibration.defaults().correlation());
     }
 
     /** A root-cause candidate whose values name its type, so records can be told apart. */

@@ -35,12 +35,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 
 class CorrelatorTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** The documented precedence (docs/analyzer.md), strongest first. */
     private static final List<FaultType> DOCUMENTED_PRECEDENCE = List.of(LINK_DOWN, LINK_DEGRADED, ECN_MISCONFIG,
@@ -240,10 +243,10 @@ class CorrelatorTest {
 
     @Test
     void shouldTurnAnUnexplainedSlowdownIntoAJobBottleneckExactlyAtUnexplainedTicks() {
-        assertThat(Correlator.UNEXPLAINED_TICKS).as("documented").isEqualTo(15);
+        assertThat(CAL.correlation().unexplainedTicks()).as("documented").isEqualTo(15);
         final Finding slow = slowdown("serve");
 
-        assertHeldBackFor(Correlator.UNEXPLAINED_TICKS - 1, slow);
+        assertHeldBackFor(CAL.correlation().unexplainedTicks() - 1, slow);
         final List<Correlated> atLimit = correlator.correlate(List.of(slow), NOTHING_OPEN);
 
         assertThat(atLimit).extracting(Correlated::id, Correlated::finding, Correlated::rootCause,
@@ -255,9 +258,9 @@ class CorrelatorTest {
     void shouldRestartTheUnexplainedCountWhenTheSlowdownStops() {
         final Finding slow = slowdown("serve");
 
-        assertHeldBackFor(Correlator.UNEXPLAINED_TICKS - 1, slow);
+        assertHeldBackFor(CAL.correlation().unexplainedTicks() - 1, slow);
         assertThat(correlator.correlate(List.of(), NOTHING_OPEN)).isEmpty();
-        assertHeldBackFor(Correlator.UNEXPLAINED_TICKS - 1, slow);
+        assertHeldBackFor(CAL.correlation().unexplainedTicks() - 1, slow);
 
         assertRoles(correlator.correlate(List.of(slow), NOTHING_OPEN))
             .containsExactly(tuple("JOB_BOTTLENECK:job:serve", true, null));
@@ -284,7 +287,7 @@ class CorrelatorTest {
             .contains(tuple("JOB_BOTTLENECK:job:train", false, id(LINK0_DEGRADED)));
 
         // the recovery window, then a fresh unexplained count
-        assertHeldBackFor(Correlator.RECOVERY_TICKS - 1 + Correlator.UNEXPLAINED_TICKS - 1, slow);
+        assertHeldBackFor(CAL.correlation().recoveryTicks() - 1 + CAL.correlation().unexplainedTicks() - 1, slow);
 
         assertRoles(correlator.correlate(List.of(slow), NOTHING_OPEN))
             .containsExactly(tuple("JOB_BOTTLENECK:job:train", true, null));
@@ -316,7 +319,7 @@ class CorrelatorTest {
         assertRoles(correlator.correlate(List.of(onTrainsPath, onServeOnly), Map.of(id(drop), drop))).containsExactly(
             tuple(id(onTrainsPath), false, id(drop)),
             tuple(id(onServeOnly), true, null));
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(onTrainsPath, drop), NOTHING_OPEN)).containsExactly(
                 tuple(id(drop), true, null),
                 tuple(id(onTrainsPath), false, id(drop)));
@@ -340,10 +343,10 @@ class CorrelatorTest {
         final Finding degradedOnItsPath = root(LINK_DEGRADED, LEAF0_SPINE0);
         final Finding degradedOffItsPaths = root(LINK_DEGRADED, LEAF2_SPINE0);
 
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(straggler), Map.of(id(degradedOnItsPath), degradedOnItsPath)))
             .containsExactly(tuple(id(straggler), false, id(degradedOnItsPath)));
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(straggler), Map.of(id(degradedOffItsPaths), degradedOffItsPaths)))
             .containsExactly(tuple(id(straggler), true, null));
     }
@@ -354,15 +357,15 @@ class CorrelatorTest {
         final Finding imbalance = root(ECMP_IMBALANCE, LEAF1_GROUP);
         final Finding hostLinkDown = root(FaultType.LINK_DOWN, Entity.link("host-0", "leaf-0"));
 
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(imbalance), Map.of(id(LINK0_DOWN), LINK0_DOWN)))
             .containsExactly(tuple(id(imbalance), false, id(LINK0_DOWN)));
         // a degraded link routes nothing elsewhere
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(imbalance), Map.of(id(LINK0_DEGRADED), LINK0_DEGRADED)))
             .containsExactly(tuple(id(imbalance), true, null));
         // a fault below a leaf changes no next hop of leaf-1's group
-        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint())
+        assertRoles(new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(), CAL.correlation())
             .correlate(List.of(imbalance), Map.of(id(hostLinkDown), hostLinkDown)))
             .containsExactly(tuple(id(imbalance), true, null));
     }
@@ -388,5 +391,19 @@ class CorrelatorTest {
 
     private static Entity port(final String device, final String port) {
         return Entity.port(new PortRef(device, port));
+    }
+
+    @Test
+    void shouldWaitTheConfiguredTicksBeforeAnUnexplainedSlowdownIsARoot() {
+        final Correlator patient = new Correlator(AlertFixtures.FABRIC, AlertFixtures.footprint(),
+            new DetectionCalibration.Correlation(3, 30));
+        final Finding slow = slowdown("serve");
+
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).isEmpty();
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).isEmpty();
+        assertThat(patient.correlate(List.of(slow), NOTHING_OPEN)).extracting(Correlated::id, Correlated::rootCause)
+            .containsExactly(tuple("JOB_BOTTLENECK:job:serve", true));
+        assertThat(patient.unexplainedTooLong(2)).isFalse();
+        assertThat(patient.unexplainedTooLong(3)).isTrue();
     }
 }

@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -22,7 +23,9 @@ import dev.fabrictwin.twin.workload.Pattern;
  */
 class EcmpSpreadDetectorTest {
 
-    private static final int WINDOW = EcmpSpreadDetector.WINDOW;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int WINDOW = CAL.ecmp().windowTicks();
 
     private final HandTicks hand = allToAll(4);
     private final EcmpSpreadDetector detector = new EcmpSpreadDetector();
@@ -131,7 +134,7 @@ class EcmpSpreadDetectorTest {
     }
 
     /** Ticks of a balanced group before a window of it is part of its calm past (it waits a window to count). */
-    private static final int CALM = CalmShares.LEARNED + 2 * WINDOW;
+    private static final int CALM = CAL.ecmp().calmLearned() + 2 * WINDOW;
 
     @Test
     void shouldCallALesserImbalanceAtOnceWhenItsBusiestMemberRisesAboveItsCalmPastAndQueuesBeyondTheTwin() {
@@ -287,13 +290,13 @@ class EcmpSpreadDetectorTest {
         final double[] four = {1, 1, 1, 1};
 
         // all 16 on one of two members: 2 × 2^-16 ≈ 3e-5, about 1 in 40,000 trials
-        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7)).isLessThan(EcmpSpreadDetector.P_VALUE);
+        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7, CAL.ecmp())).isLessThan(CAL.ecmp().pValue());
         // all 4 on one: 1 in 8; the count stops as soon as the answer is sure to reach the p-value
-        assertThat(EcmpSpreadDetector.chanceOfShare(four, 2, 1.0, 7)).isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
+        assertThat(EcmpSpreadDetector.chanceOfShare(four, 2, 1.0, 7, CAL.ecmp())).isGreaterThanOrEqualTo(CAL.ecmp().pValue());
         // one elephant flow explains its member's share whatever the hash does
-        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {10, 1, 1}, 2, 10.0 / 12, 7))
-            .isGreaterThanOrEqualTo(EcmpSpreadDetector.P_VALUE);
-        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {0, 0}, 2, 1.0, 7)).isEqualTo(1);
+        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {10, 1, 1}, 2, 10.0 / 12, 7, CAL.ecmp()))
+            .isGreaterThanOrEqualTo(CAL.ecmp().pValue());
+        assertThat(EcmpSpreadDetector.chanceOfShare(new double[] {0, 0}, 2, 1.0, 7, CAL.ecmp())).isEqualTo(1);
     }
 
     @Test
@@ -302,19 +305,31 @@ class EcmpSpreadDetectorTest {
         Arrays.fill(many, 1);
         // 30 % on one of four members, 10,000 equal flows: Bernstein's bound is astronomically small already
         assertThat(EcmpSpreadDetector.bernstein(many, 4, 0.05 * many.length)).isLessThan(1e-20);
-        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.30, 7, 1e-9)).isLessThan(1e-9);
+        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.30, 7, 1e-9, CAL.ecmp())).isLessThan(1e-9);
         // 26 %: within what hashing 10,000 flows does (2.5 standard deviations): not significant
-        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.26, 7, 1e-3)).isGreaterThanOrEqualTo(1e-3);
+        assertThat(EcmpSpreadDetector.chanceOfShare(many, 4, 0.26, 7, 1e-3, CAL.ecmp())).isGreaterThanOrEqualTo(1e-3);
 
         final double[] sixteen = new double[16];
         Arrays.fill(sixteen, 1);
         // at a level no affordable count of trials can show, the bound decides: all 16 on one of two is 3e-5 by
         // chance, not below 1e-9, so it is not called significant there
-        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7, 1e-9)).isGreaterThanOrEqualTo(1e-9);
+        assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 2, 1.0, 7, 1e-9, CAL.ecmp())).isGreaterThanOrEqualTo(1e-9);
         // 10 of 16 equal flows on one of four members happens by chance with p ≈ 6.5e-3 (binomial): never below 1e-3
         for (long seed = 0; seed < 20; seed++) {
-            assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 4, 10.0 / 16, seed, 1e-3)).as("seed %d", seed)
-                .isGreaterThanOrEqualTo(1e-3);
+            assertThat(EcmpSpreadDetector.chanceOfShare(sixteen, 4, 10.0 / 16, seed, 1e-3, CAL.ecmp()))
+                .as("seed %d", seed).isGreaterThanOrEqualTo(1e-3);
         }
+    }
+
+    @Test
+    void shouldDepartOnlyOnceTheGroupHasACalmPastAndOnlyMoreThanTheDepartureAboveItsHighestShare() {
+        final CalmShares past = new CalmShares(2, 0, CAL.ecmp());
+        for (int w = 0; w <= CAL.ecmp().calmLearned(); w++) {
+            assertThat(EcmpSpreadDetector.departs(past, 0, 0.9, CAL.ecmp())).as("window %d", w)
+                .isEqualTo(w == CAL.ecmp().calmLearned());
+            past.add(new double[] {0.5, 0.5}, 16, 1e9);
+        }
+        assertThat(EcmpSpreadDetector.departs(past, 0, 0.6, CAL.ecmp())).isFalse();
+        assertThat(EcmpSpreadDetector.departs(past, 0, 0.6001, CAL.ecmp())).isTrue();
     }
 }

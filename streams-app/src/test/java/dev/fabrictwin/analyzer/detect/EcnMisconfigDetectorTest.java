@@ -7,6 +7,7 @@ import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -14,6 +15,8 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 
 class EcnMisconfigDetectorTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** Past the marking threshold of any switch (150 kB) and beyond the twin's empty queue by far more than 50 kB. */
     private static final double DEEP_QUEUE = 300_000;
@@ -32,15 +35,15 @@ class EcnMisconfigDetectorTest {
     }
 
     private HandTicks.Run tenTicks(final double queue, final double packets, final double marks) {
-        return run(EcnMisconfigDetector.WINDOW, i -> egress(i, queue, packets, marks));
+        return run(CAL.ecn().windowTicks(), i -> egress(i, queue, packets, marks));
     }
 
     @Test
     void shouldBlameTheDeviceOnceThreeSecondsOfDeepQueuesGoWithoutAMarkBeforeItsCurveIsLearned() {
         final HandTicks.Run perTick = tenTicks(DEEP_QUEUE, 1e6, 0);
 
-        assertThat(perTick.upTo(EcnMisconfigDetector.MIN_SECONDS - 1)).isEmpty();
-        assertThat(perTick.tick(EcnMisconfigDetector.MIN_SECONDS)).singleElement().satisfies(f -> {
+        assertThat(perTick.upTo(CAL.ecn().minSeconds() - 1)).isEmpty();
+        assertThat(perTick.tick(CAL.ecn().minSeconds())).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.ECN_MISCONFIG, Entity.device("leaf-0"), "ecn_marked", 0, 0,
                 Severity.WARNING, null));
             assertThat(f.summary()).contains("leaf-0 queues 3.00e+06 packets", "in 3 ticks", "marked none");
@@ -128,9 +131,9 @@ class EcnMisconfigDetectorTest {
 
     @Test
     void shouldFallBackOnlyOnNotASingleMark() {
-        assertThat(EcnMisconfigDetector.unmarkedCongestion(0, 1e5)).isTrue();
-        assertThat(EcnMisconfigDetector.unmarkedCongestion(1, 1e9)).isFalse();
-        assertThat(EcnMisconfigDetector.unmarkedCongestion(0, 99_999)).isFalse();
+        assertThat(EcnMisconfigDetector.unmarkedCongestion(0, 1e5, CAL)).isTrue();
+        assertThat(EcnMisconfigDetector.unmarkedCongestion(1, 1e9, CAL)).isFalse();
+        assertThat(EcnMisconfigDetector.unmarkedCongestion(0, 99_999, CAL)).isFalse();
     }
 
     @Test
@@ -150,15 +153,15 @@ class EcnMisconfigDetectorTest {
 
     @Test
     void shouldNotCallAQueueBelowAnySwitchsMarkingThresholdCongested() {
-        assertThat(EcnMisconfigDetector.MARKING_QUEUE_BYTES).isEqualTo(150_000);
-        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES, 1e6, 0).last()).isEmpty();
-        assertThat(tenTicks(EcnMisconfigDetector.MARKING_QUEUE_BYTES + 1, 1e6, 0).last())
+        assertThat(EcnMisconfigDetector.markingQueueBytes(CAL)).isEqualTo(150_000);
+        assertThat(tenTicks(EcnMisconfigDetector.markingQueueBytes(CAL), 1e6, 0).last()).isEmpty();
+        assertThat(tenTicks(EcnMisconfigDetector.markingQueueBytes(CAL) + 1, 1e6, 0).last())
             .hasSize(1);
     }
 
     @Test
     void shouldNotCallAQueueCongestedUnlessItExceedsTheTwinsByFiftyKilobytes() {
-        final double twinQueue = DEEP_QUEUE - PfcOriginDetector.QUEUE_EXCESS_BYTES;
+        final double twinQueue = DEEP_QUEUE - CAL.pfc().queueExcessBytes();
         final HandTicks.Run atExcess = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
             .expectedGauge(CounterNames.QUEUE_DEPTH_BYTES, twinQueue));
         final HandTicks.Run beyond = run(10, i -> egress(i, DEEP_QUEUE, 1e6, 0)
@@ -203,5 +206,15 @@ class EcnMisconfigDetectorTest {
 
         assertThat(perTick.upTo(29)).isEmpty();
         assertThat(perTick.tick(30)).singleElement().satisfies(f -> assertThat(f.summary()).contains("in 30 ticks"));
+    }
+
+    @Test
+    void shouldCallAQueueDeepForTheFallbackPastOneAndAHalfKminAndTheTwinsQueueByTheCongestedExcess() {
+        final double deep = EcnMisconfigDetector.markingQueueBytes(CAL);
+
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, 0, CAL)).isTrue();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep, 0, CAL)).as("not past the marking queue").isFalse();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, deep + 1 - 50_000, CAL)).as("the twin's own").isFalse();
+        assertThat(EcnMisconfigDetector.deepBeyondTwin(deep + 1, deep - 50_000, CAL)).isTrue();
     }
 }

@@ -178,7 +178,7 @@ class LatencySloDetectorTest {
     void shouldCallADepartureWithAQueueBeyondTheTwinsASymptomOfItsLinksCongestion() {
         learn(1.4);
         final List<Finding> out = persistently(WARM_UP + 1, i -> latency(i, 200, 1.5)
-            .gauge(CounterNames.QUEUE_DEPTH_BYTES, PfcOriginDetector.QUEUE_EXCESS_BYTES + 1));
+            .gauge(CounterNames.QUEUE_DEPTH_BYTES, CAL.pfc().queueExcessBytes() + 1));
 
         assertThat(out).singleElement().satisfies(f -> {
             assertThat(f.rootCandidate()).isFalse();

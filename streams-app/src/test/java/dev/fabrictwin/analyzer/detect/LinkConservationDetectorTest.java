@@ -9,6 +9,7 @@ import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -18,7 +19,9 @@ import dev.fabrictwin.twin.model.CounterNames;
 /** Traffic from {@code leaf-0/eth2} up to {@code spine-0/eth0}; both ends report both packet counters every tick. */
 class LinkConservationDetectorTest {
 
-    private static final int SPAN = LinkConservationDetector.SPAN;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int SPAN = CAL.silentDrop().spanPoints();
     /** The tick a direction's window is first judged at: full, and half a window of past before it. */
     private static final int FIRST = SPAN + SPAN / 2;
 
@@ -77,8 +80,8 @@ class LinkConservationDetectorTest {
     void shouldNeedTrafficInAThirdOfTheWindowAndThenFindLossInIt() {
         // one active tick short of a third of the window, then exactly a third: the windows fit d's floor over two
         // ticks, which on a steadily rising d is the tick before, so the first active tick only starts the count
-        final IntToDoubleFunction nineActive = i -> i > FIRST - LinkConservationDetector.MIN_ACTIVE_TICKS ? 1e6 : 0;
-        final IntToDoubleFunction tenActive = i -> i > FIRST - LinkConservationDetector.MIN_ACTIVE_TICKS - 1 ? 1e6 : 0;
+        final IntToDoubleFunction nineActive = i -> i > FIRST - CAL.silentDrop().minActivePoints() ? 1e6 : 0;
+        final IntToDoubleFunction tenActive = i -> i > FIRST - CAL.silentDrop().minActivePoints() - 1 ? 1e6 : 0;
 
         final HandTicks.Run nine = hand.drive(detector, FIRST,
             i -> up(i, nineActive.applyAsDouble(i), 0.99 * nineActive.applyAsDouble(i)));

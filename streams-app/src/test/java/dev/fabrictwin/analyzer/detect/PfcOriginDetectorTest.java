@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -21,6 +22,8 @@ import dev.fabrictwin.twin.model.CounterNames;
  * and {@code leaf-i/eth3} faces {@code spine-1/eth<i>}.
  */
 class PfcOriginDetectorTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** Pause frames a 100G port sends in one second while holding its peer paused all the time (≈ 5,960). */
     private static final double FRAMES = CongestionModel.pauseFramesPerSecond(HandTicks.LINK_BPS);
@@ -99,16 +102,16 @@ class PfcOriginDetectorTest {
 
     @Test
     void shouldNameASwitchPortTheOriginOnlyAboveFivePercentOfTheTime() {
-        assertThat(pausing(justBelow(PfcOriginDetector.SWITCH_ORIGIN_SHARE), "leaf-0/eth2").detect(detector)).isEmpty();
-        assertThat(pausing(justAbove(PfcOriginDetector.SWITCH_ORIGIN_SHARE), "leaf-0/eth2").detect(detector))
+        assertThat(pausing(justBelow(CAL.pfc().switchOriginShare()), "leaf-0/eth2").detect(detector)).isEmpty();
+        assertThat(pausing(justAbove(CAL.pfc().switchOriginShare()), "leaf-0/eth2").detect(detector))
             .singleElement()
             .satisfies(f -> assertThat(f.rootCandidate()).isTrue());
     }
 
     @Test
     void shouldCountAPortAsSendingPausesOnlyAboveTwoPercentOfTheTime() {
-        assertThat(pausing(justBelow(PfcOriginDetector.PAUSED_SHARE), "host-0/nic0").detect(detector)).isEmpty();
-        assertThat(pausing(justAbove(PfcOriginDetector.PAUSED_SHARE), "host-0/nic0").detect(detector)).singleElement()
+        assertThat(pausing(justBelow(CAL.pausedShare()), "host-0/nic0").detect(detector)).isEmpty();
+        assertThat(pausing(justAbove(CAL.pausedShare()), "host-0/nic0").detect(detector)).singleElement()
             .satisfies(f -> assertThat(f.entity()).isEqualTo(Entity.port(HOST_0)));
     }
 
@@ -190,7 +193,7 @@ class PfcOriginDetectorTest {
     @Test
     void shouldNotFollowAPortPausedForTwoPercentOfTheTimeOrLess() {
         final List<Finding> out = pausing(0.1, "leaf-0/eth2")
-            .port("leaf-0", "eth0").observed(RX_PAUSE, justBelow(PfcOriginDetector.PAUSED_SHARE) * FRAMES)
+            .port("leaf-0", "eth0").observed(RX_PAUSE, justBelow(CAL.pausedShare()) * FRAMES)
             .detect(detector);
 
         assertThat(out).singleElement().satisfies(f -> {
@@ -226,5 +229,14 @@ class PfcOriginDetectorTest {
 
         assertThat(out).extracting(f -> f.entity().key()).containsExactlyInAnyOrder("port:leaf-0/eth2",
             "port:spine-0/eth1", "port:leaf-1/eth3", "port:spine-1/eth0");
+    }
+
+    @Test
+    void shouldSendPausesAboveThePausedShareAndStormFromASwitchOnlyAboveTheOriginShare() {
+        assertThat(PfcOriginDetector.sendsPauses(0.02, CAL)).isFalse();
+        assertThat(PfcOriginDetector.sendsPauses(0.0201, CAL)).isTrue();
+        assertThat(PfcOriginDetector.storms(0.0499, false, CAL.pfc())).isFalse();
+        assertThat(PfcOriginDetector.storms(0.05, false, CAL.pfc())).isTrue();
+        assertThat(PfcOriginDetector.storms(0.0201, true, CAL.pfc())).as("a host NIC at any share").isTrue();
     }
 }

@@ -10,6 +10,7 @@ import java.util.function.IntPredicate;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -24,7 +25,9 @@ import dev.fabrictwin.twin.workload.Pattern;
  */
 class StragglerDetectorTest {
 
-    private static final int WINDOW = StragglerDetector.WINDOW;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int WINDOW = CAL.straggler().windowTicks();
     private static final double LINE = HandTicks.LINE_BYTES_PER_S;
     private static final double FAST = 0.96 * LINE;
     private static final double SLOW = 0.24 * LINE;
@@ -67,7 +70,7 @@ class StragglerDetectorTest {
         assertThat(perTick.upTo(WINDOW - 1)).isEmpty();
         assertThat(perTick.last()).singleElement().satisfies(f -> {
             assertFinding(f, Finding.root(FaultType.STRAGGLER, Entity.port(HOST_1), "rx_line_share", 0.24,
-                StragglerDetector.LINE_SHARE, Severity.WARNING, null));
+                CAL.straggler().lineShare(), Severity.WARNING, null));
             assertThat(f.summary()).isEqualTo("host-1 nic0 is a straggler: job j's comm runs up to 2.0× slower than "
                 + "usual while the switch port facing it queues and it takes in 24% of line rate");
         });
@@ -89,7 +92,7 @@ class StragglerDetectorTest {
     }
 
     /** Ticks of a calm past: every NIC keeps up, no port queues, the job at its usual pace (unless told otherwise). */
-    private static final int PAST = StragglerDetector.CALM_PAST + WINDOW;
+    private static final int PAST = CAL.straggler().calmPastTicks() + WINDOW;
 
     @Test
     void shouldNeedOnlyFifteenPercentWhenAPortThatWasCalmStartsQueueingAndTheJobWasSteady() {
@@ -226,5 +229,20 @@ class StragglerDetectorTest {
 
         assertThat(background.drive(detector, 2 * WINDOW, i -> ring(background, i, Set.of(0, 1, 2, 3), SLOW, true))
             .all()).isEmpty();
+    }
+
+    @Test
+    void shouldGateAStragglerOnItsIntakeTheJobsShareOfSlowNicsAndTheFacingPortsCalmPast() {
+        final DetectionCalibration.Straggler cal = CAL.straggler();
+
+        assertThat(StragglerDetector.starved(69.9, 100, cal)).isTrue();
+        assertThat(StragglerDetector.starved(70, 100, cal)).isFalse();
+        assertThat(StragglerDetector.wholeJob(7, 8, cal)).as("7 of 8 > 75 %").isTrue();
+        assertThat(StragglerDetector.wholeJob(6, 8, cal)).isFalse();
+        assertThat(StragglerDetector.pattern(2, 8, cal)).as("2 of 8 > 10 % and > 1").isTrue();
+        assertThat(StragglerDetector.pattern(1, 8, cal)).as("one NIC is a straggler").isFalse();
+        assertThat(StragglerDetector.usuallyCalm(8, 32, cal)).isTrue();
+        assertThat(StragglerDetector.usuallyCalm(9, 32, cal)).as("over 25 % backed up").isFalse();
+        assertThat(StragglerDetector.usuallyCalm(0, 31, cal)).as("under 32 ticks known").isFalse();
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -19,7 +20,9 @@ import dev.fabrictwin.twin.model.CounterNames;
 /** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
 class UnexpectedTrafficDetectorTest {
 
-    private static final int WINDOW = UnexpectedTrafficDetector.WINDOW;
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
+
+    private static final int WINDOW = CAL.unexpectedTraffic().windowTicks();
     private static final PortRef SOURCE = new PortRef("host-0", "nic0");
     private static final PortRef SINK = new PortRef("host-2", "nic0");
 
@@ -81,7 +84,7 @@ class UnexpectedTrafficDetectorTest {
     @Test
     void shouldReportAnExcessOfTwentyPercentOfLineRateButNotJustUnder() {
         assertThat(sink(2.5e9, 0).last()).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isEqualTo(UnexpectedTrafficDetector.EXCESS_SHARE));
+            .satisfies(f -> assertThat(f.observed()).isEqualTo(CAL.unexpectedTraffic().excessShare()));
         assertThat(sink(2.5e9 - 1, 0).all()).isEmpty();
     }
 
@@ -136,5 +139,35 @@ class UnexpectedTrafficDetectorTest {
 
         assertThat(perTick.upTo(49)).isEmpty();
         assertThat(perTick.last()).singleElement().satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-9)));
+    }
+
+    @Test
+    void shouldCallAnExcessUnexpectedOnlyPastItsShareOfLineRateAndItsFactorOverTheTwin() {
+        final DetectionCalibration.UnexpectedTraffic cal = CAL.unexpectedTraffic();
+
+        assertThat(UnexpectedTrafficDetector.excess(25, 5, 100, cal)).hasValue(0.2);
+        assertThat(UnexpectedTrafficDetector.excess(24.9, 5, 100, cal)).isEmpty();
+        assertThat(UnexpectedTrafficDetector.excess(74, 50, 100, cal)).as("20 % of line but under 1.5x").isEmpty();
+        assertThat(UnexpectedTrafficDetector.excess(75, 50, 100, cal)).hasValue(0.25);
+        assertThat(UnexpectedTrafficDetector.excess(25, 5, 0, cal)).isEmpty();
+    }
+
+    /** The detector takes its numbers from the analyzer's config, not from constants of its own. */
+    @Test
+    void shouldJudgeByTheConfiguredCalibration() {
+        final DetectionCalibration d = CAL;
+        final DetectionCalibration halfOfLine = new DetectionCalibration(d.learnRing(), d.learnWarmUp(),
+            d.latencyRegimes(), d.latencyFloorFactor(), d.latencySpreadMultiple(), d.latencyPersistSeconds(),
+            d.latencyPeakHalfLifeSeconds(), d.ecnBandBaseBytes(), d.ecnBands(), d.ecnShareQuantile(), d.ecnNothingShare(),
+            d.ecnMinExpectedMarks(), d.ecnMinLearnPackets(), d.pausedShare(), d.linkErrorTail(), d.linkErrorFactor(),
+            d.linkErrorWindowSeconds(), d.linkErrorHorizonSeconds(), d.linkErrorPriorErrors(), d.linkErrorWarmUpSeconds(),
+            d.silentDrop(), d.ecmp(), new DetectionCalibration.UnexpectedTraffic(WINDOW, 0.5, 1.5), d.ecn(), d.pfc(),
+            d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths());
+        final HandTicks strict = hand.withConfig(hand.config().withCalibration(halfOfLine));
+
+        assertThat(hand.drive(new UnexpectedTrafficDetector(), WINDOW, i -> flow(i, 5e9)).last()).hasSize(2);
+        assertThat(strict.drive(new UnexpectedTrafficDetector(), WINDOW, i -> strict.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 5e9)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, 5e9)).all()).as("40 % of line is under half").isEmpty();
     }
 }

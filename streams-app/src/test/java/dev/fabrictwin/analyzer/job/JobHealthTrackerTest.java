@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture;
@@ -35,6 +36,8 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 
 class JobHealthTrackerTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JOB = "j";
@@ -99,7 +102,7 @@ class JobHealthTrackerTest {
     private static final class Run {
 
         final TwinReplica twin = twin();
-        final JobHealthTracker tracker = new JobHealthTracker(twin);
+        final JobHealthTracker tracker = new JobHealthTracker(twin, CAL.jobs());
         final List<Report> reports = new ArrayList<>();
         private final long tickMs;
         private final TickAssembler ticks;
@@ -268,7 +271,7 @@ class JobHealthTrackerTest {
         assertThat(run.between(7_000, 21_000)).allSatisfy(r -> assertThat(r.health().observedBytesPerSec())
             .isCloseTo(r.health().expectedBytesPerSec(), within(0.01 * JOB_LINE_RATE)));
         assertThat(run.twinNextCommMs()).isCloseTo(late.firstStartAfter(EPOCH_MS + 21_000) - EPOCH_MS,
-            within(JobHealthTracker.RETIME_MS));
+            within(CAL.jobs().retimeMs()));
     }
 
     @Test
@@ -282,7 +285,7 @@ class JobHealthTrackerTest {
         assertThat(run.between(50_000, 61_000)).allSatisfy(r -> assertThat(r.health().observedBytesPerSec())
             .isCloseTo(r.health().expectedBytesPerSec(), within(0.01 * JOB_LINE_RATE)));
         assertThat(run.twinNextCommMs()).isCloseTo(slipping.firstStartAfter(EPOCH_MS + 61_000) - EPOCH_MS,
-            within(JobHealthTracker.RETIME_MS));
+            within(CAL.jobs().retimeMs()));
     }
 
     @Test
@@ -315,14 +318,14 @@ class JobHealthTrackerTest {
             .reduce((a, b) -> b).orElseThrow();
         final Report firstFailed = run.reports.get(run.reports.indexOf(lastLocked) + 1);
         // fits come once a period: the STALE_FITS + 1st failure in a row drops the judgement
-        final double dropped = firstFailed.atMs() + JobHealthTracker.STALE_FITS * PERIOD_MS;
+        final double dropped = firstFailed.atMs() + CAL.jobs().staleFits() * PERIOD_MS;
 
         assertThat(lastLocked.bottleneck()).isTrue();
         assertThat(lastLocked.health().slowdown()).isCloseTo(2.0, within(COMM_TOLERANCE * 2));
         assertThat(firstFailed.atMs()).isBetween(60_000.0, 75_000.0);
         assertThat(run.between(firstFailed.atMs(), 120_000))
             .allSatisfy(r -> assertThat(r.health().observedCommMs()).isNaN());
-        assertThat(run.between(firstFailed.atMs(), dropped)).hasSize(8 * JobHealthTracker.STALE_FITS)
+        assertThat(run.between(firstFailed.atMs(), dropped)).hasSize(8 * CAL.jobs().staleFits())
             .allSatisfy(r -> {
                 assertThat(r.bottleneck()).isTrue();
                 assertThat(r.judged()).isEqualTo(lastLocked.judged());
@@ -352,7 +355,7 @@ class JobHealthTrackerTest {
         final Run atBoundary = new Run(800).until(40_000, asTheTwinPredicts());
         final Run under = new Run(801).until(40_000, asTheTwinPredicts());
 
-        assertThat(JobHealthTracker.COARSE_PERIODS * 800).isEqualTo(PERIOD_MS);
+        assertThat(CAL.jobs().coarsePeriods() * 800).isEqualTo(PERIOD_MS);
         assertThat(atBoundary.reports).noneMatch(r -> Double.isNaN(r.health().phaseQuality())
             && !Double.isNaN(r.health().observedCommMs()));
         assertThat(under.reports).allSatisfy(r -> assertThat(r.health().phaseQuality()).isNaN());
@@ -366,14 +369,14 @@ class JobHealthTrackerTest {
 
     /** Ticks of the window a coarse job's reported slowdown needs: T² / (comm · COARSE_ERROR), here 50. */
     private static final int STEADY_TICKS = (int) Math.ceil(PERIOD_MS * PERIOD_MS
-        / (TWIN_COMM_MS * JobHealthTracker.COARSE_ERROR) / COARSE_TICK_MS);
+        / (TWIN_COMM_MS * CAL.jobs().coarseError()) / COARSE_TICK_MS);
 
     @Test
     void shouldJudgeAfterCoarseWindowTicksAndReportOnlyOnceTheSteadyWindowHasFilled() {
         final Run run = new Run(COARSE_TICK_MS).until(80_000, asTheTwinPredicts());
 
         // the twin's first comm phase ends at 2 s: tick 1 s on, the judged window fills for COARSE_WINDOW ticks...
-        assertThat(run.between(JobHealthTracker.COARSE_WINDOW * COARSE_TICK_MS, 80_000)).hasSize(70).allSatisfy(r -> {
+        assertThat(run.between(CAL.jobs().coarseWindowTicks() * COARSE_TICK_MS, 80_000)).hasSize(70).allSatisfy(r -> {
             assertThat(r.raw()).isCloseTo(1.0, within(1e-9));
             assertThat(r.findings()).isEmpty();
         });
@@ -417,15 +420,15 @@ class JobHealthTrackerTest {
         final List<Report> episode = run.between(opened.atMs(), closed.atMs());
 
         assertThat(opened.atMs()).isBetween(40_000.0, 50_000.0);
-        assertThat(opened.judged()).isGreaterThan(JobHealthTracker.SLOWDOWN);
-        assertThat(before(run, opened).judged()).isLessThanOrEqualTo(JobHealthTracker.SLOWDOWN);
+        assertThat(opened.judged()).isGreaterThan(CAL.jobs().slowdown());
+        assertThat(before(run, opened).judged()).isLessThanOrEqualTo(CAL.jobs().slowdown());
         assertThat(closed.atMs()).isBetween(100_000.0, 110_000.0);
-        assertThat(closed.judged()).isLessThanOrEqualTo(JobHealthTracker.RECOVERED);
-        assertThat(before(run, closed).judged()).isGreaterThan(JobHealthTracker.RECOVERED);
+        assertThat(closed.judged()).isLessThanOrEqualTo(CAL.jobs().recovered());
+        assertThat(before(run, closed).judged()).isGreaterThan(CAL.jobs().recovered());
         // one episode: every tick in between has the finding, though most of the hover would not have opened one
         assertThat(episode).allSatisfy(r -> assertThat(r.bottleneck()).isTrue());
         assertThat(run.between(80_000, 100_000)).allSatisfy(r -> assertThat(r.judged())
-            .isBetween(JobHealthTracker.RECOVERED, JobHealthTracker.SLOWDOWN));
+            .isBetween(CAL.jobs().recovered(), CAL.jobs().slowdown()));
         assertThat(run.between(closed.atMs(), 140_000)).allSatisfy(r -> assertThat(r.bottleneck()).isFalse());
     }
 
@@ -437,7 +440,7 @@ class JobHealthTrackerTest {
         assertThat(run.between(50_000, 100_000)).allSatisfy(r -> assertThat(r.raw()).isCloseTo(1.28, within(1e-6)));
         // judged in the band where an open bottleneck would stay open, while the baseline slowly absorbs it
         final double worst = run.reports.stream().mapToDouble(Report::judged).max().orElseThrow();
-        assertThat(worst).isBetween(JobHealthTracker.RECOVERED, JobHealthTracker.SLOWDOWN);
+        assertThat(worst).isBetween(CAL.jobs().recovered(), CAL.jobs().slowdown());
         assertThat(run.reports.get(run.reports.size() - 1).judged()).isLessThan(worst);
     }
 
@@ -472,5 +475,15 @@ class JobHealthTrackerTest {
             assertThat(r.judged()).isCloseTo(1.0, within(1e-6));
         });
         assertThat(run.reports).noneMatch(Report::bottleneck);
+    }
+
+    @Test
+    void shouldOpenABottleneckAboveTheSlowdownAndHoldItUntilUnderTheRecoveredFigure() {
+        final DetectionCalibration.Jobs cal = CAL.jobs();
+
+        assertThat(JobHealthTracker.bottleneck(1.3, false, cal)).isFalse();
+        assertThat(JobHealthTracker.bottleneck(1.31, false, cal)).isTrue();
+        assertThat(JobHealthTracker.bottleneck(1.2, true, cal)).as("still over 1.15").isTrue();
+        assertThat(JobHealthTracker.bottleneck(1.15, true, cal)).isFalse();
     }
 }

@@ -14,9 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture.PulseTrain;
 
 class PhaseLockTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** The job: 1200 ms of compute and, per the twin, 800 ms of comm: a 2000 ms period while healthy. */
     private static final double COMPUTE_MS = 1200;
@@ -32,7 +35,7 @@ class PhaseLockTest {
     private static final long[] SKEWS = {0, 37, -23, 61};
     /** The latest sample end of a feed up to {@code toMs}: the most skewed NIC's last interval. */
     private static final long LATEST_AFTER_END = 61 + STEP_MS;
-    /** R² under which the job tracker neither steers nor judges ({@code JobHealthTracker.MIN_QUALITY}). */
+    /** R² under which the job tracker neither steers nor judges ({@code DetectionCalibration.Jobs#minQuality}). */
     private static final double USABLE_QUALITY = 0.5;
     /**
      * Stated tolerance on the comm time of a noiseless train: the search ends on a log grid of step
@@ -56,7 +59,7 @@ class PhaseLockTest {
     }
 
     private static PhaseFit fitAfter(final PulseTrain train, final long toMs) {
-        final PhaseLock lock = new PhaseLock(COMPUTE_MS);
+        final PhaseLock lock = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
         feed(lock, train, EPOCH_MS, toMs);
         return lock.fit(TWIN_COMM_MS).orElseThrow();
     }
@@ -110,7 +113,7 @@ class PhaseLockTest {
         final long end = EPOCH_MS + 12_000;
         final Random random = new Random(42);
         final double sigma = 0.1 * LINE_RATE * STEP_MS;
-        final PhaseLock lock = new PhaseLock(COMPUTE_MS);
+        final PhaseLock lock = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
 
         feed(lock, EPOCH_MS, end,
             (t0, t1) -> Math.max(0, Math.round(train.bytes(t0, t1) + sigma * random.nextGaussian())));
@@ -127,9 +130,9 @@ class PhaseLockTest {
         final double stretchAt = EPOCH_MS + 10_000;
         final PulseTrain train = new PulseTrain(FIRST_START, COMPUTE_MS, BYTES,
             i -> FIRST_START + i * 2000.0 < stretchAt ? TWIN_COMM_MS : 1400, EPOCH_MS + 100_000);
-        final PhaseLock lock = new PhaseLock(COMPUTE_MS);
+        final PhaseLock lock = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
         // the window: WINDOW_PERIODS of the longest period searched (compute + 4 × the twin's comm)
-        final long horizon = (long) (PhaseLock.WINDOW_PERIODS * (COMPUTE_MS + 4 * TWIN_COMM_MS));
+        final long horizon = (long) (CAL.jobs().phase().windowPeriods() * (COMPUTE_MS + 4 * TWIN_COMM_MS));
 
         feed(lock, train, EPOCH_MS, (long) stretchAt);
         final PhaseFit before = lock.fit(TWIN_COMM_MS).orElseThrow();
@@ -145,7 +148,7 @@ class PhaseLockTest {
     @Test
     void shouldGiveNoUsableFitOnPureNoise() {
         final Random random = new Random(7);
-        final PhaseLock lock = new PhaseLock(COMPUTE_MS);
+        final PhaseLock lock = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
 
         feed(lock, EPOCH_MS, EPOCH_MS + 12_000, (t0, t1) -> (long) (random.nextDouble() * LINE_RATE * STEP_MS));
         final Optional<PhaseFit> fit = lock.fit(TWIN_COMM_MS);
@@ -155,8 +158,8 @@ class PhaseLockTest {
 
     @Test
     void shouldGiveNoFitOnAFlatLine() {
-        final PhaseLock busy = new PhaseLock(COMPUTE_MS);
-        final PhaseLock idle = new PhaseLock(COMPUTE_MS);
+        final PhaseLock busy = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
+        final PhaseLock idle = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
 
         feed(busy, EPOCH_MS, EPOCH_MS + 12_000, (t0, t1) -> 987_654_321L);
         feed(idle, EPOCH_MS, EPOCH_MS + 12_000, (t0, t1) -> 0L);
@@ -168,7 +171,7 @@ class PhaseLockTest {
     @Test
     void shouldGiveNoFitUntilTheObservationsSpanTwoPeriods() {
         final PulseTrain train = regular(TWIN_COMM_MS);
-        final PhaseLock lock = new PhaseLock(COMPUTE_MS);
+        final PhaseLock lock = new PhaseLock(COMPUTE_MS, CAL.jobs().phase());
         final long twoPeriods = (long) (2 * (COMPUTE_MS + TWIN_COMM_MS));
 
         for (long t = EPOCH_MS; t + STEP_MS < EPOCH_MS + twoPeriods; t += STEP_MS) {
@@ -205,8 +208,8 @@ class PhaseLockTest {
 
     @Test
     void shouldRejectANonPositiveComputePhase() {
-        assertThatThrownBy(() -> new PhaseLock(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PhaseLock(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PhaseLock(0, CAL.jobs().phase())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PhaseLock(Double.NaN, CAL.jobs().phase())).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Disabled("suspected bug: the local refinement searches offset as a fraction of the period from the window's"

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
 import dev.fabrictwin.analyzer.detect.TickContext;
@@ -19,6 +20,8 @@ import dev.fabrictwin.analyzer.tick.Tick;
  * stage as the whole-fabric walk would have: the same origin, the same victims, nothing more.
  */
 class PfcAcrossShardsTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** Two leaves, two spines: leaf-0 with its hosts and uplinks is shard 0, leaf-1's shard 1, the spines between. */
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2));
@@ -45,7 +48,7 @@ class PfcAcrossShardsTest {
             detector.detect(new TickContext(tick, hand.twin(), hand.config(), j -> 1.0).sharded(shards, boundary), found);
             parts[s] = new ShardTick(s, tick.index(), tick.startMs(), tick.endMs(), found, List.of(), boundary.build());
         }
-        return ShardedCorrelation.findings(parts, job -> 0);
+        return ShardedCorrelation.findings(parts, job -> 0, CAL.pfc());
     }
 
     private static List<String> described(final List<Finding> findings) {

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Alert;
@@ -18,6 +19,8 @@ import dev.fabrictwin.twin.workload.Pattern;
 
 /** The correlation stage's bookkeeping: a tick waits for every shard, a job is reported by its home shard. */
 class ShardedCorrelationTest {
+
+    private static final DetectionCalibration CAL = DetectionCalibration.defaults();
 
     /** leaf-0 (host-0, host-1) is shard 0, leaf-1 (host-2, host-3) shard 1; job j has 3 of its 4 NICs in shard 1. */
     private final HandTicks hand = HandTicks.on(HandTicks.spineLeaf(2),
@@ -68,7 +71,7 @@ class ShardedCorrelationTest {
         final ShardedCorrelation.Output out = correlation.accept(tick(1, 1, List.of(), List.of(health(1, 1.0))));
         assertThat(out.jobHealth()).singleElement().satisfies(h -> assertThat(h.slowdown()).isEqualTo(1.0));
         assertThat(ShardedCorrelation.findings(new ShardTick[] {tick(0, 1, List.of(slowInShard0), List.of()),
-            tick(1, 1, List.of(), List.of())}, job -> map.homeOf(hand.fabric(), hand.twin().jobs().get(0)))).isEmpty();
+            tick(1, 1, List.of(), List.of())}, job -> map.homeOf(hand.fabric(), hand.twin().jobs().get(0)), CAL.pfc())).isEmpty();
     }
 
     @Test
@@ -89,6 +92,6 @@ class ShardedCorrelationTest {
         final Finding other = Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0"), "oper_up", 0, 1,
             Severity.CRITICAL, "seen from shard 1");
         assertThat(ShardedCorrelation.findings(new ShardTick[] {tick(0, 1, List.of(DOWN), List.of()),
-            tick(1, 1, List.of(other), List.of())}, job -> 0)).containsExactly(DOWN);
+            tick(1, 1, List.of(other), List.of())}, job -> 0, CAL.pfc())).containsExactly(DOWN);
     }
 }
