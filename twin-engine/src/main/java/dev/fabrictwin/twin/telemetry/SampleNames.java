@@ -31,7 +31,7 @@ public final class SampleNames {
 
     /**
      * A sample's maps are FrozenMaps (its constructor makes them so): their keys are scanned in place, since
-     * iterating a keySet makes an entry per key, which cost every ingest format about a tenth of its parse rate.
+     * iterating a keySet makes an entry per key: 4 % of the canonical parse's time in a profile, most of what it lost.
      */
     private static void checkKeys(final String field, final java.util.Map<String, ?> values) throws SampleFormatException {
         if (values instanceof FrozenMap<?> frozen) {
