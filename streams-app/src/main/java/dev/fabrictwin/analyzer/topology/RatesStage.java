@@ -267,7 +267,7 @@ public final class RatesStage {
             recoverPendingOnce(sample);
             newestTs = Math.max(newestTs, sample.ts());
             partitionTime.advance(sample.device(), sample.ts());
-            noteClockAhead(sample.device(), sample.ts());
+            noteClockAhead(sample.device());
             final String portKey = sample.device() + "/" + sample.port();
             final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
             if (step.late()) {
@@ -357,9 +357,14 @@ public final class RatesStage {
             return supported == Long.MIN_VALUE ? newest : Math.min(newest, supported);
         }
 
-        /** Logs a device whose clock runs ahead of its partition's, once until it is back in line. */
-        private void noteClockAhead(final String device, final long ts) {
+        /**
+         * Logs a device whose clock runs ahead of its partition's, once until it is back in line. Judged by the device's
+         * latest time, as the analysis meters it, not by this sample's: a device of which one port runs ahead and the
+         * others do not was logged again at each sample of that port.
+         */
+        private void noteClockAhead(final String device) {
             final long supported = partitionTime.supportedNewest();
+            final long ts = partitionTime.latest(device);
             if (ts <= supported + TickAssembler.SUPPORT_TICKS * nominalIntervalMs) {
                 loggedAhead.remove(device);
                 return;

@@ -23,11 +23,25 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.TickReport;
+import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
+import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
@@ -58,6 +72,10 @@ class AnalyzerTopologyTest {
     private TestOutputTopic<String, byte[]> alerts;
     private TestOutputTopic<String, byte[]> dead;
     private Fabric fabric;
+    /** What the analysis reports, tick by tick, and the meters it feeds (refreshed by the test). */
+    private final List<TickReport> reports = new ArrayList<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, SeriesLimits.defaults());
 
     @BeforeEach
     void setUp() throws Exception {
@@ -66,7 +84,14 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), AnalyzerListener.NONE);
-        driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props);
+        final AnalyzerListener listener = new AnalyzerListener() {
+            @Override
+            public void tick(final TickReport report) {
+                reports.add(report);
+                metrics.tick(report);
+            }
+        };
+        driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props);
         final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
             name: tiny
             duration: 60s
@@ -84,6 +109,7 @@ class AnalyzerTopologyTest {
     @AfterEach
     void tearDown() {
         driver.close();
+        metrics.close();
     }
 
     /** Every port of the fabric sampled each second for {@code seconds}; {@code fault} edits a port's sample at t (s). */
@@ -345,5 +371,84 @@ class AnalyzerTopologyTest {
             e -> assertThat(e).startsWith("timestamp-out-of-range").contains("ahead of the wall clock"));
         assertThat(opened()).as("only the link that went down").extracting(a -> a.type() + " " + a.entity().key())
             .containsExactly("LINK_DOWN link:leaf-0~spine-0");
+    }
+
+    /**
+     * Issue 32, 3: one port stamped +90 s held its lane back for a minute, then 2,096 intervals were discarded as late,
+     * with no log line and {@code fabric_device_clock_ahead_seconds} empty. Among a healthy fabric, one port (then a
+     * whole device) stamped 90 s ahead: the rest is analyzed tick after tick with nothing late, the device is metered
+     * and logged once, and its own intervals are analyzed at the time they carry once the fabric gets there.
+     */
+    @ParameterizedTest(name = "{0} ahead")
+    @ValueSource(strings = {"one port", "one device"})
+    void shouldAnalyzeTheRestOfTheFabricOnTimeWhileOneClockRunsNinetySecondsAhead(final String which) {
+        final PortRef victim = new PortRef("leaf-1", "eth0");
+        final java.util.function.Predicate<PortRef> ahead = which.equals("one port") ? victim::equals
+            : p -> p.device().equals(victim.device());
+        final List<String> warnings;
+        try (WarningCapture log = new WarningCapture(RatesStage.class.getName())) {
+            run(150, (t, p, c, g) -> add(1_000_000L).accept(c, "tx_bytes"), (t, p) -> ahead.test(p) ? 90_000L : 0L);
+            warnings = log.lines();
+        }
+
+        final TickReport last = reports.get(reports.size() - 1);
+        assertThat(last.tick().endMs()).as("ticks close as the healthy fabric goes").isGreaterThanOrEqualTo(T0 + 140_000);
+        assertThat(reports).extracting(r -> r.tick().index()).as("one tick after another, none skipped")
+            .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(reports.get(0).tick().index(),
+                last.tick().index()).boxed().toList());
+        assertThat(last.lateIntervals()).as("no interval late").isZero();
+        for (final TickReport r : reports) {
+            if (r.tick().startMs() >= T0 + 1_000) {
+                assertThat(r.tick().ports()).filteredOn(pt -> !ahead.test(pt.port()))
+                    .as("every healthy port in tick %d", r.tick().index()).hasSize((int) fabric.ports().stream()
+                        .filter(ahead.negate()).count())
+                    .allSatisfy(pt -> assertThat(pt.reports("tx_bytes") ? pt.observed("tx_bytes") : -1).isEqualTo(1_000_000.0));
+            }
+            if (r.tick().startMs() >= T0 + 91_000) {
+                assertThat(r.tick().ports()).filteredOn(pt -> ahead.test(pt.port())).as("its intervals at their time")
+                    .isNotEmpty().allSatisfy(pt -> assertThat(pt.reports("tx_bytes") ? pt.observed("tx_bytes") : -1).isEqualTo(1_000_000.0));
+            }
+        }
+
+        metrics.refresh();
+        assertThat(registry.get("fabric.device.clock.ahead.seconds").tag("device", victim.device()).gauge().value())
+            .isBetween(85.0, 95.0);
+        assertThat(registry.get("fabric.intervals.late").functionCounter().count()).isZero();
+        assertThat(warnings).filteredOn(w -> w.contains(victim.device())).as("logged once")
+            .singleElement().asString().contains("ahead");
+        assertThat(dead.readRecordsToList()).as("nothing dead-lettered: analyzed at its place").isEmpty();
+    }
+
+    /** The WARN lines one logger writes while open, in memory. */
+    private static final class WarningCapture implements AutoCloseable {
+        private final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final String logger;
+        private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
+        private final AbstractAppender appender = new AbstractAppender("warnings", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(final LogEvent event) {
+                lines.add(event.getMessage().getFormattedMessage());
+            }
+        };
+
+        WarningCapture(final String logger) {
+            this.logger = logger;
+            appender.start();
+            final LoggerConfig config = new LoggerConfig(logger, Level.WARN, false);
+            config.addAppender(appender, Level.WARN, null);
+            context.getConfiguration().addLogger(logger, config);
+            context.updateLoggers();
+        }
+
+        List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        @Override
+        public void close() {
+            context.getConfiguration().removeLogger(logger);
+            context.updateLoggers();
+            appender.stop();
+        }
     }
 }

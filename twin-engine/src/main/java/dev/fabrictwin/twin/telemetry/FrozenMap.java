@@ -53,6 +53,16 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
         return i < 0 ? null : (V) values[i];
     }
 
+    /** The first key longer than {@code max} characters, or null: a scan of the keys, no entry made. */
+    String keyLongerThan(final int max) {
+        for (int i = 0; i < size; i++) {
+            if (keys[i].length() > max) {
+                return keys[i];
+            }
+        }
+        return null;
+    }
+
     private int indexOf(final Object key) {
         for (int i = 0; i < size; i++) {
             if (keys[i].equals(key)) {

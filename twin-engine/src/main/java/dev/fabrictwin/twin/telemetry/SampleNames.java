@@ -25,11 +25,24 @@ public final class SampleNames {
         check("device", s.device());
         check("port", s.port());
         check("source", s.source());
-        for (final String name : s.counters().keySet()) {
-            check("counter name", name);
+        checkKeys("counter name", s.counters());
+        checkKeys("gauge name", s.gauges());
+    }
+
+    /**
+     * A sample's maps are FrozenMaps (its constructor makes them so): their keys are scanned in place, since
+     * iterating a keySet makes an entry per key: 4 % of the canonical parse's time in a profile, most of what it lost.
+     */
+    private static void checkKeys(final String field, final java.util.Map<String, ?> values) throws SampleFormatException {
+        if (values instanceof FrozenMap<?> frozen) {
+            final String tooLong = frozen.keyLongerThan(MAX_LENGTH);
+            if (tooLong != null) {
+                check(field, tooLong);
+            }
+            return;
         }
-        for (final String name : s.gauges().keySet()) {
-            check("gauge name", name);
+        for (final String name : values.keySet()) {
+            check(field, name);
         }
     }
 

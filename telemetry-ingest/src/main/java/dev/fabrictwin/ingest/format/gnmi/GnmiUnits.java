@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
@@ -46,6 +47,7 @@ public final class GnmiUnits {
         final ObjectMapper mapper = mapper(context.maxRecordBytes());
         final JsonUnitReader reader = new JsonUnitReader(in, context.maxRecordBytes());
         final RepeatedKeys repeated = new RepeatedKeys();
+        final ObjectReader trees = KeepFirstJson.reader(mapper, repeated);
         JsonUnitReader.Unit unit;
         while ((unit = reader.next()) != null) {
             repeated.clear();
@@ -61,7 +63,7 @@ public final class GnmiUnits {
                 continue;
             }
             try {
-                final JsonNode message = KeepFirstJson.readTree(mapper, unit.bytes(), repeated);
+                final JsonNode message = trees.readTree(unit.bytes());
                 if (message == null || !message.isObject()) {
                     throw new SampleFormatException(RejectReason.MALFORMED, "a message must be a JSON object");
                 }

@@ -292,7 +292,9 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return; // gauges without a mapping are port attributes (mtu, flags, ids): ignored
             }
             final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
-            final Group known = groups.get(new GroupKey(node, port, ts));
+            // one lookup of the port's group a line: the group is made only once a value of it was read
+            final GroupKey key = new GroupKey(node, port, ts);
+            final Group known = groups.get(key);
             if (known != null && known.seen.contains(s.name())) {
                 known.repeated.accept(s.name()); // a series repeated in one scrape: the first value stands
                 known.raw.addLine(line.bytes());
@@ -301,7 +303,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
 
             if (gauge) {
                 final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
-                final Group g = group(node, port, ts);
+                final Group g = known != null ? known : group(key);
                 if (target.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS) && v < 0) {
                     // node_exporter exports /sys/class/net/*/speed = -1 (virtio, veth, bonds, a link that is down) as
                     // -125000: no speed is known; the port's counters and oper_up are still good
@@ -320,14 +322,14 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return;
             }
             final long v = CounterValues.scale(CounterValues.parseFloatCounter(s.value(), s.name()), mapped.scale());
-            final Group g = group(node, port, ts);
+            final Group g = known != null ? known : group(key);
             g.counters.add(target, s.name(), v);
             g.seen.add(s.name());
             g.raw.addLine(line.bytes());
         }
 
-        private Group group(final String node, final String port, final long ts) {
-            return groups.computeIfAbsent(new GroupKey(node, port, ts), k -> new Group(context.maxRecordBytes()));
+        private Group group(final GroupKey key) {
+            return groups.computeIfAbsent(key, k -> new Group(context.maxRecordBytes()));
         }
 
         void finish(final IngestSink sink) {
