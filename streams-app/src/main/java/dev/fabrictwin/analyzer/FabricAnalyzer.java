@@ -180,6 +180,9 @@ public final class FabricAnalyzer implements Serializable {
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         final List<ShardTick> shardTicks = new ArrayList<>();
+        if (!closed.isEmpty() && !twin.started()) {
+            twin.anchor(epochOf(closed.get(0)));
+        }
         for (final Tick tick : closed) {
             consultTwin(tick);
             final List<Finding> findings = new ArrayList<>();
@@ -210,6 +213,19 @@ public final class FabricAnalyzer implements Serializable {
             twin.forgetBefore(tick.startMs() - config.historyMs());
         }
         return new Output(alerts, health, closed, shardTicks, null);
+    }
+
+    /**
+     * The replica's time zero: the tick boundary at or before the earliest interval start of the first tick closed.
+     * That tick holds every interval of its index (one arriving after it closed is late), so the epoch is the same
+     * whichever interval came first.
+     */
+    private long epochOf(final Tick first) {
+        long earliest = Long.MAX_VALUE;
+        for (final PortTick t : first.ports()) {
+            earliest = Math.min(earliest, t.t0());
+        }
+        return Math.floorDiv(earliest, config.tickMs()) * config.tickMs();
     }
 
     /** The devices the open alerts name (a job's impact names none: its causes do). */

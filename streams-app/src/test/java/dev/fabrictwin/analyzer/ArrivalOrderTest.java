@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,6 +38,36 @@ class ArrivalOrderTest {
         }
         assertThat(inOrder.alerts()).isNotEmpty();
         assertThat(inOrder.health()).isNotEmpty();
+    }
+
+    /**
+     * A task builds its replica on the first interval it gets, which a slow start, a backlog or another instance makes
+     * a different one: here a device's second interval, one tick later than the first round (not late: that tick
+     * has not closed). The replica starts at the first tick closed all the same, so every figure is the same.
+     */
+    @Test
+    void whicheverIntervalArrivesFirstTheReplicaStartsAtTheFirstTick() throws Exception {
+        final CapturedIntervals capture = CapturedIntervals.of("mixed-down-drop-ecn.yaml");
+        final long tickMs = capture.scenario().sampleInterval().toMillis();
+        final List<PortInterval> inOrder = capture.intervals();
+        final PortInterval first = inOrder.get(0);
+        final int later = java.util.stream.IntStream.range(0, inOrder.size())
+            .filter(i -> Math.floorDiv(inOrder.get(i).t0(), tickMs) > Math.floorDiv(first.t0(), tickMs)).findFirst().orElseThrow();
+        final List<PortInterval> laterFirst = new ArrayList<>(inOrder);
+        laterFirst.add(0, laterFirst.remove(later));
+
+        final CapturedIntervals.Run reference = CapturedIntervals.analyze(capture.analyzer(epochOf(first, tickMs)), inOrder);
+        final FabricAnalyzer builtOnLater = capture.analyzer(epochOf(laterFirst.get(0), tickMs));
+        final CapturedIntervals.Run run = CapturedIntervals.analyze(builtOnLater, laterFirst);
+
+        assertThat(builtOnLater.lateIntervals()).isZero();
+        assertThat(run.health()).as("job health, built on a later interval").containsExactlyElementsOf(reference.health());
+        assertThat(run.alerts()).as("alerts, built on a later interval").containsExactlyElementsOf(reference.alerts());
+        assertThat(reference.health()).isNotEmpty();
+    }
+
+    private static long epochOf(final PortInterval interval, final long tickMs) {
+        return Math.floorDiv(interval.t0(), tickMs) * tickMs;
     }
 
     /**

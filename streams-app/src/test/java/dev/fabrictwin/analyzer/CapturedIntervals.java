@@ -46,7 +46,12 @@ public record CapturedIntervals(Scenario scenario, JsonNode topology, List<JsonN
     }
 
     public FabricAnalyzer analyzer() {
-        return new FabricAnalyzer(TwinReplica.from(topology, jobs, scenario.epoch().toEpochMilli()),
+        return analyzer(scenario.epoch().toEpochMilli());
+    }
+
+    /** An analyzer whose replica is built with this epoch (the analyzer task's: the tick of the first interval it gets). */
+    public FabricAnalyzer analyzer(final long epochMs) {
+        return new FabricAnalyzer(TwinReplica.from(topology, jobs, epochMs),
             AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
     }
 
@@ -57,7 +62,12 @@ public record CapturedIntervals(Scenario scenario, JsonNode topology, List<JsonN
 
     /** As {@link #analyze(int...)}, the intervals arriving in {@code order}. */
     public Run analyze(final List<PortInterval> order, final int... restartAt) {
-        FabricAnalyzer analyzer = analyzer();
+        return analyze(analyzer(), order, restartAt);
+    }
+
+    /** As {@link #analyze(List, int...)}, by this analyzer. */
+    public static Run analyze(final FabricAnalyzer first, final List<PortInterval> order, final int... restartAt) {
+        FabricAnalyzer analyzer = first;
         final List<Alert> alerts = new ArrayList<>();
         final List<JobHealth> health = new ArrayList<>();
         int next = 0;

@@ -41,9 +41,14 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         int documentsVersion;
         int topologyVersion;
         long lastCheckMs = Long.MIN_VALUE;
-        /** Where the correlation's replica starts: jobs declared without a start run from here. */
-        long epochMs;
     }
+
+    /**
+     * The epoch of the correlation's replica, which never runs: it only says which jobs run when, from their documents.
+     * Before any telemetry, so a job runs from its {@code startMs} (or always, without one) whichever shard's tick
+     * happened to come first.
+     */
+    private static final long SCHEDULE_EPOCH_MS = 0;
 
     private final AnalyzerSettings settings;
     private final AnalyzerListener listener;
@@ -100,7 +105,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
     private void correlate(final ShardTick tick, final List<Alert> alerts, final List<JobHealth> health) {
         if (progress.correlation == null || tick.endMs() - progress.lastCheckMs >= DOCUMENT_CHECK_MS) {
             progress.lastCheckMs = tick.endMs();
-            refresh(tick.startMs());
+            refresh();
             if (progress.correlation == null) {
                 return;
             }
@@ -131,7 +136,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
     }
 
     /** Builds the correlation from the documents, or follows their jobs; a changed topology rebuilds it. */
-    private void refresh(final long atMs) {
+    private void refresh() {
         final FabricDocuments docs = FabricDocuments.read(topologies, jobs);
         if (docs.topology() == null || progress.correlation != null && docs.version() == progress.documentsVersion) {
             return;
@@ -139,10 +144,9 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         try {
             if (progress.correlation != null && docs.topologyVersion() == progress.topologyVersion) {
                 // a replica never advanced knows which jobs run when from their documents alone
-                progress.correlation.follow(TwinReplica.from(docs.topology(), docs.jobs(), progress.epochMs));
+                progress.correlation.follow(TwinReplica.from(docs.topology(), docs.jobs(), SCHEDULE_EPOCH_MS));
             } else {
-                progress.epochMs = atMs;
-                final TwinReplica twin = TwinReplica.from(docs.topology(), docs.jobs(), atMs);
+                final TwinReplica twin = TwinReplica.from(docs.topology(), docs.jobs(), SCHEDULE_EPOCH_MS);
                 progress.correlation = new ShardedCorrelation(twin, ShardMap.of(twin.fabric(), settings.shards()),
                     settings.analyzerConfig());
                 progress.topologyVersion = docs.topologyVersion();

@@ -3,7 +3,6 @@ package dev.fabrictwin.analyzer.twin;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,7 @@ import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
+import dev.fabrictwin.twin.scenario.Transport;
 import dev.fabrictwin.twin.sim.CounterIntegrator;
 import dev.fabrictwin.twin.sim.FluidSimulation;
 import dev.fabrictwin.twin.sim.PortCounters;
@@ -57,57 +57,105 @@ public final class TwinReplica implements Serializable {
     private final Fabric fabric;
     /** Every declared job the replica follows (started or waiting to), by id, in declaration order. */
     private final Map<String, PlacedJob> placed = new LinkedHashMap<>();
-    private final Map<String, JsonNode> documents = new HashMap<>();
-    private final FluidSimulation simulation;
-    private final CounterIntegrator integrator;
-    private final long epochMs;
+    private final Map<String, JsonNode> documents = new LinkedHashMap<>();
+    private final Transport transport;
+    /** The directed links whose history is kept ({@link #recordOnly}), or null for all. */
+    private boolean[] recorded;
+    /** Built again, with the epoch and jobs known then, while the replica has not run ({@link #anchor}). */
+    private FluidSimulation simulation;
+    private CounterIntegrator integrator;
+    private long epochMs;
     private final PortNames.Resolver names;
 
-    private TwinReplica(final Fabric fabric, final PortNames names, final List<PlacedJob> jobs, final long epochMs) {
+    private TwinReplica(final Fabric fabric, final PortNames names, final Transport transport, final long epochMs) {
         this.fabric = fabric;
         this.names = names.bind(fabric);
-        jobs.forEach(j -> placed.put(j.id(), j));
+        this.transport = transport;
         this.epochMs = epochMs;
-        this.simulation = new FluidSimulation(fabric, jobs, Routing.ecmp(REPLICA_HASH_SEED), List.of(),
-            ModelParams.defaults(), REPLICA_HASH_SEED);
-        this.integrator = new CounterIntegrator(fabric, simulation.timeline(), ModelParams.defaults());
-        simulation.setCompletionGrid(COMPLETION_GRID_SECONDS);
     }
 
     /** Builds the replica from the topology document and the declared jobs (as the topics carry them). */
     public static TwinReplica from(final JsonNode topology, final List<JsonNode> jobDocuments, final long epochMs) {
         final Fabric fabric = FabricJson.fromJson(topology, "fabric", Technology.ROCE_V2);
+        final TwinReplica replica = new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
+            FabricJson.transport(topology), epochMs); // the document's transport (ecn when absent)
+        replica.declare(jobDocuments);
+        return replica;
+    }
+
+    /**
+     * The jobs as declared before the replica runs: placed together in declaration order, started at their
+     * {@code startMs} (or with the replica), ended at their {@code endMs}; the simulation is built anew on them.
+     */
+    private void declare(final List<JsonNode> jobDocuments) {
         final List<JobSpec> specs = new ArrayList<>();
         for (final JsonNode j : jobDocuments) {
             specs.add(JobJson.fromJson(j));
         }
-        final TwinReplica replica = new TwinReplica(fabric, PortNames.fromJson(topology.get("names")),
-            Placement.place(fabric, specs, REPLICA_HASH_SEED), epochMs);
-        replica.simulation.setTransport(FabricJson.transport(topology)); // the document's transport (ecn when absent)
+        placed.clear();
+        documents.clear();
+        Placement.place(fabric, specs, REPLICA_HASH_SEED).forEach(j -> placed.put(j.id(), j));
         for (final JsonNode j : jobDocuments) {
-            final String id = j.get("id").asText();
-            replica.documents.put(id, j);
-            final long start = j.path(START_MS).asLong(Long.MIN_VALUE);
+            documents.put(j.get("id").asText(), j);
+        }
+        simulation = new FluidSimulation(fabric, List.copyOf(placed.values()), Routing.ecmp(REPLICA_HASH_SEED), List.of(),
+            ModelParams.defaults(), REPLICA_HASH_SEED);
+        integrator = new CounterIntegrator(fabric, simulation.timeline(), ModelParams.defaults());
+        simulation.setCompletionGrid(COMPLETION_GRID_SECONDS);
+        simulation.setTransport(transport);
+        if (recorded != null) {
+            simulation.recordOnly(recorded);
+        }
+        for (final Map.Entry<String, JsonNode> e : documents.entrySet()) {
+            final long start = e.getValue().path(START_MS).asLong(Long.MIN_VALUE);
             if (start > epochMs) {
-                replica.simulation.setPhaseOffset(id, replica.seconds(start));
+                simulation.setPhaseOffset(e.getKey(), seconds(start));
             }
-            if (j.hasNonNull(END_MS)) {
-                replica.simulation.endJob(id, replica.seconds(j.get(END_MS).asLong()));
+            if (e.getValue().hasNonNull(END_MS)) {
+                simulation.endJob(e.getKey(), seconds(e.getValue().get(END_MS).asLong()));
             }
         }
-        return replica;
+    }
+
+    /**
+     * Sets the replica's time zero, which a job declared without {@code startMs} starts at, before it has run. The
+     * analysis anchors it on its first closed tick, whose intervals are all there (unless late): a replica built when
+     * some other interval happened to arrive first then starts the same, so the output does not depend on start-up
+     * timing or arrival order.
+     */
+    public void anchor(final long epochMs) {
+        if (simulation.started()) {
+            throw new IllegalStateException("the replica has run: its epoch is fixed");
+        }
+        if (epochMs != this.epochMs) {
+            this.epochMs = epochMs;
+            declare(List.copyOf(documents.values()));
+        }
+    }
+
+    /** Whether the replica has run (its epoch and the jobs it started with are fixed). */
+    public boolean started() {
+        return simulation.started();
     }
 
     /**
      * Follows the scheduler: jobs whose document appeared start (at their {@code startMs}, or now), jobs whose
      * document went away (a tombstone) end now, a changed document ends the old job and starts the new one, and
      * an {@code endMs} ends the job then. Their traffic appears and leaves the replica at those event times, so
-     * a job starting or ending is expected, not a fault. Returns whether anything changed.
+     * a job starting or ending is expected, not a fault. Before the replica has run, the documents are simply the
+     * ones it starts with (as if they had been there when it was built). Returns whether anything changed.
      */
     public boolean updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
         final Map<String, JsonNode> next = new LinkedHashMap<>();
         for (final JsonNode j : jobDocuments) {
             next.put(JobJson.fromJson(j).id(), j);
+        }
+        if (!simulation.started()) {
+            final boolean changed = !next.equals(documents);
+            if (changed) {
+                declare(List.copyOf(next.values()));
+            }
+            return changed;
         }
         boolean changed = false;
         for (final String id : List.copyOf(documents.keySet())) {
@@ -237,6 +285,7 @@ public final class TwinReplica implements Serializable {
      * expectations are only ever asked for its own links, keeps only their history.
      */
     public void recordOnly(final boolean[] directedLinks) {
+        recorded = directedLinks.clone();
         simulation.recordOnly(directedLinks);
     }
 

@@ -116,6 +116,38 @@ class TwinReplicaTest {
         assertThat(part.historyStates()).isLessThan(whole.historyStates());
     }
 
+    /**
+     * Before it runs, a replica is what its last documents and epoch make it: built a tick early on a topology alone,
+     * told the jobs, then anchored and kept to some links, it expects what one built late with everything does.
+     */
+    @Test
+    void beforeItRunsAReplicaIsWhatItsLastDocumentsAndEpochMakeIt() throws Exception {
+        final Generated g = Generated.of(scenario(""));
+        final TwinReplica early = TwinReplica.from(g.topology(), List.of(), g.epochMs() - 1_000);
+        final boolean[] kept = new boolean[early.fabric().directedLinkCount()];
+        java.util.Arrays.fill(kept, true);
+        early.recordOnly(kept);
+        assertThat(early.updateJobs(g.jobs(), g.epochMs() + 3_000)).isTrue();
+        early.anchor(g.epochMs());
+        final TwinReplica late = g.replica();
+
+        final SampleIntervals intervals = new SampleIntervals(1_000);
+        int compared = 0;
+        for (final Sample x : g.samples()) {
+            final Optional<PortInterval> interval = intervals.next(x);
+            if (interval.isPresent()) {
+                final PortInterval i = interval.get();
+                assertThat(early.expected(i).counters()).as("%s/%s at %d", i.device(), i.port(), i.t1())
+                    .isEqualTo(late.expected(i).counters());
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(100);
+        assertThat(early.started()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> early.anchor(g.epochMs() + 1_000))
+            .isInstanceOf(IllegalStateException.class);
+    }
+
     @Test
     void shouldPredictAHealthyNicsBytesFromTheTopicsAlone() throws Exception {
         final List<double[]> pairs = observedVsExpected(scenario(""), "host-1", "nic0", "tx_bytes");

@@ -495,6 +495,11 @@ public final class FluidSimulation implements Serializable {
         return job(jobId).lastCommSeconds;
     }
 
+    /** Whether the simulation has run (its first {@link #runUntil}); jobs, faults and settings are fixed from then on. */
+    public boolean started() {
+        return started;
+    }
+
     /** Advances simulated time to {@code until}, processing every event on the way. */
     public void runUntil(final double until) {
         if (!started) {
