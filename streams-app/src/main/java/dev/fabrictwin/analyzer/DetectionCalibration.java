@@ -287,16 +287,23 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
      * @param excessShare   the least excess over the twin, as a share of line rate
      * @param excessFactor  the least multiple of what the twin expects
      */
-    public record UnexpectedTraffic(int windowTicks, double excessShare, double excessFactor) implements Serializable {
+    public record UnexpectedTraffic(int windowTicks, double excessShare, double excessFactor, int backgroundWindows,
+                                    int backgroundWarmUp, double backgroundQuantile) implements Serializable {
 
         public UnexpectedTraffic {
             require(windowTicks >= 1, "unexpectedTraffic.windowTicks >= 1", windowTicks);
             require(excessShare > 0 && excessShare <= 1, "unexpectedTraffic.excessShare in (0, 1]", excessShare);
             require(excessFactor >= 1, "unexpectedTraffic.excessFactor >= 1", excessFactor);
+            require(backgroundWindows >= 1 && backgroundWindows <= 1024, "unexpectedTraffic.backgroundWindows in 1..1024",
+                backgroundWindows);
+            require(backgroundWarmUp >= 1 && backgroundWarmUp <= backgroundWindows,
+                "unexpectedTraffic.backgroundWarmUp in 1..backgroundWindows", backgroundWarmUp);
+            require(backgroundQuantile >= 0 && backgroundQuantile <= 1, "unexpectedTraffic.backgroundQuantile in 0..1",
+                backgroundQuantile);
         }
 
         static UnexpectedTraffic defaults() {
-            return new UnexpectedTraffic(5, 0.2, 1.5);
+            return new UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9);
         }
     }
 

@@ -13,12 +13,20 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
- * {@code UNEXPECTED_TRAFFIC}: load at a host port that no declared job explains. Over a window of
- * {@link DetectionCalibration.UnexpectedTraffic#windowTicks} ticks (several iterations, so a phase error of the twin
- * averages out) a NIC sending more than the twin expects by {@link DetectionCalibration.UnexpectedTraffic#excessShare}
- * of its line rate ({@link #excess}) is a source of undeclared traffic — a root cause: the traffic is its own. A NIC
- * receiving that much more is where it lands, a victim of the largest source; a receiver with no source in sight
- * (traffic from outside the monitored hosts) is the root itself.
+ * {@code UNEXPECTED_TRAFFIC}: load at a host port that neither the declared jobs nor the port's usual undeclared
+ * traffic explain. Over a window of {@link DetectionCalibration.UnexpectedTraffic#windowTicks} ticks (several
+ * iterations, so a phase error of the twin averages out) a NIC sending more than the twin expects plus its learned
+ * background by {@link DetectionCalibration.UnexpectedTraffic#excessShare} of its line rate ({@link #excess}) is a
+ * source of undeclared traffic — a root cause: the traffic is its own. A NIC receiving that much more is where it
+ * lands, a victim of the largest source; a receiver with no source in sight (traffic from outside the monitored
+ * hosts) is the root itself.
+ *
+ * <p>Real fabrics carry traffic no scheduler declares (storage, inference, checkpoints, test traffic). Each port and
+ * direction learns its background: the excess over the twin of its healthy windows (no alert covering it, none found
+ * here), one per window, the last {@link DetectionCalibration.UnexpectedTraffic#backgroundWindows} kept; the background
+ * is their {@link DetectionCalibration.UnexpectedTraffic#backgroundQuantile} quantile. A port judges nothing until
+ * it has learned {@link DetectionCalibration.UnexpectedTraffic#backgroundWarmUp} windows: what runs when the analysis
+ * starts is the fabric's normal, a source that appears later is not.
  */
 public final class UnexpectedTrafficDetector implements Detector {
 
@@ -27,16 +35,30 @@ public final class UnexpectedTrafficDetector implements Detector {
 
     /** By port index (sized to the fabric at the first tick). */
     private Rolling[][] windows;
+    /** Per port index, ticks taken into its window since it last learned its background. */
+    private int[] sinceLearned;
+    /** Healthy windows' excess over the twin as a share of line rate, by {@code 2 × port index} (+1 sending). */
+    private LearnedLevels background;
+    /**
+     * By the same key, the last window's share, learned once the next window is healthy too (NaN: none): the window in
+     * which unexpected traffic begins holds only part of it, and learning it would raise the background it is judged by.
+     */
+    private float[] pending;
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
+        final DetectionCalibration.UnexpectedTraffic cal = context.config().calibration().unexpectedTraffic();
         if (windows == null) {
-            windows = new Rolling[context.fabric().directedLinkCount()][];
+            final int ports = context.fabric().directedLinkCount();
+            windows = new Rolling[ports][];
+            sinceLearned = new int[ports];
+            background = new LearnedLevels(2 * ports, cal.backgroundWindows(), cal.backgroundWarmUp());
+            pending = new float[2 * ports];
+            java.util.Arrays.fill(pending, Float.NaN);
         }
         // in port order: the findings' order does not depend on hashing
         final Map<PortRef, Double> rxExcess = new LinkedHashMap<>();
         final Map<PortRef, Double> txExcess = new LinkedHashMap<>();
-        final DetectionCalibration.UnexpectedTraffic cal = context.config().calibration().unexpectedTraffic();
         for (final PortTick t : context.ports()) {
             if (!context.isHost(t)) {
                 continue;
@@ -62,15 +84,46 @@ public final class UnexpectedTrafficDetector implements Detector {
                 continue;
             }
             final double lineBytes = context.capacityBps(t) / 8 * w[4].sum();
-            excess(w[0].sum(), w[1].sum(), lineBytes, cal).ifPresent(x -> rxExcess.put(t.port(), x));
-            excess(w[2].sum(), w[3].sum(), lineBytes, cal).ifPresent(x -> txExcess.put(t.port(), x));
+            final boolean learnNow = ++sinceLearned[t.index()] >= window && context.uncovered(t);
+            final java.util.Optional<Double> rx = judge(2 * t.index(), w[0].sum(), w[1].sum(), lineBytes, learnNow, cal);
+            final java.util.Optional<Double> tx = judge(2 * t.index() + 1, w[2].sum(), w[3].sum(), lineBytes, learnNow, cal);
+            if (learnNow) {
+                sinceLearned[t.index()] = 0;
+            }
+            rx.ifPresent(x -> rxExcess.put(t.port(), x));
+            tx.ifPresent(x -> txExcess.put(t.port(), x));
         }
         final int first = out.size();
         rxExcess.forEach((port, x) -> out.add(sink(port, x, null)));
         txExcess.forEach((port, x) -> out.add(Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), TX_METRIC, x,
-            0, Severity.WARNING, String.format("%s %s sends %.0f%% of line rate more than the declared jobs explain",
-                port.device(), port.port(), 100 * x))));
+            0, Severity.WARNING, String.format("%s %s sends %.0f%% of line rate more than the declared jobs and its "
+                + "usual undeclared traffic explain", port.device(), port.port(), 100 * x))));
         linkSinks(out.subList(first, out.size()));
+    }
+
+    /**
+     * One direction of a port over its window: the excess beyond the twin and the learned background, when it is
+     * unexpected; when {@code learnNow} and none is found, the last healthy window is learned and this one waits for the
+     * next. Nothing is judged before the key has learned its background.
+     */
+    private java.util.Optional<Double> judge(final int key, final double observed, final double expected,
+                                             final double lineBytes, final boolean learnNow,
+                                             final DetectionCalibration.UnexpectedTraffic cal) {
+        if (lineBytes <= 0) {
+            return java.util.Optional.empty();
+        }
+        final double share = (observed - expected) / lineBytes;
+        final java.util.Optional<Double> excess = background.learned(key)
+            ? excess(observed, expected + Math.max(0, background.quantile(key, cal.backgroundQuantile())) * lineBytes,
+                lineBytes, cal)
+            : java.util.Optional.empty();
+        if (excess.isPresent()) {
+            pending[key] = Float.NaN;
+        } else if (learnNow) {
+            background.learn(key, pending[key]); // NaN is not learned
+            pending[key] = (float) share;
+        }
+        return excess;
     }
 
     /**
@@ -96,7 +149,8 @@ public final class UnexpectedTrafficDetector implements Detector {
     }
 
     private static Finding sink(final PortRef port, final double excess, final PortRef source) {
-        final String summary = String.format("%s %s receives %.0f%% of line rate more than the declared jobs explain",
+        final String summary = String.format("%s %s receives %.0f%% of line rate more than the declared jobs and its "
+            + "usual undeclared traffic explain",
             port.device(), port.port(), 100 * excess);
         return source == null
             ? Finding.root(FaultType.UNEXPECTED_TRAFFIC, Entity.port(port), RX_METRIC, excess, 0, Severity.WARNING, summary)

@@ -258,8 +258,9 @@ class AnalyzerTopologyTest {
     @Test
     void trafficNoJobExplainsOpensUnexpectedTrafficOnItsSender() {
         final long bytes = (long) (0.8 * LINE_BYTES_PER_S);
-        run(30, (t, p, c, g) -> {
-            if (t < 10) {
+        // from 30 s on: the host ports have learned their (empty) undeclared background by then
+        run(50, (t, p, c, g) -> {
+            if (t < 30) {
                 return;
             }
             if (p.equals(new PortRef("host-0", "nic0"))) {
