@@ -281,11 +281,14 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
     }
 
     /**
-     * {@code UNEXPECTED_TRAFFIC}: a NIC sending more than the twin expects.
+     * {@code UNEXPECTED_TRAFFIC}: a NIC sending more than the twin and its learned undeclared background.
      *
-     * @param windowTicks   ticks averaged (several iterations, so a phase error of the twin averages out)
-     * @param excessShare   the least excess over the twin, as a share of line rate
-     * @param excessFactor  the least multiple of what the twin expects
+     * @param windowTicks        ticks averaged (several iterations, so a phase error of the twin averages out)
+     * @param excessShare        the least excess over the twin and the background, as a share of line rate
+     * @param excessFactor       the least multiple of what the twin and the background explain
+     * @param backgroundWindows  healthy windows kept per port and direction to learn its background from
+     * @param backgroundWarmUp   windows learned before the port is judged
+     * @param backgroundQuantile the quantile of the kept windows' excess taken as the background
      */
     public record UnexpectedTraffic(int windowTicks, double excessShare, double excessFactor, int backgroundWindows,
                                     int backgroundWarmUp, double backgroundQuantile) implements Serializable {
