@@ -71,7 +71,7 @@ public final class NxosLldpJson {
             }
             if (local.isBlank() || system.isBlank() || port.isBlank()) {
                 out.skipped(device + "/" + (local.isBlank() ? "?" : local) + ": an NX-OS LLDP row without "
-                    + (local.isBlank() ? "l_port_id" : system.isBlank() ? "the neighbour's name" : "port_id"));
+                    + (local.isBlank() ? "l_port_id" : system.isBlank() ? (detail ? "sys_name" : "chassis_id") + " (the neighbour's name)" : "port_id"));
                 continue;
             }
             out.add(new Neighbor(device, local, system, port, Double.NaN));

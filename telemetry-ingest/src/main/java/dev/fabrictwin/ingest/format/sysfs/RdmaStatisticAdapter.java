@@ -65,7 +65,7 @@ public final class RdmaStatisticAdapter implements FormatAdapter {
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
         final BlankInput input = new BlankInput(in);
         GnmiUnits.parse(input, context, sink, FORMAT, RdmaStatisticAdapter::port);
-        if (input.read > 0 && input.blank) {
+        if (input.bytes > 0 && input.blank) {
             // no unit at all, yet something came in: said, as the text formats say an input of blank lines
             sink.record();
             sink.reject(new Rejection(new byte[0], RejectReason.NO_COUNTERS, "input holds only blank space, no "
@@ -75,7 +75,7 @@ public final class RdmaStatisticAdapter implements FormatAdapter {
 
     /** Tells whether what was read is only blank space and byte order marks (the JSON splitter skips them without a unit). */
     private static final class BlankInput extends FilterInputStream {
-        long read;
+        long bytes;
         boolean blank = true;
 
         BlankInput(final InputStream in) {
@@ -101,7 +101,7 @@ public final class RdmaStatisticAdapter implements FormatAdapter {
         }
 
         private void see(final int b) {
-            read++;
+            bytes++;
             final int u = b & 0xff;
             blank &= u == ' ' || u == '\t' || u == '\r' || u == '\n' || u == 0xef || u == 0xbb || u == 0xbf; // BOM too
         }
