@@ -53,8 +53,8 @@ public final class RdmaStatisticAdapter implements FormatAdapter {
 
     /** Keys of a port object that name it or are attributes, not counters. */
     private static final Set<String> NAMING_KEYS = Set.of("ifname", "port", "ifindex");
-    /** Keys only {@code rdma link -j} prints. */
-    private static final Set<String> LINK_KEYS = Set.of("state", "physical_state", "netdev", "netdev_index");
+    /** Keys only {@code rdma link -j} prints, in its order (the message names the first found, the same every run). */
+    private static final List<String> LINK_KEYS = List.of("state", "physical_state", "netdev", "netdev_index");
 
     @Override
     public String format() {
