@@ -57,13 +57,15 @@ import picocli.CommandLine.Spec;
         "Input: --file (a file or stdin), --sysfs DIR (a live /sys/class/infiniband tree), --from-topic (what "
             + "gnmic's or Telegraf's Kafka output writes; a Kafka Streams app, exactly once, runs until stopped or "
             + "--stop-when-idle) or --scrape (Prometheus exporters every --interval; runs until stopped or --scrapes "
-            + "rounds). --scrape maps node_exporter (node_network_*, node_ethtool_*, node_infiniband_*) and "
-            + "infiniband_exporter; SONiC exporters' "
-            + "sonic_interface_* are not mapped yet (no rx_bytes/tx_bytes from them): for SONiC, ingest --format "
-            + "sonic reads COUNTERS_DB. --sysfs reads a live /sys/class/infiniband tree in place every --interval "
+            + "rounds). --scrape maps node_exporter (node_network_*, node_ethtool_*, node_infiniband_*), "
+            + "infiniband_exporter and SONiC's sonic-exporter (sonic_interface_*: bytes, packets, discards, speed, "
+            + "oper status); ingest --format sonic reads SONiC's COUNTERS_DB itself. --sysfs reads a live "
+            + "/sys/class/infiniband tree in place every --interval "
             + "(InfiniBand/RoCE counters/, hw_counters/, state, rate of each <hca>/ports/<n>, mapped as --format sysfs; "
             + "device: --device, else this machine's hostname); a file that cannot be read (permission, or gone with "
-            + "its port) is counted and warned about, the rest of the round goes on.",
+            + "its port) is counted and warned about, the rest of the round goes on. --format rdma reads the RDMA "
+            + "hardware counters of 'rdma statistic show -j' (iproute2), named as --sysfs names them (np_cnp_sent -> "
+            + "cnp_sent, port <hca>/<n>; --device required).",
         "",
         "Exit status: 0 when at least one sample was ingested; 1 when nothing was (no input, or every record "
             + "rejected: the summary says which); 2 for bad usage. Stopped by a signal (Ctrl-C), the summary "
@@ -83,6 +85,7 @@ import picocli.CommandLine.Spec;
         "  # RoCE/InfiniBand counters of this host's HCAs, every second",
         "  fabric-twin ingest --sysfs /sys/class/infiniband --interval 1s --bootstrap 127.0.0.1:9092",
         "  fabric-twin ingest --sysfs /sys/class/infiniband --device gpu01 --scrapes 1 --output -",
+        "  rdma statistic show -j | fabric-twin ingest --format rdma --device gpu01 --file - --output -",
     })
 final class IngestCommand implements Callable<Integer> {
 
@@ -90,8 +93,8 @@ final class IngestCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--format", paramLabel = "FORMAT",
-        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, sonic, perfquery, influx, "
-            + "telegraf-json. Required with --file and --from-topic; --scrape reads prometheus, --sysfs sysfs.")
+        description = "Input format: canonical, gnmic, gnmi-protojson, prometheus, ethtool, sysfs, rdma, sonic, perfquery, "
+            + "influx, telegraf-json. Required with --file and --from-topic; --scrape reads prometheus, --sysfs sysfs.")
     private String format;
 
     @ArgGroup(exclusive = true, multiplicity = "1")

@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
     description = {
         "Build the fabric.topology document from what the fabric says about itself: LLDP neighbour tables "
             + "(lldpctl -f json/json0/keyvalue of each device, SONiC's LLDP_ENTRY_TABLE, Arista EOS 'show lldp neighbors "
-            + "detail | json', Cisco NX-OS 'show lldp neighbors | json', OpenConfig LLDP state from gnmic), InfiniBand "
+            + "detail | json', Cisco NX-OS 'show lldp neighbors [detail] | json', OpenConfig LLDP state from gnmic), InfiniBand "
             + "ibnetdiscover or iblinkinfo, or a links CSV.",
         "Roles (host, leaf, spine, core) come from the graph: --role first, then what a source says (an IB CA or an "
             + "LLDP Station is a host, Bridge/Router a switch), then devices with no table of their own or only NIC "
@@ -90,8 +90,8 @@ final class TopologyImportCommand implements Callable<Integer> {
     private List<String> eos = new ArrayList<>();
 
     @Option(names = "--nxos-lldp", paramLabel = "NAME=FILE",
-        description = "Cisco NX-OS 'show lldp neighbors | json' (or '| json native') of switch NAME; the detail form is "
-            + "refused. Repeatable.")
+        description = "Cisco NX-OS 'show lldp neighbors | json' (or '| json native') or 'show lldp neighbors detail | json' "
+            + "of switch NAME, as the switch prints it or as NX-API answers it. Repeatable.")
     private List<String> nxos = new ArrayList<>();
 
     @Option(names = "--gnmic-lldp", paramLabel = "[NAME=]FILE",

@@ -138,6 +138,7 @@ class IngestVerdictConsistencyTest {
                 + "PortRcvData:....10\nPortRcvData:....20\n"), "PortRcvData", 4},
             {in("sysfs", "leaf-1", sysfs("mlx5_0/ports/1/counters/port_xmit_data", "5") + sysfs("mlx5_0/ports/1/counters/port_rcv_data", "10")
                 + sysfs("mlx5_0/ports/1/counters/port_rcv_data", "20")), "port_rcv_data", 4},
+            {in("rdma", "leaf-1", rdma("\"tx_bytes\":5,\"rx_bytes\":10,\"rx_bytes\":20")), "rx_bytes", 1},
         };
         for (final Object[] i : inputs) {
             final long scale = ((Integer) i[2]).longValue();
@@ -165,7 +166,8 @@ class IngestVerdictConsistencyTest {
                 in("sonic", "leaf-1", sonic("Ethernet0", "\"SAI_PORT_STAT_IF_OUT_OCTETS\":\"5\",\"" + LONG + "\":\"1\"")),
                 in("perfquery", "leaf-1", "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\nPortXmitData:....5\n"
                     + LONG + ":....1\n"),
-                in("sysfs", "leaf-1", sysfs("mlx5_0/ports/1/counters/port_xmit_data", "5") + sysfs("mlx5_0/ports/1/counters/" + LONG, "1")))) {
+                in("sysfs", "leaf-1", sysfs("mlx5_0/ports/1/counters/port_xmit_data", "5") + sysfs("mlx5_0/ports/1/counters/" + LONG, "1")),
+                in("rdma", "leaf-1", rdma("\"np_cnp_sent\":5,\"" + LONG + "\":1")))) {
             all.add(Arguments.of(what, i, counter));
         }
 
@@ -195,7 +197,8 @@ class IngestVerdictConsistencyTest {
                 in("ethtool", LONG, "# ethtool -S eth0\nNIC statistics:\n     tx_bytes: 5\n"),
                 in("sonic", LONG, sonic("Ethernet0", "\"SAI_PORT_STAT_IF_OUT_OCTETS\":\"5\"")),
                 in("perfquery", LONG, "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\nPortXmitData:....5\n"),
-                in("sysfs", LONG, sysfs("mlx5_0/ports/1/counters/port_xmit_data", "5")))) {
+                in("sysfs", LONG, sysfs("mlx5_0/ports/1/counters/port_xmit_data", "5")),
+                in("rdma", LONG, rdma("\"np_cnp_sent\":5")))) {
             all.add(Arguments.of("a 100,000-character device name", i, device));
         }
     }
@@ -214,7 +217,8 @@ class IngestVerdictConsistencyTest {
                 in("prometheus", "leaf-1", "# TYPE node_network_mtu_bytes gauge\nnode_network_mtu_bytes{device=\"eth0\"} 1500\n"),
                 in("ethtool", "leaf-1", "# ethtool -S eth0\nNIC statistics:\n"),
                 in("sonic", "leaf-1", sonic("Ethernet0", "")),
-                in("perfquery", "leaf-1", "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\nPortSelect:....1\n"))) {
+                in("perfquery", "leaf-1", "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\nPortSelect:....1\n"),
+                in("rdma", "leaf-1", rdma("\"ifindex\":0")))) {
             all.add(Arguments.of("a sample with neither counters nor gauges", i, empty));
         }
     }
@@ -268,6 +272,11 @@ class IngestVerdictConsistencyTest {
 
     private static String sonic(final String port, final String stats) {
         return "{\"COUNTERS_PORT_NAME_MAP\":{\"" + port + "\":\"oid:0x1\"},\"COUNTERS:oid:0x1\":{" + stats + "}}\n";
+    }
+
+    /** {@code rdma statistic show -j} of port mlx5_0/1 with these counters. */
+    private static String rdma(final String counters) {
+        return "[{\"ifname\":\"mlx5_0\",\"port\":1," + counters + "}]\n";
     }
 
     private static String sysfs(final String path, final String value) {

@@ -19,6 +19,7 @@ public final class Formats {
         ADAPTERS.put("prometheus", dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter::new);
         ADAPTERS.put("ethtool", dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter::new);
         ADAPTERS.put("sysfs", dev.fabrictwin.ingest.format.sysfs.SysfsInfinibandAdapter::new);
+        ADAPTERS.put("rdma", dev.fabrictwin.ingest.format.sysfs.RdmaStatisticAdapter::new);
         ADAPTERS.put("sonic", dev.fabrictwin.ingest.format.sonic.SonicCountersDbAdapter::new);
         ADAPTERS.put("perfquery", dev.fabrictwin.ingest.format.perfquery.PerfqueryAdapter::new);
         ADAPTERS.put("influx", dev.fabrictwin.ingest.format.influx.InfluxLineAdapter::new);

@@ -288,10 +288,42 @@ class RealTopologyOutputsTest {
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x",
                 JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json"))))
-            .hasMessage("not NX-OS 'show lldp neighbors | json' output: expected an object with TABLE_nbor, found keys [lldpNeighbors]");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x", JSON.readTree("{\"TABLE_nbor_detail\": {}}")))
-            .hasMessage("NX-OS 'show lldp neighbors detail | json' (TABLE_nbor_detail) is not read: no real capture of it was found "
-                + "to test on; give NX-OS 'show lldp neighbors | json' of the same switch");
+            .hasMessage("not NX-OS 'show lldp neighbors [detail] | json' output: expected an object with TABLE_nbor or "
+                + "TABLE_nbor_detail, found keys [lldpNeighbors]");
+    }
+
+    /**
+     * NX-OS {@code show lldp neighbors detail | json} (NetApp Harvest's captures): the neighbour named by its {@code sys_name}
+     * (its {@code chassis_id} is a MAC, or {@code localhost.localdomain} on NetApp's shelves), its port by {@code port_id},
+     * the same {@code Eth1/9} → {@code Ethernet1/9}, capabilities and {@code mgmt0} rule as the summary form; as printed on
+     * the switch and as NX-API's {@code ins_api} answer.
+     */
+    @Test
+    void nxosLldpDetailJsonNamesNeighboursBySystemNameOnTheSwitchAndInNxApisAnswer() throws IOException {
+        final Observations cli = NxosLldpJson.read("nexus1", JSON.readTree(refdata("netapp-harvest-nxos/lldp.json")));
+        assertThat(cli.neighbors()).containsExactly(
+            new Neighbor("nexus1", "Ethernet1/9", "na2a-mc1-nbg3", "e1b", Double.NaN),
+            new Neighbor("nexus1", "Ethernet1/10", "na2b-mc1-nbg3", "e1b", Double.NaN));
+        assertThat(cli.skipped()).containsExactly("nexus1/mgmt0 → na2a-mc1-nbg3/e0M: an NX-OS management port, not a fabric link");
+        assertThat(cli.kinds()).containsEntry("na2a-mc1-nbg3", Observations.Kind.HOST);
+
+        final Observations api = NxosLldpJson.read("gg28-01", JSON.readTree(refdata("netapp-harvest-nxos/lldp2.json")));
+        assertThat(api.neighbors()).hasSize(12).contains(
+            new Neighbor("gg28-01", "Ethernet1/1", "sa-tme-flexpod-afx-c1-01", "e4b", Double.NaN),
+            new Neighbor("gg28-01", "Ethernet1/21", "021918000242", "e0b", Double.NaN),
+            new Neighbor("gg28-01", "Ethernet1/35", "sa-tme-flexpod-9336-fx2-gg28-02", "Ethernet1/35", Double.NaN),
+            new Neighbor("gg28-01", "Ethernet1/36", "sa-tme-flexpod-9336-fx2-gg28-02", "Ethernet1/36", Double.NaN));
+        assertThat(api.skipped()).containsExactly("gg28-01/mgmt0 → sa-tme-flexpod-3048TP-gg28-01/Ethernet1/44: an NX-OS "
+            + "management port, not a fabric link");
+        assertThat(api.kinds()).containsEntry("sa-tme-flexpod-9336-fx2-gg28-02", Observations.Kind.SWITCH)
+            .containsEntry("sa-tme-flexpod-afx-c2-01", Observations.Kind.HOST);
+
+        // a MAC port id: the detail form has the port's description to name it
+        final String mac = refdata("netapp-harvest-nxos/lldp.json").replaceFirst("\"port_type\": \"Interface Name\",\\s*"
+            + "\"port_id\": \"e1b\",\\s*\"l_port_id\": \"Eth1/9\",\\s*\"port_desc\": \"null\"",
+            "\"port_type\": \"Mac Address\", \"port_id\": \"d039.eaba.f281\", \"l_port_id\": \"Eth1/9\", \"port_desc\": \"e1b\"");
+        assertThat(NxosLldpJson.read("nexus1", JSON.readTree(mac)).neighbors())
+            .contains(new Neighbor("nexus1", "Ethernet1/9", "na2a-mc1-nbg3", "e1b", Double.NaN));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.fabrictwin.ingest.format.prometheus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -32,8 +33,9 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format prometheus}: Prometheus text exposition as node_exporter serves it ({@code node_network_*},
- * {@code node_ethtool_*}, {@code node_infiniband_*}), and as infiniband_exporter does ({@code infiniband_switch_port_*},
- * {@code infiniband_hca_port_*} with {@code guid} and {@code port} labels: a whole fabric's nodes in one scrape).
+ * {@code node_ethtool_*}, {@code node_infiniband_*}), as infiniband_exporter does ({@code infiniband_switch_port_*},
+ * {@code infiniband_hca_port_*} with {@code guid} and {@code port} labels: a whole fabric's nodes in one scrape), and as
+ * vinted/sonic-exporter does ({@code sonic_interface_*{device}}, packets by {@code method}, errors by {@code type}).
  *
  * <ul>
  *   <li><b>Input unit</b>: one scrape — the whole input, or each part ended by an OpenMetrics {@code # EOF}
@@ -69,6 +71,9 @@ public final class PrometheusTextAdapter implements FormatAdapter {
     private static final Set<String> TOLERATED_LABELS = Set.of("device", "port", "instance", "job");
     private static final Set<String> IGNORED_TYPES = Set.of("histogram", "gaugehistogram", "summary", "info",
         "stateset", "created");
+    /** vinted/sonic-exporter's port families, and the labels that split one of them into several counters. */
+    private static final String SONIC_INTERFACE = "sonic_interface_";
+    private static final Set<String> SONIC_DIMENSIONS = Set.of("method", "type");
     /** Why an HCA's rate is left out: infiniband_exporter gave it for an HCA none of whose ports has a value. */
     public static final String IB_RATE_WITHOUT_PORT = "ib-rate-without-port";
     /** infiniband_exporter's families of a node ({@code switch}/{@code hca}): its info, its ports', its rate. */
@@ -209,7 +214,8 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             return "untyped";
         }
 
-        private void series(final Series s, final LineReader.Line line) throws SampleFormatException {
+        private void series(final Series read, final LineReader.Line line) throws SampleFormatException {
+            final Series s = sonicDimension(read);
             final String guid = s.labels().get("guid");
             if (guid != null && s.name().startsWith("infiniband_")) {
                 infiniband(s, line, guid);
@@ -224,6 +230,27 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             }
             final String portLabel = s.labels().get("port");
             value(s, line, null, portLabel == null || portLabel.isBlank() ? device : device + "/" + portLabel);
+        }
+
+        /**
+         * vinted/sonic-exporter splits a port's packets by {@code method} (ucast, broadcast, multicast) and its errors by
+         * {@code type} (error, discard, drop, pause): each such series is a counter of the port, named as the exposition
+         * spells it ({@code sonic_interface_receive_errs_total{type="discard"}}) for the mapping file to name. Other
+         * labels (its packet sizes, optics units, info) stay attributes.
+         */
+        private Series sonicDimension(final Series s) {
+            if (!s.name().startsWith(SONIC_INTERFACE)) {
+                return s;
+            }
+            final List<String> dimensions = s.labels().keySet().stream().filter(SONIC_DIMENSIONS::contains).toList();
+            if (dimensions.size() != 1) {
+                return s;
+            }
+            final Map<String, String> rest = new LinkedHashMap<>(s.labels());
+            final String value = rest.remove(dimensions.get(0));
+            final String name = s.name() + "{" + dimensions.get(0) + "=\"" + value + "\"}";
+            types.putIfAbsent(name, typeOf(s.name()));
+            return new Series(name, rest, s.value(), s.timestamp());
         }
 
         /**

@@ -38,6 +38,7 @@ final class SysfsPorts {
     private static final Pattern STATE = Pattern.compile("(\\d+)\\s*:.*");
     private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)b/sec.*", Pattern.CASE_INSENSITIVE);
 
+    /** The names of {@code counters/} and {@code hw_counters/} files, also those {@code rdma statistic} prints. */
     private static final CounterMapping MAPPING = CounterMapping.forFormat(FORMAT);
 
     private static final class PortUnit {
@@ -64,6 +65,15 @@ final class SysfsPorts {
 
     SysfsPorts(final int limit) {
         this.limit = limit;
+    }
+
+    /**
+     * The canonical name and scale of an RDMA port counter as the kernel names it: a {@code counters/} or
+     * {@code hw_counters/} file here, a hardware counter in {@code rdma statistic show -j} ({@link RdmaStatisticAdapter}),
+     * so both give a counter the same name ({@code np_cnp_sent} → {@code cnp_sent}).
+     */
+    static CounterMapping.Mapped counter(final String kernelName) {
+        return MAPPING.map(kernelName);
     }
 
     /** Whether the file at {@code path} is one this mapping reads (a port's counter, {@code state} or {@code rate}). */
@@ -123,7 +133,7 @@ final class SysfsPorts {
             }
             unit.lastLine = line;
         }
-        final CounterMapping.Mapped mapped = MAPPING.map(name);
+        final CounterMapping.Mapped mapped = counter(name);
         if (mapped.name() == null) {
             return;
         }

@@ -28,6 +28,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
     private static final Path NE_ETHTOOL = refdata("debian-nic/node_exporter-1.5.0-ethtool.prom");
     private static final Path IB_SWITCH = refdata("infiniband-exporter/switch_test.go.TestSwitchCollectorFull.expected.L202-369.prom");
     private static final Path IB_HCA = refdata("infiniband-exporter/hca_test.go.TestHCACollector.expected.L46-155.prom");
+    private static final Path SONIC = refdata("sonic-exporter/interface_collector.built-from-test-fixtures.prom");
     private static final long DEFAULT_TS = 1_700_000_000_000L;
 
     @Override
@@ -37,11 +38,36 @@ class PrometheusTextAdapterTest extends AdapterContract {
 
     @Override
     protected List<Path> fixtures() {
-        return List.of(ETHTOOL, E2E, VIRTIO_HOST, NE_ETHTOOL, IB_SWITCH, IB_HCA);
+        return List.of(ETHTOOL, E2E, VIRTIO_HOST, NE_ETHTOOL, IB_SWITCH, IB_HCA, SONIC);
     }
 
     private CollectingSink parse(final String text) {
         return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * vinted/sonic-exporter's sonic_interface_* of its own test data (four ports): bytes, packets summed over
+     * ucast/broadcast/multicast, discards as drops, speed in bit/s (its 3.125e+09 bytes/s of a 25G port), oper status;
+     * the other error types keep the name the exposition gives them, and its size buckets, optics and info are left out.
+     */
+    @Test
+    void shouldMapSonicExporterInterfaceCountersToCanonicalNames() throws IOException {
+        final CollectingSink sink = parse(SONIC);
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.samples).extracting(Sample::port).containsExactlyInAnyOrder("Ethernet0", "Ethernet39", "Ethernet72",
+            "Ethernet76");
+        final Sample e0 = sink.only("dut", "Ethernet0");
+        assertThat(e0.counters()).containsOnly(java.util.Map.entry("rx_bytes", 123L), java.util.Map.entry("tx_bytes", 452L),
+            java.util.Map.entry("rx_packets", 13_320L + 1_002 + 267), java.util.Map.entry("tx_packets", 122L + 166 + 2),
+            java.util.Map.entry("rx_drops", 3L), java.util.Map.entry("tx_drops", 612L),
+            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"error\"}", 0L),
+            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"drop\"}", 2L),
+            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"pause\"}", 1L),
+            java.util.Map.entry("sonic_interface_transmit_errs_total{type=\"error\"}", 5L),
+            java.util.Map.entry("sonic_interface_transmit_errs_total{type=\"pause\"}", 2L));
+        assertThat(e0.gauges()).containsOnly(java.util.Map.entry("speed_bps", 25e9), java.util.Map.entry("oper_up", 0.0));
+        assertThat(sink.only("dut", "Ethernet72").gauges()).containsEntry("speed_bps", 100e9);
     }
 
     /**
