@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.alert.TickCorrelation;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
+import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.detect.Detector;
 import dev.fabrictwin.analyzer.detect.EcmpSpreadDetector;
 import dev.fabrictwin.analyzer.detect.EcnMisconfigDetector;
@@ -30,7 +32,9 @@ import dev.fabrictwin.analyzer.twin.PathLearner;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortNames;
+import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
 
 /**
@@ -226,6 +230,43 @@ public final class FabricAnalyzer implements Serializable {
             earliest = Math.min(earliest, t.t0());
         }
         return Math.floorDiv(earliest, config.tickMs()) * config.tickMs();
+    }
+
+    /** What the analysis has learned, for a checkpoint's section that an upgraded build takes back. */
+    public LearnedState learned() {
+        return LearnedState.of(fingerprint(twin.fabric()), learnedParts());
+    }
+
+    /**
+     * Takes back what an analysis of the same fabric learned (an upgraded build's first start, whose exact state the
+     * checkpoint could not give back), before this one has seen a tick; returns the parts that took theirs.
+     */
+    public List<String> relearn(final LearnedState state) {
+        return state.restoreInto(fingerprint(twin.fabric()), learnedParts());
+    }
+
+    private List<LearnedPart> learnedParts() {
+        final List<LearnedPart> parts = new ArrayList<>();
+        for (final Detector d : detectors) {
+            if (d instanceof LearnedPart p) {
+                parts.add(p);
+            }
+        }
+        return parts;
+    }
+
+    /** The fabric's id, ports in index order (what the learned parts' keys mean) and devices, as a CRC-32. */
+    static long fingerprint(final Fabric fabric) {
+        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update((fabric.id() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        for (int d = 0; d < fabric.directedLinkCount(); d++) {
+            final PortRef p = fabric.txPort(d);
+            crc.update((p.device() + '/' + p.port() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        for (final dev.fabrictwin.twin.fabric.Node n : fabric.nodes()) {
+            crc.update((n.name() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return (long) fabric.directedLinkCount() << 32 | crc.getValue();
     }
 
     /** The devices the open alerts name (a job's impact names none: its causes do). */

@@ -15,7 +15,8 @@ import java.util.zip.InflaterInputStream;
 /**
  * The whole analysis state (twin replica, phase lock, detector windows and baselines, job-health trackers, tick
  * assembly, alert lifecycle) as bytes and back, so a restarted or moved task continues exactly where the last
- * committed one stopped. Java serialization of the object graph, deflated: every stateful class declares what it
+ * committed one stopped. Only the same build can continue it; what an upgraded build takes back is the
+ * checkpoint's other section, the {@link LearnedState}. Java serialization of the object graph, deflated: every stateful class declares what it
  * keeps (and {@code transient} what it can rebuild), and no second model of the state can drift from the first.
  *
  * <p>Only the analyzer's own classes and the JDK's collections are read back ({@link #FILTER}): the bytes come
@@ -63,9 +64,20 @@ public final class AnalyzerCheckpoint {
     /** A checkpoint this build cannot continue from. */
     public static final class IncompatibleCheckpointException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final transient LearnedState learned;
 
         public IncompatibleCheckpointException(final String reason) {
+            this(reason, null);
+        }
+
+        public IncompatibleCheckpointException(final String reason, final LearnedState learned) {
             super(reason);
+            this.learned = learned;
+        }
+
+        /** What the checkpoint's learned section holds, for a fresh analysis to take back; empty when none. */
+        public java.util.Optional<LearnedState> learned() {
+            return java.util.Optional.ofNullable(learned);
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serializable;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
@@ -38,6 +41,62 @@ final class CalmShares implements Serializable {
         this.flows = new int[history];
         this.totals = new float[history];
         this.delay = delay;
+    }
+
+    private CalmShares(final int history, final int learned, final float[][] shares, final int[] flows,
+                       final float[] totals, final int delay, final int next, final int count) {
+        this.history = history;
+        this.learned = learned;
+        this.shares = shares;
+        this.flows = flows;
+        this.totals = totals;
+        this.delay = delay;
+        this.next = next;
+        this.count = count;
+    }
+
+    /** The calm windows kept, for a checkpoint's learned section (windows still pending are not: they may be a ramp). */
+    void write(final DataOutput out) throws IOException {
+        out.writeInt(shares.length);
+        out.writeInt(history);
+        out.writeInt(learned);
+        out.writeInt(delay);
+        out.writeInt(next);
+        out.writeInt(count);
+        for (final float[] member : shares) {
+            for (final float v : member) {
+                out.writeFloat(v);
+            }
+        }
+        for (int i = 0; i < history; i++) {
+            out.writeInt(flows[i]);
+            out.writeFloat(totals[i]);
+        }
+    }
+
+    static CalmShares read(final DataInput in) throws IOException {
+        final int members = in.readInt();
+        final int history = in.readInt();
+        final int learned = in.readInt();
+        final int delay = in.readInt();
+        final int next = in.readInt();
+        final int count = in.readInt();
+        if (members < 1 || members > 1 << 16 || history < 1 || history > 1 << 16 || next < 0 || next >= history) {
+            throw new IOException("calm shares of " + members + " members, " + history + " windows");
+        }
+        final float[][] shares = new float[members][history];
+        for (final float[] member : shares) {
+            for (int i = 0; i < history; i++) {
+                member[i] = in.readFloat();
+            }
+        }
+        final int[] flows = new int[history];
+        final float[] totals = new float[history];
+        for (int i = 0; i < history; i++) {
+            flows[i] = in.readInt();
+            totals[i] = in.readFloat();
+        }
+        return new CalmShares(history, learned, shares, flows, totals, delay, next, count);
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +10,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -41,7 +45,7 @@ import dev.fabrictwin.twin.model.LinkState;
  * uplink is normal there; everything moving to another is not, a capture from another simulator showed), and no chance
  * of hashing explains it — however few the flows.
  */
-public final class EcmpSpreadDetector implements Detector {
+public final class EcmpSpreadDetector implements Detector, LearnedPart {
 
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
@@ -59,6 +63,40 @@ public final class EcmpSpreadDetector implements Detector {
     private final Map<String, CalmShares> calm = new HashMap<>();
     /** Per group, consecutive judged ticks its busiest member carried more than it ever did calm with the same flows. */
     private final Map<String, Integer> moved = new HashMap<>();
+
+    @Override
+    public String learnedName() {
+        return "ecmp-calm-shares";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each group's calm shares (its hash's normal), by switch name, in name order. */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        final java.util.TreeMap<String, CalmShares> sorted = new java.util.TreeMap<>(calm);
+        out.writeInt(sorted.size());
+        for (final Map.Entry<String, CalmShares> e : sorted.entrySet()) {
+            out.writeUTF(e.getKey());
+            e.getValue().write(out);
+        }
+    }
+
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        final int groups = in.readInt();
+        for (int i = 0; i < groups; i++) {
+            final String node = in.readUTF();
+            calm.put(node, CalmShares.read(in));
+        }
+        return true;
+    }
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {

@@ -1,10 +1,14 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -32,7 +36,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * evidence is the newest run of ticks, {@link DetectionCalibration.Ecn#minSeconds} seconds to the whole window of
  * {@link DetectionCalibration.Ecn#windowTicks}.
  */
-public final class EcnMisconfigDetector implements Detector {
+public final class EcnMisconfigDetector implements Detector, LearnedPart {
 
     /** The twin's default Kmin: the fallback's deep queue is a multiple of it. */
     private static final double TWIN_KMIN_BYTES = dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
@@ -56,10 +60,50 @@ public final class EcnMisconfigDetector implements Detector {
     private final Map<String, java.util.ArrayDeque<List<float[]>>> pending = new HashMap<>();
 
     @Override
+    public String learnedName() {
+        return "ecn-misconfig";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each device's marking curve by queue band, and which ports have marked (another band count: learned afresh). */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        out.writeBoolean(curves != null);
+        if (curves != null) {
+            curves.write(out);
+            final long[] bits = marking.toLongArray();
+            out.writeInt(bits.length);
+            for (final long b : bits) {
+                out.writeLong(b);
+            }
+        }
+    }
+
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        if (in.readBoolean()) {
+            curves = LearnedLevels.read(in);
+            final long[] bits = new long[in.readInt()];
+            for (int i = 0; i < bits.length; i++) {
+                bits[i] = in.readLong();
+            }
+            marking = java.util.BitSet.valueOf(bits);
+        }
+        return true;
+    }
+
+    @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final DetectionCalibration cal = context.config().calibration();
         final int bands = cal.ecnBands();
-        if (curves == null) {
+        if (curves == null || curves.keys() != context.fabric().nodes().size() * bands) {
             curves = new LearnedLevels(context.fabric().nodes().size() * bands, cal.learnRing(), cal.learnWarmUp());
             marking = new java.util.BitSet(context.fabric().directedLinkCount());
         }

@@ -1,8 +1,12 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -28,7 +32,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * it and over the twin's by {@link DetectionCalibration.LatencySlo#marginUs} µs +
  * {@link DetectionCalibration.LatencySlo#marginShare} is reported whatever was learned.
  */
-public final class LatencySloDetector implements Detector {
+public final class LatencySloDetector implements Detector, LearnedPart {
 
     /** Each port's P99 per traffic regime, key = port index × regimes + regime (sized at the first tick). */
     private LearnedLevels levels;
@@ -36,12 +40,39 @@ public final class LatencySloDetector implements Detector {
     private short[] streaks;
 
     @Override
+    public String learnedName() {
+        return "latency-slo";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each port's learned P99 per regime (another regime count at the next tick: learned afresh). */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        LearnedLevels.writeOrNone(levels, out);
+    }
+
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        levels = LearnedLevels.readOrNone(in);
+        return true;
+    }
+
+    @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final DetectionCalibration cal = context.config().calibration();
         final int regimes = cal.latencyRegimeCount();
-        if (levels == null) {
+        if (levels == null || levels.keys() != context.fabric().directedLinkCount() * regimes) {
             levels = new LearnedLevels(context.fabric().directedLinkCount() * regimes, cal.learnRing(), cal.learnWarmUp(),
                 cal.latencyPeakHalfLifeSeconds());
+        }
+        if (streaks == null) {
             streaks = new short[context.fabric().directedLinkCount()];
         }
         final int persist = (int) Math.max(1, Math.ceil(cal.latencyPersistSeconds() * 1000 / context.config().tickMs()));

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -42,8 +45,78 @@ final class LearnedLevels implements Serializable {
         this.peakDecay = (float) Math.pow(0.5, 1 / peakHalfLife);
     }
 
+    private LearnedLevels(final int ring, final int warmUp, final float[] values, final int[] seen, final float[] peaks,
+                          final float peakDecay) {
+        this.ring = ring;
+        this.warmUp = warmUp;
+        this.values = values;
+        this.seen = seen;
+        this.peaks = peaks;
+        this.peakDecay = peakDecay;
+    }
+
     int keys() {
         return seen.length;
+    }
+
+    /** Everything learned, for a checkpoint's learned section ({@link #read} takes it back). */
+    void write(final DataOutput out) throws IOException {
+        out.writeInt(seen.length);
+        out.writeInt(ring);
+        out.writeInt(warmUp);
+        out.writeFloat(peakDecay);
+        out.writeBoolean(peaks != null);
+        for (final float v : values) {
+            out.writeFloat(v);
+        }
+        for (final int n : seen) {
+            out.writeInt(n);
+        }
+        if (peaks != null) {
+            for (final float v : peaks) {
+                out.writeFloat(v);
+            }
+        }
+    }
+
+    /** {@link #write}, or that there is none yet (a detector that has not seen its first tick). */
+    static void writeOrNone(final LearnedLevels levels, final DataOutput out) throws IOException {
+        out.writeBoolean(levels != null);
+        if (levels != null) {
+            levels.write(out);
+        }
+    }
+
+    /** What {@link #writeOrNone} wrote: the levels, or null. */
+    static LearnedLevels readOrNone(final DataInput in) throws IOException {
+        return in.readBoolean() ? read(in) : null;
+    }
+
+    static LearnedLevels read(final DataInput in) throws IOException {
+        final int keys = in.readInt();
+        final int ring = in.readInt();
+        final int warmUp = in.readInt();
+        final float peakDecay = in.readFloat();
+        final boolean withPeaks = in.readBoolean();
+        if (keys < 0 || ring < 1 || warmUp < 1 || warmUp > ring || (long) keys * ring > Integer.MAX_VALUE) {
+            throw new IOException("learned levels of " + keys + " keys, ring " + ring + ", warm-up " + warmUp);
+        }
+        final float[] values = new float[keys * ring];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readFloat();
+        }
+        final int[] seen = new int[keys];
+        for (int i = 0; i < keys; i++) {
+            seen[i] = in.readInt();
+        }
+        float[] peaks = null;
+        if (withPeaks) {
+            peaks = new float[keys];
+            for (int i = 0; i < keys; i++) {
+                peaks[i] = in.readFloat();
+            }
+        }
+        return new LearnedLevels(ring, warmUp, values, seen, peaks, peakDecay);
     }
 
     /** Remembers one healthy value of {@code key} (NaN and infinities are ignored). */

@@ -1,10 +1,14 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -25,7 +29,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * link's own (many real links count no FEC at all, some correct thousands of codewords a second); a link that went
  * from 0 to a few FCS errors a second is degraded at any BER.
  */
-public final class LinkErrorDetector implements Detector {
+public final class LinkErrorDetector implements Detector, LearnedPart {
 
     /** Each port's healthy errors and healthy seconds, by port index (sized to the fabric at the first tick). */
     private float[] healthyErrors;
@@ -34,9 +38,47 @@ public final class LinkErrorDetector implements Detector {
     private final Map<Integer, Rolling[]> recent = new HashMap<>();
 
     @Override
+    public String learnedName() {
+        return "link-errors";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each port's healthy errors and seconds: its learned error rate. */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        final int ports = healthyErrors == null ? 0 : healthyErrors.length;
+        out.writeInt(ports);
+        for (int i = 0; i < ports; i++) {
+            out.writeFloat(healthyErrors[i]);
+            out.writeFloat(healthySeconds[i]);
+        }
+    }
+
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        final int ports = in.readInt();
+        if (ports > 0) {
+            healthyErrors = new float[ports];
+            healthySeconds = new float[ports];
+            for (int i = 0; i < ports; i++) {
+                healthyErrors[i] = in.readFloat();
+                healthySeconds[i] = in.readFloat();
+            }
+        }
+        return true;
+    }
+
+    @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final DetectionCalibration cal = context.config().calibration();
-        if (healthyErrors == null) {
+        if (healthyErrors == null || healthyErrors.length != context.fabric().directedLinkCount()) {
             healthyErrors = new float[context.fabric().directedLinkCount()];
             healthySeconds = new float[context.fabric().directedLinkCount()];
         }

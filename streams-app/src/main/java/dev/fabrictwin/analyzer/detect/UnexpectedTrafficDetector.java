@@ -1,10 +1,14 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -28,7 +32,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * it has learned {@link DetectionCalibration.UnexpectedTraffic#backgroundWarmUp} windows: what runs when the analysis
  * starts is the fabric's normal, a source that appears later is not.
  */
-public final class UnexpectedTrafficDetector implements Detector {
+public final class UnexpectedTrafficDetector implements Detector, LearnedPart {
 
     private static final String RX_METRIC = "rx_excess_share";
     private static final String TX_METRIC = "tx_excess_share";
@@ -46,13 +50,40 @@ public final class UnexpectedTrafficDetector implements Detector {
     private float[] pending;
 
     @Override
+    public String learnedName() {
+        return "unexpected-traffic";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each host port's learned undeclared background, both directions. */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        LearnedLevels.writeOrNone(background, out);
+    }
+
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        background = LearnedLevels.readOrNone(in);
+        return true;
+    }
+
+    @Override
     public void detect(final TickContext context, final List<Finding> out) {
         final DetectionCalibration.UnexpectedTraffic cal = context.config().calibration().unexpectedTraffic();
         if (windows == null) {
             final int ports = context.fabric().directedLinkCount();
             windows = new Rolling[ports][];
             sinceLearned = new int[ports];
-            background = new LearnedLevels(2 * ports, cal.backgroundWindows(), cal.backgroundWarmUp());
+            if (background == null || background.keys() != 2 * ports) {
+                background = new LearnedLevels(2 * ports, cal.backgroundWindows(), cal.backgroundWarmUp());
+            }
             pending = new float[2 * ports];
             java.util.Arrays.fill(pending, Float.NaN);
         }

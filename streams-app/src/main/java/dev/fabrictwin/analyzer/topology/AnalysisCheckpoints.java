@@ -14,6 +14,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
+import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 
 /**
@@ -44,7 +45,13 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     static final long EVERY_WALL_MS = 10_000;
     /** ... or when the journal holds this many intervals, whatever the time: it never grows past it. */
     static final int MAX_JOURNAL_INTERVALS = 250_000;
+    /**
+     * The learned section is written with a checkpoint at most this often: it changes slowly and only an upgrade
+     * reads it, which then loses at most this much learning (at 32k GPUs it is ~30 MB: not every 10 s).
+     */
+    static final long LEARNED_EVERY_WALL_MS = 60_000;
     private static final String META = "meta";
+    private static final String LEARNED = "learned-";
     /** Changelog segments small and compacted eagerly: a restore reads about one checkpoint, not its history. */
     private static final Map<String, String> CHANGELOG = Map.of("cleanup.policy", "compact", "segment.bytes",
         String.valueOf(16 * 1024 * 1024), "segment.ms", "600000", "min.cleanable.dirty.ratio", "0.1",
@@ -55,26 +62,38 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     private final Class<P> progressType;
     /** What a journaled batch weighs against {@link #MAX_JOURNAL_INTERVALS} (intervals, or one per shard tick). */
     private final java.util.function.ToIntFunction<B> weight;
+    /** What the progress learned, written beside it for an upgraded build to take back (null: nothing). */
+    private final java.util.function.Function<P, LearnedState> learned;
     private long journalSize;
     private long journalIntervals;
-    private long lastWallNanos = System.nanoTime();
+    /** Wall time (ms): the processor context's, so a test driver can advance it. */
+    private final java.util.function.LongSupplier wallMs;
+    private long lastWallMs;
+    private long lastLearnedMs;
+    private boolean learnedWritten;
 
     /** What a restart finds: the checkpointed progress and the batches processed after it, in order. */
     record Restored<P, B>(P progress, List<B> journal) {
     }
 
     AnalysisCheckpoints(final KeyValueStore<String, byte[]> checkpoint, final KeyValueStore<Long, B> journal,
-                        final Class<P> progressType, final java.util.function.ToIntFunction<B> weight) {
+                        final Class<P> progressType, final java.util.function.ToIntFunction<B> weight,
+                        final java.util.function.Function<P, LearnedState> learned,
+                        final java.util.function.LongSupplier wallMs) {
+        this.wallMs = wallMs;
+        this.lastWallMs = wallMs.getAsLong();
         this.checkpoint = checkpoint;
         this.journal = journal;
         this.progressType = progressType;
         this.weight = weight;
+        this.learned = learned;
     }
 
     /** The analysis task's: checkpoints of {@link AnalysisProgress}, a journal of interval batches. */
     static AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> ofAnalysis(final org.apache.kafka.streams.processor.api.ProcessingContext context) {
         return new AnalysisCheckpoints<>(context.getStateStore(CHECKPOINT_STORE), context.getStateStore(JOURNAL_STORE),
-            AnalysisProgress.class, List::size);
+            AnalysisProgress.class, List::size, p -> p.analyzer == null ? null : p.analyzer.learned(),
+            context::currentSystemTimeMs);
     }
 
     static List<StoreBuilder<?>> storeBuilders() {
@@ -105,13 +124,35 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
         if (meta == null) {
             return Optional.empty();
         }
-        final int chunks = ByteBuffer.wrap(meta).getInt();
+        try {
+            return Optional.of(new Restored<>(AnalyzerCheckpoint.read(joined(""), progressType), batches));
+        } catch (AnalyzerCheckpoint.IncompatibleCheckpointException e) {
+            throw new AnalyzerCheckpoint.IncompatibleCheckpointException(e.getMessage(), learnedSection());
+        }
+    }
+
+    /** The learned section, if one was written and this build reads its format. */
+    private LearnedState learnedSection() {
+        if (checkpoint.get(LEARNED + META) == null) {
+            return null;
+        }
+        try {
+            return LearnedState.fromBytes(joined(LEARNED));
+        } catch (IllegalArgumentException | AnalyzerCheckpoint.IncompatibleCheckpointException e) {
+            return null;
+        }
+    }
+
+    /** A section's chunks, joined. */
+    private byte[] joined(final String section) {
+        final int chunks = ByteBuffer.wrap(checkpoint.get(section + META)).getInt();
         final byte[][] parts = new byte[chunks][];
         int total = 0;
         for (int i = 0; i < chunks; i++) {
-            parts[i] = checkpoint.get(chunkKey(i));
+            parts[i] = checkpoint.get(section + chunkKey(i));
             if (parts[i] == null) {
-                throw new AnalyzerCheckpoint.IncompatibleCheckpointException("checkpoint chunk " + i + " of " + chunks + " is missing");
+                throw new AnalyzerCheckpoint.IncompatibleCheckpointException("checkpoint chunk " + section + i + " of "
+                    + chunks + " is missing");
             }
             total += parts[i].length;
         }
@@ -121,7 +162,7 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
             System.arraycopy(part, 0, bytes, at, part.length);
             at += part.length;
         }
-        return Optional.of(new Restored<>(AnalyzerCheckpoint.read(bytes, progressType), batches));
+        return bytes;
     }
 
     /** Records a batch the analysis has just processed (its effects are in the heap only). */
@@ -146,29 +187,48 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
 
     /** Checkpoints when enough wall time or journal has passed. */
     void checkpointIfDue(final P progress) {
-        if (System.nanoTime() - lastWallNanos >= EVERY_WALL_MS * 1_000_000L || journalIntervals >= MAX_JOURNAL_INTERVALS) {
+        if (wallMs.getAsLong() - lastWallMs >= EVERY_WALL_MS || journalIntervals >= MAX_JOURNAL_INTERVALS) {
             write(progress);
         }
     }
 
-    /** Writes the progress as the new checkpoint and empties the journal. */
+    /**
+     * Writes the progress as the new checkpoint and empties the journal; with it, at most once a
+     * {@link #LEARNED_EVERY_WALL_MS}, the learned section (what an upgraded build takes back).
+     */
     void write(final P progress) {
-        final byte[] bytes = AnalyzerCheckpoint.write(progress);
-        final int chunks = Math.max(1, (bytes.length + CHUNK_BYTES - 1) / CHUNK_BYTES);
-        final byte[] old = checkpoint.get(META);
-        final int oldChunks = old == null ? 0 : ByteBuffer.wrap(old).getInt();
-        for (int i = 0; i < chunks; i++) {
-            checkpoint.put(chunkKey(i), Arrays.copyOfRange(bytes, i * CHUNK_BYTES, Math.min(bytes.length, (i + 1) * CHUNK_BYTES)));
+        writeSection("", AnalyzerCheckpoint.write(progress));
+        final long now = wallMs.getAsLong();
+        if (learned != null && (!learnedWritten || now - lastLearnedMs >= LEARNED_EVERY_WALL_MS)) {
+            final LearnedState kept = learned.apply(progress);
+            if (kept != null) {
+                writeSection(LEARNED, kept.toBytes());
+                learnedWritten = true;
+                lastLearnedMs = now;
+            }
         }
-        for (int i = chunks; i < oldChunks; i++) {
-            checkpoint.delete(chunkKey(i));
-        }
-        checkpoint.put(META, ByteBuffer.allocate(Integer.BYTES).putInt(chunks).array());
         emptyJournal();
-        lastWallNanos = System.nanoTime();
+        lastWallMs = now;
     }
 
-    /** Forgets everything (a checkpoint this build cannot read): the analysis starts afresh. */
+    private void writeSection(final String section, final byte[] bytes) {
+        final int chunks = Math.max(1, (bytes.length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+        final byte[] old = checkpoint.get(section + META);
+        final int oldChunks = old == null ? 0 : ByteBuffer.wrap(old).getInt();
+        for (int i = 0; i < chunks; i++) {
+            checkpoint.put(section + chunkKey(i),
+                Arrays.copyOfRange(bytes, i * CHUNK_BYTES, Math.min(bytes.length, (i + 1) * CHUNK_BYTES)));
+        }
+        for (int i = chunks; i < oldChunks; i++) {
+            checkpoint.delete(section + chunkKey(i));
+        }
+        checkpoint.put(section + META, ByteBuffer.allocate(Integer.BYTES).putInt(chunks).array());
+    }
+
+    /**
+     * Forgets the exact state and journal (a checkpoint this build cannot read): the analysis starts afresh. The
+     * learned section stays until the next is written, so a crash before then still finds it.
+     */
     void clear() {
         final byte[] old = checkpoint.get(META);
         if (old != null) {

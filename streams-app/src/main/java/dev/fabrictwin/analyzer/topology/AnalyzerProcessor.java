@@ -17,6 +17,7 @@ import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
+import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.shard.ShardTick;
@@ -55,6 +56,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     /** The replica was (re)built during this batch: checkpoint at its end, so no journal predates a checkpoint. */
     private boolean rebuilt;
     private int rejectedVersion;
+    /** What a checkpoint of another build had learned, for the analysis built next to take back (null: none). */
+    private LearnedState previousLearned;
     private long waitingForTopology;
 
     AnalyzerProcessor(final AnalyzerSettings settings, final AnalyzerListener listener) {
@@ -173,7 +176,9 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             });
         } catch (AnalyzerCheckpoint.IncompatibleCheckpointException e) {
             LOG.warn("the analysis checkpoint cannot be continued by this version ({}): analysis starts afresh, "
-                + "open alerts are kept", e.getMessage());
+                + "open alerts are kept{}", e.getMessage(), e.learned().isPresent()
+                ? ", and what it had learned is taken back where this version reads it" : "");
+            previousLearned = e.learned().orElse(null);
             checkpoints.clear();
             progress = new AnalysisProgress();
         }
@@ -221,6 +226,11 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 listener.rejected("bad_document");
             }
             return;
+        }
+        if (progress.analyzer == null && previousLearned != null) {
+            LOG.info("took back what the previous version had learned: {} (anything else is learned afresh)",
+                analyzer.relearn(previousLearned));
+            previousLearned = null;
         }
         progress.analyzer = analyzer;
         progress.documentsVersion = docs.version();

@@ -77,7 +77,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         jobs = context.getStateStore(AnalyzerTopology.JOBS_STORE);
         checkpoints = settings.checkpoints() ? new AnalysisCheckpoints<>(
             context.getStateStore(AnalysisCheckpoints.CORRELATION_CHECKPOINT_STORE),
-            context.getStateStore(AnalysisCheckpoints.CORRELATION_JOURNAL_STORE), Progress.class, t -> 1) : null;
+            context.getStateStore(AnalysisCheckpoints.CORRELATION_JOURNAL_STORE), Progress.class, t -> 1, null, context::currentSystemTimeMs) : null;
     }
 
     @Override

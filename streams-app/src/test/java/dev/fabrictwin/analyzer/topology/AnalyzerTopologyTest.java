@@ -156,6 +156,68 @@ class AnalyzerTopologyTest {
         return (c, name) -> c.merge(name, amount, Long::sum);
     }
 
+    /**
+     * Issue 32: an upgraded build cannot continue another build's exact state, but takes back what that analysis had
+     * learned (the checkpoint's learned section, written once a minute of wall time) and writes it on unchanged.
+     */
+    @Test
+    void anAnalysisThatCannotContinueItsCheckpointTakesBackWhatItHadLearned() throws Exception {
+        final PortRef first = fabric.ports().get(0);
+        run(40, (t, p, c, g) -> {
+            if (t == 31 && p.equals(first)) {
+                driver.advanceWallClockTime(java.time.Duration.ofMinutes(2)); // the learned section is due
+            }
+        });
+        final Map<String, byte[]> learned = section(driver, "learned-");
+        assertThat(learned).as("the learned section of the first analysis' checkpoint").isNotEmpty();
+
+        final Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-upgraded");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("upgraded").toString());
+        try (TopologyTestDriver upgraded = new TopologyTestDriver(
+            AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
+            final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+                upgraded.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
+            learned.forEach(store::put);
+            // an exact section this build cannot read, as another build's classes would be
+            store.put("meta", java.nio.ByteBuffer.allocate(4).putInt(1).array());
+            store.put("chunk-0", new byte[] {1, 2, 3});
+            upgraded.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
+                .pipeInput("tiny", JSON.writeValueAsBytes(FabricJson.toJson(fabric, JSON)));
+            final TestInputTopic<String, byte[]> in =
+                upgraded.createInputTopic(Topics.DEFAULT.samples().name(), new StringSerializer(), new ByteArraySerializer());
+            for (int t = 0; t <= 1; t++) { // two samples a port: the first intervals build the analysis
+                for (final PortRef p : fabric.ports()) {
+                    final ObjectNode sample = JSON.createObjectNode().put("ts", T0 + t * 1000L).put("device", p.device())
+                        .put("port", p.port()).put("source", "test");
+                    sample.putObject("counters").put("tx_bytes", 0L).put("rx_bytes", 0L);
+                    sample.putObject("gauges").put("oper_up", 1.0);
+                    in.pipeInput(p.device(), sample.toString().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            // written with the new analysis' first checkpoint: what it took back, byte for byte
+            final Map<String, byte[]> written = section(upgraded, "learned-");
+            assertThat(written.keySet()).isEqualTo(learned.keySet());
+            learned.forEach((k, v) -> assertThat(written.get(k)).as(k).isEqualTo(v));
+            assertThat(section(upgraded, "chunk-").get("chunk-0")).as("a new exact section").hasSizeGreaterThan(3);
+        }
+    }
+
+    private static Map<String, byte[]> section(final TopologyTestDriver driver, final String prefix) {
+        final Map<String, byte[]> out = new java.util.TreeMap<>();
+        final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+            driver.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.key.startsWith(prefix)) {
+                    out.put(kv.key, kv.value);
+                }
+            });
+        }
+        return out;
+    }
+
     @Test
     void shouldGiveEverySamplePartitionALaneOfItsOwnIntoOneAnalysisTask() {
         final var description = AnalyzerTopology.build(AnalyzerSettings.defaults(1_000).withLanes(3), AnalyzerListener.NONE)
