@@ -252,6 +252,7 @@ public final class FabricAnalyzer implements Serializable {
                 parts.add(p);
             }
         }
+        parts.add(jobs);
         return parts;
     }
 

@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.job;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,8 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.phase.PhaseFit;
@@ -37,7 +42,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * {@link DetectionCalibration.Jobs#slowdown}× slower than the twin's, a {@code JOB_BOTTLENECK} impact finding that the
  * correlator attaches to the root cause holding the job back.
  */
-public final class JobHealthTracker implements Serializable {
+public final class JobHealthTracker implements Serializable, LearnedPart {
 
 
     private final TwinReplica twin;
@@ -323,6 +328,43 @@ public final class JobHealthTracker implements Serializable {
      * fit, only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and
      * judged against.
      */
+    @Override
+    public String learnedName() {
+        return "job-baselines";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /** Each job's learned steady slowdown against the twin (its real collisions), by job id. */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        final TreeMap<String, Double> sorted = new TreeMap<>(baselines);
+        out.writeInt(sorted.size());
+        for (final Map.Entry<String, Double> e : sorted.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeDouble(e.getValue());
+            out.writeInt(fitsSeen.getOrDefault(e.getKey(), 0));
+        }
+    }
+
+    /** A job the new analysis does not run yet keeps its baseline until the replica says it ended. */
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        final int jobs = in.readInt();
+        for (int i = 0; i < jobs; i++) {
+            final String job = in.readUTF();
+            baselines.put(job, in.readDouble());
+            fitsSeen.put(job, in.readInt());
+        }
+        return true;
+    }
+
     public double slowdown(final String job) {
         final Double baseline = baselines.get(job);
         return baseline == null ? 1 : rawSlowdown(job) / Math.max(1.0, baseline); // warming up: not judged yet
