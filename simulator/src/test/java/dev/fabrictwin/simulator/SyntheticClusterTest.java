@@ -18,6 +18,7 @@ import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
@@ -131,6 +132,22 @@ class SyntheticClusterTest {
             reset |= fcs.get(i) < fcs.get(i - 1);
         }
         assertThat(reset).as("counters of %s restart after its reboot", device).isTrue();
+    }
+
+    /** A flap shorter than the poll: oper_up never shows it, both ends' carrier counters count each down and up. */
+    @Test
+    void shouldCountEveryDownAndUpOfAFlappingLinkAtBothEnds() {
+        final List<Sample> samples = run(scenario(SMALL + """
+            faults:
+              - {type: LINK_FLAP, target: {device: leaf-0, peer: spine-1}, start: 10s, end: 45s, period: 10, downSeconds: 0.2}
+            """), TelemetryProfile.ideal());
+
+        final Map<String, Long> lastFlaps = new HashMap<>();
+        samples.forEach(x -> lastFlaps.put(x.device() + "/" + x.port(), x.counter(CounterNames.LINK_FLAPS, -1)));
+        assertThat(lastFlaps).as("four flaps from 10 s, every 10 s").containsEntry("leaf-0/eth3", 8L)
+            .containsEntry("spine-1/eth0", 8L).containsEntry("leaf-0/eth2", 0L).containsEntry("host-0/nic0", 0L);
+        assertThat(samples).filteredOn(x -> x.device().equals("leaf-0") && x.port().equals("eth3"))
+            .extracting(x -> x.gauges().get(CounterNames.OPER_UP)).containsOnly(1.0);
     }
 
     @Test

@@ -71,6 +71,7 @@ import java.util.List;
  * @param jobs                     the job tracker's slowdowns ({@code JOB_BOTTLENECK}) and its phase lock
  * @param correlation              the correlator's patience with symptoms
  * @param paths                    the path learner's epochs
+ * @param linkFlap                 {@code LINK_FLAP}'s count and window
  */
 public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> latencyRegimes,
                                    double latencyFloorFactor, double latencySpreadMultiple,
@@ -82,7 +83,8 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
                                    double linkErrorHorizonSeconds, double linkErrorPriorErrors,
                                    double linkErrorWarmUpSeconds, SilentDrop silentDrop, Ecmp ecmp,
                                    UnexpectedTraffic unexpectedTraffic, Ecn ecn, Pfc pfc, Straggler straggler,
-                                   LatencySlo latencySlo, Jobs jobs, Correlation correlation, Paths paths)
+                                   LatencySlo latencySlo, Jobs jobs, Correlation correlation, Paths paths,
+                                   LinkFlap linkFlap)
     implements Serializable {
 
     public DetectionCalibration {
@@ -114,7 +116,8 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
         require(linkErrorWarmUpSeconds >= 0 && linkErrorWarmUpSeconds <= linkErrorHorizonSeconds,
             "linkErrorWarmUpSeconds in 0..the horizon", linkErrorWarmUpSeconds);
         require(silentDrop != null && ecmp != null && unexpectedTraffic != null && ecn != null && pfc != null
-            && straggler != null && latencySlo != null && jobs != null && correlation != null && paths != null,
+            && straggler != null && latencySlo != null && jobs != null && correlation != null && paths != null
+            && linkFlap != null,
             "every detector's numbers", "null");
     }
 
@@ -123,7 +126,7 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
         return new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.01, 100, 1_000,
             0.02, 1.2e-9, 10, 5, 3_600, 1, 10, SilentDrop.defaults(), Ecmp.defaults(), UnexpectedTraffic.defaults(),
             Ecn.defaults(), Pfc.defaults(), Straggler.defaults(), LatencySlo.defaults(), Jobs.defaults(),
-            Correlation.defaults(), Paths.defaults());
+            Correlation.defaults(), Paths.defaults(), LinkFlap.defaults());
     }
 
     /** The number of latency regimes: one more than the bounds between them. */
@@ -277,6 +280,25 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
 
         static Ecmp defaults() {
             return new Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10);
+        }
+    }
+
+    /**
+     * {@code LINK_FLAP}: a link that keeps going down and coming back.
+     *
+     * @param flaps          flaps (a down and an up) in the window that make a link flapping: a planned change (a shut
+     *                       and no-shut, a peer's reboot, a reseated cable) is one or two
+     * @param windowSeconds  the window the flaps are counted over: three within five minutes is no maintenance step
+     */
+    public record LinkFlap(int flaps, double windowSeconds) implements Serializable {
+
+        public LinkFlap {
+            require(flaps >= 2, "linkFlap.flaps >= 2", flaps);
+            require(windowSeconds >= 1, "linkFlap.windowSeconds >= 1", windowSeconds);
+        }
+
+        static LinkFlap defaults() {
+            return new LinkFlap(3, 300);
         }
     }
 

@@ -16,6 +16,7 @@ import dev.fabrictwin.analyzer.detect.LatencySloDetector;
 import dev.fabrictwin.analyzer.detect.LinkConservationDetector;
 import dev.fabrictwin.analyzer.detect.LinkDownDetector;
 import dev.fabrictwin.analyzer.detect.LinkErrorDetector;
+import dev.fabrictwin.analyzer.detect.LinkFlapDetector;
 import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
 import dev.fabrictwin.analyzer.detect.StragglerDetector;
 import dev.fabrictwin.analyzer.detect.TickContext;
@@ -91,9 +92,9 @@ public final class FabricAnalyzer implements Serializable {
         this.twin = twin;
         this.config = config;
         this.ticks = new TickAssembler(config.tickMs(), config.graceMs(), twin.fabric().directedLinkCount());
-        this.detectors = List.of(new LinkDownDetector(), new LinkErrorDetector(), new PfcOriginDetector(),
-            new LinkConservationDetector(), new EcnMisconfigDetector(), new UnexpectedTrafficDetector(),
-            new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
+        this.detectors = List.of(new LinkFlapDetector(), new LinkDownDetector(), new LinkErrorDetector(),
+            new PfcOriginDetector(), new LinkConservationDetector(), new EcnMisconfigDetector(),
+            new UnexpectedTrafficDetector(), new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
         this.jobs = new JobHealthTracker(twin, config.calibration().jobs());
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
             config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());

@@ -36,7 +36,8 @@ class DetectionCalibrationTest {
             new DetectionCalibration.Jobs(1.3, 1.15, 0.5, 4, 20, 5, 10, 10, 0.05, 2.5, 10, 120, 0.1, 0.01, 2,
                 new DetectionCalibration.Phase(16, 40, 4, 0.5, 4.0)),
             new DetectionCalibration.Correlation(15, 30),
-            new DetectionCalibration.Paths(10, 0.1, 20, 10_000)));
+            new DetectionCalibration.Paths(10, 0.1, 20, 10_000),
+            new DetectionCalibration.LinkFlap(3, 300)));
         assertThat(AnalyzerConfig.defaults(1_000).calibration()).isEqualTo(cal);
         assertThat(AnalyzerConfig.defaults(1_000).latencySlo()).isEmpty();
     }
@@ -109,9 +110,10 @@ class DetectionCalibrationTest {
         assertThatThrownBy(() -> new DetectionCalibration.Correlation(0, 30))
             .hasMessageContaining("correlation.unexplainedTicks");
         assertThatThrownBy(() -> new DetectionCalibration.Paths(10, 0.1, 0, 10_000)).hasMessageContaining("paths.maxPasses");
+        assertThatThrownBy(() -> new DetectionCalibration.LinkFlap(1, 300)).hasMessageContaining("linkFlap.flaps");
         assertThatThrownBy(() -> new DetectionCalibration(16, 16, List.of(0.01), 3, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100,
             1_000, 0.02, 1e-9, 10, 5, 3_600, 1, 10, cal.silentDrop(), cal.ecmp(), cal.unexpectedTraffic(), cal.ecn(),
-            null, cal.straggler(), cal.latencySlo(), cal.jobs(), cal.correlation(), cal.paths()))
+            null, cal.straggler(), cal.latencySlo(), cal.jobs(), cal.correlation(), cal.paths(), cal.linkFlap()))
             .hasMessageContaining("every detector's numbers");
     }
 
@@ -127,7 +129,8 @@ class DetectionCalibrationTest {
                                          final double floorFactor, final double errorTail, final double horizonSeconds) {
         return new DetectionCalibration(ring, warmUp, regimes, floorFactor, 3, 3, 3_600, 10_000, 12, 0.1, 0.1, 100, 1_000,
             0.02, errorTail, 10, 5, horizonSeconds, 1, 10, cal.silentDrop(), cal.ecmp(), cal.unexpectedTraffic(),
-            cal.ecn(), cal.pfc(), cal.straggler(), cal.latencySlo(), cal.jobs(), cal.correlation(), cal.paths());
+            cal.ecn(), cal.pfc(), cal.straggler(), cal.latencySlo(), cal.jobs(), cal.correlation(), cal.paths(),
+            cal.linkFlap());
     }
 
     /** Every number of a record by its path (nested records' fields joined by dots), as a list (one for a scalar). */

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,9 +31,21 @@ public record SimulatedRun(SyntheticCluster cluster, FabricAnalyzer analyzer, Li
     /** As {@link #of(Scenario, AnalyzerConfig)}, the randomized reality's ranges (and which it varies) given. */
     public static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config, final Reality reality)
         throws Exception {
+        return of(scenario, config, reality, UnaryOperator.identity());
+    }
+
+    /** As {@link #of(Scenario, AnalyzerConfig)}, the analyzer given what {@code telemetry} makes of the samples. */
+    public static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config,
+                                  final UnaryOperator<List<Sample>> telemetry) throws Exception {
+        return of(scenario, config, Reality.defaults(), telemetry);
+    }
+
+    private static SimulatedRun of(final Scenario scenario, final AnalyzerConfig config, final Reality reality,
+                                   final UnaryOperator<List<Sample>> telemetry) throws Exception {
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry(), reality);
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, d -> { });
+        final List<Sample> simulated = new ArrayList<>();
+        cluster.run(simulated::add, d -> { });
+        final List<Sample> samples = telemetry.apply(simulated);
         final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
         final List<JsonNode> jobs = new ArrayList<>();
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);

@@ -32,7 +32,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  */
 public final class Correlator implements Serializable {
 
-    static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
+    static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_FLAP, FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
         FaultType.ECN_MISCONFIG, FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.UNEXPECTED_TRAFFIC,
         FaultType.STRAGGLER, FaultType.ECMP_IMBALANCE, FaultType.LATENCY_SLO, FaultType.JOB_BOTTLENECK);
 

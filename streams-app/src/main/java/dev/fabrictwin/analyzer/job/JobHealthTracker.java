@@ -125,7 +125,8 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
      */
     public void observe(final PortInterval interval) {
         final String job = lockedNics.get(new PortRef(interval.device(), interval.port()));
-        if (job != null && !interval.reset() && !interval.gap()) {
+        // a rate gauge is a mean over the device's own window: it cannot time a comm phase
+        if (job != null && !interval.reset() && !interval.gap() && !interval.estimated()) {
             unfed.add(new Unfed(job, interval.device(), interval.port(), interval.t0(), interval.t1(),
                 interval.increases().getOrDefault(CounterNames.TX_BYTES, 0L)));
         }

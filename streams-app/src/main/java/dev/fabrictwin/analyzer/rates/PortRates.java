@@ -17,7 +17,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * <li>each counter's step is classified by {@link WrapOrReset} against what the port can physically move in
  *     the elapsed time (speed gauge, else 1.6 Tb/s); a counter is taken as 64-bit once it exceeds 2^32 − 1;</li>
  * <li>a reset of any counter, or {@code oper_up} recovering from 0, marks the whole interval {@code reset}:
- *     a rebooted device restarts every counter, and a reset must never read as a rate spike.</li>
+ *     a rebooted device restarts every counter, and a reset must never read as a rate spike;</li>
+ * <li>a port that exports rates instead of byte counters ({@code tx_bps}, {@code rx_bps} gauges) gets its byte
+ *     increase as the rate at the interval's end × the interval, and the interval is marked {@code estimated}: a
+ *     device's rate is its mean over the time before its stamp (an exporter's counter difference over its poll, a
+ *     router's load interval), so the newer sample's speaks for the interval. A counter, when there is one, wins.</li>
  * </ul>
  * Pure state machine: the Streams processor keeps the last sample per port in a state store.
  */
@@ -70,8 +74,20 @@ public final class PortRates {
             wraps += step.wraps();
             increases.put(e.getKey(), step.delta());
         }
+        final boolean estimated = fromRate(increases, CounterNames.TX_BYTES, current.gauges().get(CounterNames.TX_BPS), dt)
+            | fromRate(increases, CounterNames.RX_BYTES, current.gauges().get(CounterNames.RX_BPS), dt);
         final boolean gap = current.ts() - previous.ts() > GAP_FACTOR * nominalIntervalMs;
         return new Step(Optional.of(new PortInterval(current.device(), current.port(), previous.ts(), current.ts(),
-            increases, current.gauges(), reset, wraps, gap)), false);
+            increases, current.gauges(), reset, wraps, gap, estimated)), false);
+    }
+
+    /** A byte increase no counter gave, from a rate gauge in bit/s over {@code seconds}; whether it was put. */
+    private static boolean fromRate(final Map<String, Long> increases, final String bytes, final Double bps,
+                                    final double seconds) {
+        if (increases.containsKey(bytes) || bps == null || !(bps >= 0) || Double.isInfinite(bps)) {
+            return false;
+        }
+        increases.put(bytes, Math.round(bps / 8 * seconds));
+        return true;
     }
 }

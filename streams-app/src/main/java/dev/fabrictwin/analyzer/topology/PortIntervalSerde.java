@@ -32,7 +32,8 @@ public final class PortIntervalSerde {
         "tx_pfc_pause.5", "tx_pfc_pause.6", "tx_pfc_pause.7", "rx_pfc_pause.0", "rx_pfc_pause.1", "rx_pfc_pause.2",
         "rx_pfc_pause.3", "rx_pfc_pause.4", "rx_pfc_pause.5", "rx_pfc_pause.6", "rx_pfc_pause.7",
         "rx_pause_duration_us.0", "rx_pause_duration_us.1", "rx_pause_duration_us.2", "rx_pause_duration_us.3",
-        "rx_pause_duration_us.4", "rx_pause_duration_us.5", "rx_pause_duration_us.6", "rx_pause_duration_us.7");
+        "rx_pause_duration_us.4", "rx_pause_duration_us.5", "rx_pause_duration_us.6", "rx_pause_duration_us.7",
+        "link_flaps", "tx_bps", "rx_bps");
     private static final Map<String, Integer> CODES = new HashMap<>();
     /** Device and port names read so far (the serde is shared by every stream thread). */
     private static final Map<String, String> NAMES_SEEN = new java.util.concurrent.ConcurrentHashMap<>();
@@ -118,7 +119,8 @@ public final class PortIntervalSerde {
         out.writeLong(v.t0());
         out.writeLong(v.t1());
         out.writeBoolean(v.reset());
-        out.writeBoolean(v.gap());
+        // gap and estimated share a byte (bit 0, bit 1): version 2's boolean, which a reader of it takes as a gap
+        out.writeByte((v.gap() ? 1 : 0) | (v.estimated() ? 2 : 0));
         out.writeInt(v.wraps());
         out.writeShort(v.increases().size());
         for (final var e : v.increases().entrySet()) {
@@ -164,7 +166,9 @@ public final class PortIntervalSerde {
         final long t0 = in.readLong();
         final long t1 = in.readLong();
         final boolean reset = in.readBoolean();
-        final boolean gap = in.readBoolean();
+        final int flags = in.readUnsignedByte();
+        final boolean gap = (flags & 1) != 0;
+        final boolean estimated = (flags & 2) != 0;
         final int wraps = in.readInt();
         // immutable maps built directly: PortInterval's Map.copyOf then keeps them as they are
         final Map.Entry<String, Long>[] increases = new Map.Entry[in.readShort()];
@@ -175,7 +179,8 @@ public final class PortIntervalSerde {
         for (int i = 0; i < gauges.length; i++) {
             gauges[i] = Map.entry(readName(in), in.readDouble());
         }
-        return new PortInterval(device, port, t0, t1, Map.ofEntries(increases), Map.ofEntries(gauges), reset, wraps, gap);
+        return new PortInterval(device, port, t0, t1, Map.ofEntries(increases), Map.ofEntries(gauges), reset, wraps, gap,
+            estimated);
     }
 
     /**

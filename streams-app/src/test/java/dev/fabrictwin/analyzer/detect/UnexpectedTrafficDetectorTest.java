@@ -203,7 +203,7 @@ class UnexpectedTrafficDetectorTest {
             d.silentDrop(), d.ecmp(), new DetectionCalibration.UnexpectedTraffic(WINDOW, 0.5, 1.5,
                 d.unexpectedTraffic().backgroundWindows(), d.unexpectedTraffic().backgroundWarmUp(),
                 d.unexpectedTraffic().backgroundQuantile()), d.ecn(), d.pfc(),
-            d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths());
+            d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths(), d.linkFlap());
         final HandTicks strict = hand.withConfig(hand.config().withCalibration(halfOfLine));
 
         assertThat(afterQuiet(hand, new UnexpectedTrafficDetector(), WINDOW, i -> flow(i, 5e9)).last()).hasSize(2);

@@ -29,6 +29,32 @@ class PortRatesTest {
     }
 
     @Test
+    void shouldTakeAByteIncreaseFromTheRateGaugeAtTheIntervalsEndWhereNoCounterGivesOneAndMarkItEstimated() {
+        final Sample before = new Sample(1_000, "leaf-1", "eth4", "t", Map.of(), Map.of("tx_bps", 8e9, "oper_up", 1.0));
+        final Sample after = new Sample(3_000, "leaf-1", "eth4", "t", Map.of("tx_bytes", 700L),
+            Map.of("tx_bps", 80e9, "rx_bps", 40e9, "oper_up", 1.0));
+
+        final PortInterval i = PortRates.next(before, after, 1_000).interval().orElseThrow();
+
+        assertThat(i.increases()).containsEntry("tx_bytes", 20_000_000_000L).containsEntry("rx_bytes", 10_000_000_000L);
+        assertThat(i.estimated()).isTrue();
+        assertThat(i.reset()).isFalse();
+        assertThat(i.gap()).isFalse();
+    }
+
+    @Test
+    void shouldPreferTheByteCounterToTheRate() {
+        final Map<String, Double> rates = Map.of("tx_bps", 80e9, "rx_bps", 40e9);
+        final PortInterval i = PortRates.next(new Sample(1_000, "leaf-1", "eth4", "t",
+                Map.of("tx_bytes", 100L, "rx_bytes", 10L), rates),
+            new Sample(2_000, "leaf-1", "eth4", "t", Map.of("tx_bytes", 600L, "rx_bytes", 20L), rates), 1_000)
+            .interval().orElseThrow();
+
+        assertThat(i.increases()).containsEntry("tx_bytes", 500L).containsEntry("rx_bytes", 10L);
+        assertThat(i.estimated()).isFalse();
+    }
+
+    @Test
     void shouldIgnoreLateAndDuplicateSamples() {
         final PortRates.Step late = PortRates.next(sample(2_000, 200, 5, 1), sample(1_500, 150, 5, 1), 1_000);
         final PortRates.Step duplicate = PortRates.next(sample(2_000, 200, 5, 1), sample(2_000, 200, 5, 1), 1_000);

@@ -8,6 +8,7 @@ import java.util.Map;
  * <li>LINK_DEGRADED {@code capacity} fraction left (0.5 = a 400G link running as 200G), {@code fecErrorRate}
  *     corrected FEC codewords per bit, {@code crcErrorRate} FCS errors per packet;</li>
  * <li>LINK_DOWN {@code flapPeriod} seconds between state changes (0 = stays down);</li>
+ * <li>LINK_FLAP: the link goes down for {@code downSeconds} every {@code period} seconds, from the fault's start;</li>
  * <li>PFC_STORM {@code pauseFraction} of time the stuck port asserts pause, {@code priority} traffic class;</li>
  * <li>ECMP_IMBALANCE {@code skew}: share of the group's flows forced onto its first member;</li>
  * <li>SILENT_DROP {@code dropRate} fraction of packets lost without error counters;</li>
@@ -21,17 +22,18 @@ import java.util.Map;
  */
 public final class FaultDefaults {
 
-    private static final Map<FaultType, Map<String, Double>> DEFAULTS = Map.of(
-        FaultType.LINK_DEGRADED, Map.of("capacity", 0.5, "fecErrorRate", 1e-6, "crcErrorRate", 1e-7),
-        FaultType.LINK_DOWN, Map.of("flapPeriod", 0.0),
-        FaultType.PFC_STORM, Map.of("pauseFraction", 0.9, "priority", 3.0),
-        FaultType.ECMP_IMBALANCE, Map.of("skew", 0.8),
-        FaultType.SILENT_DROP, Map.of("dropRate", 0.01),
-        FaultType.STRAGGLER, Map.of("rateFactor", 0.3),
-        FaultType.UNEXPECTED_TRAFFIC, Map.of("load", 0.9, "senders", 4.0),
-        FaultType.ECN_MISCONFIG, Map.of("markingFactor", 0.0),
-        FaultType.LATENCY_SLO, Map.of("addedLatencyUs", 50.0),
-        FaultType.JOB_BOTTLENECK, Map.of("rateFactor", 0.5));
+    private static final Map<FaultType, Map<String, Double>> DEFAULTS = Map.ofEntries(
+        Map.entry(FaultType.LINK_FLAP, Map.of("period", 10.0, "downSeconds", 0.2)),
+        Map.entry(FaultType.LINK_DEGRADED, Map.of("capacity", 0.5, "fecErrorRate", 1e-6, "crcErrorRate", 1e-7)),
+        Map.entry(FaultType.LINK_DOWN, Map.of("flapPeriod", 0.0)),
+        Map.entry(FaultType.PFC_STORM, Map.of("pauseFraction", 0.9, "priority", 3.0)),
+        Map.entry(FaultType.ECMP_IMBALANCE, Map.of("skew", 0.8)),
+        Map.entry(FaultType.SILENT_DROP, Map.of("dropRate", 0.01)),
+        Map.entry(FaultType.STRAGGLER, Map.of("rateFactor", 0.3)),
+        Map.entry(FaultType.UNEXPECTED_TRAFFIC, Map.of("load", 0.9, "senders", 4.0)),
+        Map.entry(FaultType.ECN_MISCONFIG, Map.of("markingFactor", 0.0)),
+        Map.entry(FaultType.LATENCY_SLO, Map.of("addedLatencyUs", 50.0)),
+        Map.entry(FaultType.JOB_BOTTLENECK, Map.of("rateFactor", 0.5)));
 
     private FaultDefaults() {
     }

@@ -29,6 +29,14 @@ public record FaultSpec(String id, FaultType type, FaultTarget target, Duration 
                     + "' (known: " + FaultDefaults.of(type).keySet() + ")");
             }
         }
+        if (type == FaultType.LINK_FLAP) {
+            final double period = params.getOrDefault("period", FaultDefaults.of(type).get("period"));
+            final double down = params.getOrDefault("downSeconds", FaultDefaults.of(type).get("downSeconds"));
+            if (!(down > 0 && down < period)) {
+                throw new IllegalArgumentException("fault " + id + " (LINK_FLAP): downSeconds must be > 0 and under period ("
+                    + period + "), was " + down);
+            }
+        }
     }
 
     /** The parameter's value, or its documented default. */

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 /** The anomaly catalog of docs/contracts.md (type names are a contract). */
 public enum FaultType {
     LINK_DEGRADED, LINK_DOWN, PFC_STORM, ECMP_IMBALANCE, SILENT_DROP, STRAGGLER, UNEXPECTED_TRAFFIC,
-    ECN_MISCONFIG, LATENCY_SLO, JOB_BOTTLENECK;
+    ECN_MISCONFIG, LATENCY_SLO, JOB_BOTTLENECK, LINK_FLAP;
 
     public static FaultType parse(final String text) {
         try {

@@ -21,7 +21,7 @@ public final class CounterIndex {
             CounterNames.RX_DROPS, CounterNames.TX_DROPS, CounterNames.FCS_ERRORS, CounterNames.FEC_CORRECTED,
             CounterNames.FEC_UNCORRECTABLE, CounterNames.OPER_UP, CounterNames.SPEED_BPS,
             CounterNames.QUEUE_DEPTH_BYTES, CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US,
-            CounterNames.LATENCY_P99_US)) {
+            CounterNames.LATENCY_P99_US, CounterNames.LINK_FLAPS)) {
             add(n);
         }
         for (final String base : List.of(CounterNames.TX_PFC_PAUSE, CounterNames.RX_PFC_PAUSE,
@@ -48,6 +48,7 @@ public final class CounterIndex {
     public static final int QUEUE_DEPTH_BYTES = SLOTS.get(CounterNames.QUEUE_DEPTH_BYTES);
     public static final int BUFFER_WATERMARK_BYTES = SLOTS.get(CounterNames.BUFFER_WATERMARK_BYTES);
     public static final int LATENCY_P99_US = SLOTS.get(CounterNames.LATENCY_P99_US);
+    public static final int LINK_FLAPS = SLOTS.get(CounterNames.LINK_FLAPS);
 
     private CounterIndex() {
     }

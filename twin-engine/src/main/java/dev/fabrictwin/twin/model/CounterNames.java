@@ -18,6 +18,11 @@ public final class CounterNames {
     public static final String FCS_ERRORS = "fcs_errors";
     public static final String FEC_CORRECTED = "fec_corrected";
     public static final String FEC_UNCORRECTABLE = "fec_uncorrectable";
+    /**
+     * Carrier transitions: each time the link went down or came up (a flap, down and up, adds 2). Sources that count
+     * only the downs (Linux {@code carrier_down_count}, InfiniBand {@code LinkDownedCounter}) are mapped ×2.
+     */
+    public static final String LINK_FLAPS = "link_flaps";
 
     public static final String OPER_UP = "oper_up";
     public static final String SPEED_BPS = "speed_bps";
@@ -25,10 +30,13 @@ public final class CounterNames {
     public static final String BUFFER_WATERMARK_BYTES = "buffer_watermark_bytes";
     public static final String LATENCY_P50_US = "latency_p50_us";
     public static final String LATENCY_P99_US = "latency_p99_us";
+    /** Transmit and receive rates in bit/s as the device computes them: what a port that exports no byte counter gives. */
+    public static final String TX_BPS = "tx_bps";
+    public static final String RX_BPS = "rx_bps";
 
     /** Canonical gauges that measure a state, a speed, an amount or a time: none of them can be below zero. */
     private static final java.util.Set<String> NEVER_NEGATIVE = java.util.Set.of(OPER_UP, SPEED_BPS, QUEUE_DEPTH_BYTES,
-        BUFFER_WATERMARK_BYTES, LATENCY_P50_US, LATENCY_P99_US);
+        BUFFER_WATERMARK_BYTES, LATENCY_P50_US, LATENCY_P99_US, TX_BPS, RX_BPS);
 
     /**
      * The first canonical gauge below zero (a per-queue form {@code queue_depth_bytes.q3} included), or null. Other

@@ -40,6 +40,7 @@ public final class CounterIntegrator implements Serializable {
     private static final int FCS = CounterIndex.of(CounterNames.FCS_ERRORS);
     private static final int FEC = CounterIndex.of(CounterNames.FEC_CORRECTED);
     private static final int FEC_UNCORR = CounterIndex.of(CounterNames.FEC_UNCORRECTABLE);
+    private static final int LINK_FLAPS = CounterIndex.LINK_FLAPS;
     /** The gauges every expectation carries. */
     public static final List<String> GAUGES = List.of(CounterNames.OPER_UP, CounterNames.SPEED_BPS,
         CounterNames.QUEUE_DEPTH_BYTES, CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US,
@@ -99,6 +100,7 @@ public final class CounterIntegrator implements Serializable {
         double p99Area = 0;
         double watermark = 0;
         boolean up = true;
+        double transitions = 0;
 
         final int txSize = timeline.size(tx);
         for (int i = txSize == 0 ? 0 : timeline.indexAt(tx, t0); i < txSize; i++) {
@@ -106,6 +108,10 @@ public final class CounterIntegrator implements Serializable {
             final double dt = overlap(timeline, tx, i, t0, t1);
             if (dt < 0) {
                 break;
+            }
+            // a carrier transition in [t0, t1): the state starting here is up where the one before was down, or back
+            if (i > 0 && timeline.start(tx, i) >= t0 && timeline.state(tx, i - 1).up() != st.up()) {
+                transitions++;
             }
             if (dt == 0) {
                 continue;
@@ -157,6 +163,7 @@ public final class CounterIntegrator implements Serializable {
                 add(c, present, CNP_SENT, st.cnpPerSec() * dt);
             }
         }
+        add(c, present, LINK_FLAPS, transitions);
         final double span = t1 - t0;
         g[CounterIndex.of(CounterNames.OPER_UP)] = up ? 1.0 : 0.0;
         g[CounterIndex.of(CounterNames.SPEED_BPS)] = nominal;

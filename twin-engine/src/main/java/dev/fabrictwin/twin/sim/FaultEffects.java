@@ -33,7 +33,7 @@ final class FaultEffects implements Serializable {
         }
     }
 
-    /** Applies one active fault ({@code flapDown} tells a flapping LINK_DOWN which half-period it is in). */
+    /** Applies one active fault ({@code flapDown} tells a flapping LINK_DOWN or a LINK_FLAP whether the link is down now). */
     void apply(final FaultSpec fault, final Conditions c, final boolean flapDown) {
         final List<Link> links = targetLinks(fault.target());
         switch (fault.type()) {
@@ -44,7 +44,7 @@ final class FaultEffects implements Serializable {
                     c.crcPerPacket[d] += fault.param("crcErrorRate");
                 }
             });
-            case LINK_DOWN -> {
+            case LINK_DOWN, LINK_FLAP -> {
                 if (flapDown) {
                     links.forEach(l -> c.linkUp[l.index()] = false);
                 }

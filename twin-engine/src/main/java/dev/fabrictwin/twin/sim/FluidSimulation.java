@@ -696,6 +696,9 @@ public final class FluidSimulation implements Serializable {
                 if (f.type() == FaultType.LINK_DOWN && f.param("flapPeriod") > 0) {
                     schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
                 }
+                if (f.type() == FaultType.LINK_FLAP) {
+                    schedule(now + f.param("downSeconds"), EventKind.FAULT_FLAP, e.ref);
+                }
                 if (f.type() == FaultType.UNEXPECTED_TRAFFIC) {
                     addRogueFlows(e.ref, f);
                 }
@@ -704,7 +707,7 @@ public final class FluidSimulation implements Serializable {
             case FAULT_FLAP -> {
                 if (activeFaults[e.ref]) {
                     flapDown[e.ref] = !flapDown[e.ref];
-                    schedule(now + faults.get(e.ref).param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
+                    schedule(now + flapHalf(faults.get(e.ref), flapDown[e.ref]), EventKind.FAULT_FLAP, e.ref);
                     applyConditions();
                 }
             }
@@ -721,6 +724,14 @@ public final class FluidSimulation implements Serializable {
             }
             default -> throw new IllegalStateException("unknown event " + e.kind);
         }
+    }
+
+    /** How long a flapping link stays in the state it just entered: LINK_DOWN's half-period, LINK_FLAP's down time or the rest of its period. */
+    private static double flapHalf(final FaultSpec f, final boolean down) {
+        if (f.type() == FaultType.LINK_FLAP) {
+            return down ? f.param("downSeconds") : f.param("period") - f.param("downSeconds");
+        }
+        return f.param("flapPeriod");
     }
 
     private void startComm(final JobState j) {

@@ -65,6 +65,10 @@ class ScenarioParserTest {
             fabric: {kind: spine-leaf}
             faults: [{type: LINK_DOWN, target: {device: leaf-0, peer: spine-0}, capacity: 0.5}]
             """)).hasMessageContaining("unknown parameter 'capacity'");
+        assertThatThrownBy(() -> scenario("""
+            fabric: {kind: spine-leaf}
+            faults: [{type: LINK_FLAP, target: {device: leaf-0, peer: spine-0}, period: 1, downSeconds: 2}]
+            """)).hasMessageContaining("downSeconds must be > 0 and under period (1.0), was 2.0");
         assertThatThrownBy(() -> scenario("duration: soon\nfabric: {kind: spine-leaf}"))
             .hasMessageStartingWith("duration: invalid duration 'soon'");
     }

@@ -14,7 +14,7 @@ public final class Canonical {
     private static final Set<String> PER_PORT = Set.of(CounterNames.TX_BYTES, CounterNames.RX_BYTES,
         CounterNames.TX_PACKETS, CounterNames.RX_PACKETS, CounterNames.ECN_MARKED, CounterNames.CNP_SENT,
         CounterNames.CNP_HANDLED, CounterNames.RX_DROPS, CounterNames.TX_DROPS, CounterNames.FCS_ERRORS,
-        CounterNames.FEC_CORRECTED, CounterNames.FEC_UNCORRECTABLE);
+        CounterNames.FEC_CORRECTED, CounterNames.FEC_UNCORRECTABLE, CounterNames.LINK_FLAPS);
 
     /** Counters a sample carries once per priority, as {@code <name>.<priority>}. */
     private static final Set<String> PER_PRIORITY = Set.of(CounterNames.TX_PFC_PAUSE, CounterNames.RX_PFC_PAUSE,
@@ -22,7 +22,7 @@ public final class Canonical {
 
     private static final Set<String> GAUGES = Set.of(CounterNames.OPER_UP, CounterNames.SPEED_BPS,
         CounterNames.QUEUE_DEPTH_BYTES, CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US,
-        CounterNames.LATENCY_P99_US);
+        CounterNames.LATENCY_P99_US, CounterNames.TX_BPS, CounterNames.RX_BPS);
 
     private Canonical() {
     }

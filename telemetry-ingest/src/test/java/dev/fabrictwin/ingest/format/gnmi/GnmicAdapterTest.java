@@ -62,7 +62,7 @@ class GnmicAdapterTest extends AdapterContract {
             // unknown counters keep their source names (module prefix stripped)
             .containsEntry("in-multicast-packets", 288_033L)
             .containsEntry("in-broadcast-packets", 3_797L)
-            .containsEntry("carrier-transitions", 1L)
+            .containsEntry("link_flaps", 1L) // carrier-transitions
             .doesNotContainKeys("in-unicast-packets", "in-octets", "/srl_nokia-interfaces:interface/statistics/in-octets");
         assertThat(sink.records).isEqualTo(1);
     }
@@ -142,6 +142,26 @@ class GnmicAdapterTest extends AdapterContract {
         assertThat(e13.gauges()).containsEntry("speed_bps", 100e9);
         assertThat(sink.only("2001:db8::1", "e1").gauges()).containsEntry("oper_up", 1.0);
         assertThat(sink.only("spine-0", "e2").counters()).containsEntry("rx_bytes", 7L);
+    }
+
+    /** Issue 37: IOS-XR's data rates (kbit/s) and carrier transitions, as gnmic writes the infra-statsd-oper paths. */
+    @Test
+    void shouldMapIosXrDataRatesToBitsPerSecondAndCarrierTransitionsToLinkFlaps() {
+        final String input = """
+            {"name":"xr","timestamp":1700000000000000000,"tags":{"source":"leaf4:57400","interface_name":"HundredGigE0/0/0/4"},
+             "values":{"Cisco-IOS-XR-infra-statsd-oper:infra-statistics/interfaces/interface/latest/data-rate/output-data-rate":"2500000",
+                       "Cisco-IOS-XR-infra-statsd-oper:infra-statistics/interfaces/interface/latest/data-rate/input-data-rate":"17",
+                       "Cisco-IOS-XR-infra-statsd-oper:infra-statistics/interfaces/interface/latest/data-rate/peak-output-data-rate":"9000000"}}
+            {"name":"xr","timestamp":1700000000000000000,"tags":{"source":"leaf4:57400","interface_name":"HundredGigE0/0/0/5"},
+             "values":{"Cisco-IOS-XR-infra-statsd-oper:infra-statistics/interfaces/interface/latest/generic-counters/carrier-transitions":"14"}}
+            """;
+
+        final CollectingSink sink = parse(input.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.only("leaf4", "HundredGigE0/0/0/4").gauges()).containsEntry("tx_bps", 2.5e9).containsEntry("rx_bps", 17e3)
+            .containsEntry("peak-output-data-rate", 9e6);
+        assertThat(sink.only("leaf4", "HundredGigE0/0/0/5").counters()).containsEntry("link_flaps", 14L);
     }
 
     @Test

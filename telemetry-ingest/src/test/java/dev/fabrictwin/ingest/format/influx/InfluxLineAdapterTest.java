@@ -139,6 +139,23 @@ class InfluxLineAdapterTest extends AdapterContract {
         assertThat(Long.toUnsignedString(sink.only("h=1", "p,1").counter("rx_bytes", 0))).isEqualTo("18446744073709551615");
     }
 
+    /** Issue 37: IOS-XR's data rates (kbit/s) and carrier transitions through Telegraf's cisco_telemetry_mdt. */
+    @Test
+    void shouldMapMdtDataRatesToBitsPerSecondAndCarrierTransitionsToLinkFlaps() {
+        final String input = String.join("\n",
+            "Cisco-IOS-XR-pfi-im-cmd-oper:interfaces/interface-xr/interface,source=leaf4,interface_name=HundredGigE0/0/0/4 "
+                + "data_rates/output_data_rate=2500000i,data_rates/input_data_rate=17i,data_rates/peak_output_data_rate=9000000i "
+                + "1700000000000000000",
+            "Cisco-IOS-XR-infra-statsd-oper:infra-statistics/interfaces/interface/latest/generic-counters,source=leaf4,"
+                + "interface_name=HundredGigE0/0/0/5 carrier-transitions=14i,bytes-received=5i 1700000000000000000");
+
+        final CollectingSink sink = parse(input.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.rejections).isEmpty();
+        assertThat(sink.only("leaf4", "HundredGigE0/0/0/4").gauges()).containsEntry("tx_bps", 2.5e9).containsEntry("rx_bps", 17e3);
+        assertThat(sink.only("leaf4", "HundredGigE0/0/0/5").counters()).containsEntry("link_flaps", 14L);
+    }
+
     @Test
     void shouldKeepWholeFloatsAsCountersFractionalGaugesAsGaugesAndUseDefaults() {
         final String input = String.join("\n",
