@@ -80,7 +80,8 @@ class PackageRulesTest {
             import static dev.fabrictwin.analyzer.shard.ShardMap.of;
             final String glob = "/*"; // a string opens no comment
             final var tick = new dev.fabrictwin.analyzer.shard.ShardTick(0, 0, 0, 0, null, null, null);
-            """)).hasSize(4).allSatisfy(v -> assertThat(v).startsWith("A.java:").contains("names dev.fabrictwin.analyzer.shard"));
+            """)).hasSize(4)
+            .allSatisfy(v -> assertThat(v).startsWith("A.java:").contains("names dev.fabrictwin.analyzer.shard"));
         assertThat(violations(rule, "A.java", """
             import dev.fabrictwin.analyzer.sharding.Plan; // another package, whose name only starts alike
             /** Sharded, the correlation stage ({@code dev.fabrictwin.analyzer.shard.ShardedCorrelation}) calls it. */
@@ -106,7 +107,8 @@ class PackageRulesTest {
         final StringBuilder code = new StringBuilder();
         while (comments.find()) { // blanked, not removed: line numbers stay
             final String match = comments.group();
-            comments.appendReplacement(code, Matcher.quoteReplacement(match.startsWith("\"") ? match : match.replaceAll("[^\\n]", " ")));
+            final String kept = match.startsWith("\"") ? match : match.replaceAll("[^\\n]", " ");
+            comments.appendReplacement(code, Matcher.quoteReplacement(kept));
         }
         comments.appendTail(code);
         final Pattern forbidden = Pattern.compile("(?<![\\w.])" + Pattern.quote(rule.forbidden()) + "\\.");

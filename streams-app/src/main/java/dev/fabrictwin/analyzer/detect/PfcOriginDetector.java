@@ -80,7 +80,8 @@ public final class PfcOriginDetector implements Detector {
     public void acrossShards(final CrossShard tick, final List<Finding> merged) {
         final DetectionCalibration.Pfc cal = tick.calibration().pfc();
         final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
-        tick.pfc().values().forEach(b -> b.exits().forEach(e -> exits.merge(e.device(), e, (x, y) -> y.share() > x.share() ? y : x)));
+        tick.pfc().values().forEach(b -> b.exits()
+            .forEach(e -> exits.merge(e.device(), e, (x, y) -> y.share() > x.share() ? y : x)));
         tick.pfc().forEach((shard, b) -> b.entries().forEach(e -> crossing(e, exits.get(e.device()), cal)
             .filter(f -> tick.claim(shard, f))
             .ifPresent(merged::add)));

@@ -168,7 +168,7 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
      * tie), when there is one; else each receiver is a root of its own. Sharded, the correlation stage links them over
      * the whole fabric (a source and its sink may be judged by different shards).
      */
-    static void linkSinks(final List<Finding> findings) {
+    private static void linkSinks(final List<Finding> findings) {
         Finding source = null;
         for (final Finding f : findings) {
             if (f.type() == FaultType.UNEXPECTED_TRAFFIC && TX_METRIC.equals(f.metric())
