@@ -8,22 +8,13 @@ import dev.fabrictwin.analyzer.alert.TickCorrelation;
 import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.detect.Detector;
-import dev.fabrictwin.analyzer.detect.EcmpSpreadDetector;
-import dev.fabrictwin.analyzer.detect.EcnMisconfigDetector;
+import dev.fabrictwin.analyzer.detect.Detectors;
 import dev.fabrictwin.analyzer.detect.EvidenceSpans;
 import dev.fabrictwin.analyzer.detect.Finding;
-import dev.fabrictwin.analyzer.detect.LatencySloDetector;
-import dev.fabrictwin.analyzer.detect.LinkConservationDetector;
-import dev.fabrictwin.analyzer.detect.LinkDownDetector;
-import dev.fabrictwin.analyzer.detect.LinkErrorDetector;
-import dev.fabrictwin.analyzer.detect.LinkFlapDetector;
-import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
-import dev.fabrictwin.analyzer.detect.StragglerDetector;
+import dev.fabrictwin.analyzer.detect.PfcBoundary;
 import dev.fabrictwin.analyzer.detect.TickContext;
-import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
 import dev.fabrictwin.analyzer.job.JobHealthTracker;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.shard.PfcBoundary;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -92,9 +83,7 @@ public final class FabricAnalyzer implements Serializable {
         this.twin = twin;
         this.config = config;
         this.ticks = new TickAssembler(config.tickMs(), config.graceMs(), twin.fabric().directedLinkCount());
-        this.detectors = List.of(new LinkFlapDetector(), new LinkDownDetector(), new LinkErrorDetector(),
-            new PfcOriginDetector(), new LinkConservationDetector(), new EcnMisconfigDetector(),
-            new UnexpectedTrafficDetector(), new StragglerDetector(), new EcmpSpreadDetector(), new LatencySloDetector());
+        this.detectors = Detectors.all();
         this.jobs = new JobHealthTracker(twin, config.calibration().jobs());
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
             config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());

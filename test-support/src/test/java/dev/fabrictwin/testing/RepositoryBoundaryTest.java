@@ -3,14 +3,12 @@ package dev.fabrictwin.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,8 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class RepositoryBoundaryTest {
 
-    /** Folders whose text never reaches a test run. */
-    private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "node_modules", ".mvn");
     /** Text that tests and their configuration are written in. */
     private static final Set<String> SCANNED_SUFFIXES = Set.of(".java", ".xml", ".properties", ".yaml", ".yml", ".sh", ".json");
     /** A run of parent steps with what follows it, e.g. {@code ../../fixtures/x}. */
@@ -40,7 +36,7 @@ class RepositoryBoundaryTest {
 
     @Test
     void shouldFindNoTestSourceReferencingAPathOutsideTheRepository() throws IOException {
-        final Path root = repoRoot();
+        final Path root = RepositoryFiles.root();
         final List<String> violations = new ArrayList<>();
         for (final Path file : scannedFiles(root)) {
             violations.addAll(violations(root, moduleDir(root, file), file, Files.readString(file, StandardCharsets.UTF_8)));
@@ -70,10 +66,10 @@ class RepositoryBoundaryTest {
 
     @Test
     void shouldKeepEveryRealFixtureWithItsProvenance() throws IOException {
-        final Path root = repoRoot();
+        final Path root = RepositoryFiles.root();
         final List<Path> manifests;
         try (Stream<Path> s = Files.walk(root)) {
-            manifests = s.filter(p -> p.getFileName().toString().equals("MANIFEST.tsv") && !skipped(root, p)).toList();
+            manifests = s.filter(p -> p.getFileName().toString().equals("MANIFEST.tsv") && !RepositoryFiles.skipped(root, p)).toList();
         }
         assertThat(manifests).as("fixture manifests under %s", root).isNotEmpty();
         for (final Path manifest : manifests) {
@@ -152,7 +148,7 @@ class RepositoryBoundaryTest {
     private static List<Path> scannedFiles(final Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {
             return s.filter(Files::isRegularFile)
-                .filter(p -> !skipped(root, p))
+                .filter(p -> !RepositoryFiles.skipped(root, p))
                 .filter(p -> !p.getFileName().toString().equals(RepositoryBoundaryTest.class.getSimpleName() + ".java"))
                 .filter(p -> p.getFileName().toString().equals("pom.xml")
                     || root.relativize(p).toString().replace('\\', '/').contains("src/test/")
@@ -161,20 +157,5 @@ class RepositoryBoundaryTest {
                 .sorted()
                 .toList();
         }
-    }
-
-    private static boolean skipped(final Path root, final Path p) {
-        return root.relativize(p).getNameCount() > 0
-            && Stream.iterate(root.relativize(p), Objects::nonNull, Path::getParent)
-                .anyMatch(part -> SKIPPED_DIRS.contains(part.getFileName().toString()));
-    }
-
-    /** The repository root: the nearest directory from the working directory up that holds {@code mvnw} and {@code .ci}. */
-    private static Path repoRoot() {
-        final Path start = Path.of("").toAbsolutePath();
-        return Stream.iterate(start, Objects::nonNull, Path::getParent)
-            .filter(dir -> Files.isRegularFile(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve(".ci")))
-            .findFirst()
-            .orElseThrow(() -> new UncheckedIOException(new IOException("no repository root (mvnw and .ci) at or above " + start)));
     }
 }

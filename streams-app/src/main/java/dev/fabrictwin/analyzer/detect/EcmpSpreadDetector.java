@@ -45,7 +45,7 @@ import dev.fabrictwin.twin.model.LinkState;
  * uplink is normal there; everything moving to another is not, a capture from another simulator showed), and no chance
  * of hashing explains it — however few the flows.
  */
-public final class EcmpSpreadDetector implements Detector, LearnedPart {
+final class EcmpSpreadDetector implements Detector, LearnedPart {
 
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();

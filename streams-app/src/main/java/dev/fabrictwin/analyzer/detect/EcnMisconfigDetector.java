@@ -36,7 +36,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * evidence is the newest run of ticks, {@link DetectionCalibration.Ecn#minSeconds} seconds to the whole window of
  * {@link DetectionCalibration.Ecn#windowTicks}.
  */
-public final class EcnMisconfigDetector implements Detector, LearnedPart {
+final class EcnMisconfigDetector implements Detector, LearnedPart {
 
     /** The twin's default Kmin: the fallback's deep queue is a multiple of it. */
     private static final double TWIN_KMIN_BYTES = dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();

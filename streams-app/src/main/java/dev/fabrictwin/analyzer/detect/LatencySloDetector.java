@@ -32,7 +32,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * it and over the twin's by {@link DetectionCalibration.LatencySlo#marginUs} µs +
  * {@link DetectionCalibration.LatencySlo#marginShare} is reported whatever was learned.
  */
-public final class LatencySloDetector implements Detector, LearnedPart {
+final class LatencySloDetector implements Detector, LearnedPart {
 
     /** Each port's P99 per traffic regime, key = port index × regimes + regime (sized at the first tick). */
     private LearnedLevels levels;

@@ -50,7 +50,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * frames per second of the window.
  * A reset or gap on either end restarts the direction's accounting.
  */
-public final class LinkConservationDetector implements Detector {
+final class LinkConservationDetector implements Detector {
 
     /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
     private static final class Running implements Serializable {

@@ -16,7 +16,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  * alerts on the move; this detector is what says the link is down. A flapping link stays one alert: it
  * resolves only after {@code resolveAfterTicks} clean ticks.
  */
-public final class LinkDownDetector implements Detector {
+final class LinkDownDetector implements Detector {
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {

@@ -29,7 +29,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * link's own (many real links count no FEC at all, some correct thousands of codewords a second); a link that went
  * from 0 to a few FCS errors a second is degraded at any BER.
  */
-public final class LinkErrorDetector implements Detector, LearnedPart {
+final class LinkErrorDetector implements Detector, LearnedPart {
 
     /** Each port's healthy errors and healthy seconds, by port index (sized to the fabric at the first tick). */
     private float[] healthyErrors;

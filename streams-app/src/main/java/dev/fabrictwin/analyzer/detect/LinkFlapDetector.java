@@ -23,7 +23,7 @@ import dev.fabrictwin.twin.model.CounterNames;
  * reboot, a reseated cable) is one or two flaps; a link that keeps flapping is a root on the link, and the jobs crossing
  * it its victims, as for the other link findings.
  */
-public final class LinkFlapDetector implements Detector {
+final class LinkFlapDetector implements Detector {
 
     /** Each port's last reported {@code oper_up} (1, 0; -1 unknown), by port index (sized at the first tick). */
     private byte[] lastUp;

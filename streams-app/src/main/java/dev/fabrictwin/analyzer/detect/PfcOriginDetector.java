@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
-import dev.fabrictwin.analyzer.shard.PfcBoundary;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
@@ -71,6 +71,36 @@ public final class PfcOriginDetector implements Detector {
     }
 
     /**
+     * The PFC pauses that entered a shard at a boundary device, walked on with what the other shards saw there: an
+     * entry takes the cause an exit at that device found in another shard (the storming port, or the congested link),
+     * and without one is what the walk would have made of it on the whole fabric (the congestion seen there, else the
+     * boundary port itself).
+     */
+    @Override
+    public void acrossShards(final CrossShard tick, final List<Finding> merged) {
+        final DetectionCalibration.Pfc cal = tick.calibration().pfc();
+        final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
+        tick.pfc().values().forEach(b -> b.exits()
+            .forEach(e -> exits.merge(e.device(), e, (x, y) -> y.share() > x.share() ? y : x)));
+        tick.pfc().forEach((shard, b) -> b.entries().forEach(e -> crossing(e, exits.get(e.device()), cal)
+            .filter(f -> tick.claim(shard, f))
+            .ifPresent(merged::add)));
+    }
+
+    /** A pause entering a shard at a boundary device, walked on with what the other shards saw there. */
+    private static Optional<Finding> crossing(final PfcBoundary.Entry e, final PfcBoundary.Exit exit,
+                                              final DetectionCalibration.Pfc cal) {
+        if (exit != null) {
+            final Entity cause = exit.cause();
+            return cause.kind() == Entity.Kind.PORT
+                ? finding(e.sender(), e.share(), false, new PortRef(cause.device(), cause.port()), null, cal)
+                : finding(e.sender(), e.share(), false, null, cause, cal);
+        }
+        return e.congested() != null ? finding(e.sender(), e.share(), false, null, e.congested(), cal)
+            : finding(e.sender(), e.share(), false, e.stop(), null, cal);
+    }
+
+    /**
      * A port pausing its peer for more than the calibration's {@link DetectionCalibration#pausedShare} of the time
      * (beyond the twin) sends pauses.
      */
@@ -88,9 +118,8 @@ public final class PfcOriginDetector implements Detector {
      * a {@code congested} link; empty when a switch port is its own origin below
      * {@link DetectionCalibration.Pfc#switchOriginShare} ({@link #storms}).
      */
-    public static Optional<Finding> finding(final PortRef sender, final double pausedShare, final boolean host,
-                                            final PortRef origin, final Entity congested,
-                                            final DetectionCalibration.Pfc cal) {
+    static Optional<Finding> finding(final PortRef sender, final double pausedShare, final boolean host,
+                                     final PortRef origin, final Entity congested, final DetectionCalibration.Pfc cal) {
         final String share = String.format("%.0f%%", 100 * pausedShare);
         if (origin != null && origin.equals(sender)) {
             if (!storms(pausedShare, host, cal)) {

@@ -41,7 +41,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * from every peer at once (its port queueing in bursts is its incasts, not a change: 4 false stragglers in a healthy 2
  * h run when it counted); all these are judged on the job's slowdown alone.
  */
-public final class StragglerDetector implements Detector {
+final class StragglerDetector implements Detector {
 
 
     /** By port index (sized to the fabric at the first tick). */

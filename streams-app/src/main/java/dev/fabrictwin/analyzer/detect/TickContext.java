@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.shard.PfcBoundary;
-import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
@@ -28,7 +26,7 @@ public final class TickContext {
     /** Devices an open alert names (its device, its link's other end); empty when calm. */
     private java.util.Set<String> covered = java.util.Set.of();
     /** The shard this analysis judges, and where it writes the pauses crossing its edge; null when unsharded. */
-    private ShardMap shards;
+    private ShardView shards;
     private PfcBoundary.Builder pfcBoundary;
 
     public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
@@ -46,20 +44,20 @@ public final class TickContext {
         this.calm = calm;
     }
 
-    /** This tick is one shard's: boundary devices' other ports are judged elsewhere ({@link ShardMap}). */
-    public TickContext sharded(final ShardMap map, final PfcBoundary.Builder boundary) {
-        this.shards = map;
+    /** This tick is one shard's: boundary devices' other ports are judged elsewhere ({@link ShardView}). */
+    public TickContext sharded(final ShardView shard, final PfcBoundary.Builder boundary) {
+        this.shards = shard;
         this.pfcBoundary = boundary;
         return this;
     }
 
     /** Whether the node has ports this shard does not see (never, unsharded). */
-    public boolean boundary(final int node) {
+    boolean boundary(final int node) {
         return shards != null && shards.boundary(node);
     }
 
     /** Where the PFC detector records pauses crossing the shard's edge (only called when {@link #boundary} is true). */
-    public PfcBoundary.Builder pfcBoundary() {
+    PfcBoundary.Builder pfcBoundary() {
         return pfcBoundary;
     }
 

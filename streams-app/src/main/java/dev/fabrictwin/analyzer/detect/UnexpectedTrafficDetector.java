@@ -32,7 +32,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * it has learned {@link DetectionCalibration.UnexpectedTraffic#backgroundWarmUp} windows: what runs when the analysis
  * starts is the fabric's normal, a source that appears later is not.
  */
-public final class UnexpectedTrafficDetector implements Detector, LearnedPart {
+final class UnexpectedTrafficDetector implements Detector, LearnedPart {
 
     private static final String RX_METRIC = "rx_excess_share";
     private static final String TX_METRIC = "tx_excess_share";
@@ -157,12 +157,18 @@ public final class UnexpectedTrafficDetector implements Detector, LearnedPart {
         return excess;
     }
 
+    /** A source and its sinks may be judged by different shards: linked again over the whole fabric. */
+    @Override
+    public void acrossShards(final CrossShard tick, final List<Finding> merged) {
+        linkSinks(merged);
+    }
+
     /**
      * Makes every NIC receiving unexplained traffic a symptom of the NIC sending the most of it (the first such on a
      * tie), when there is one; else each receiver is a root of its own. Sharded, the correlation stage links them over
      * the whole fabric (a source and its sink may be judged by different shards).
      */
-    public static void linkSinks(final List<Finding> findings) {
+    private static void linkSinks(final List<Finding> findings) {
         Finding source = null;
         for (final Finding f : findings) {
             if (f.type() == FaultType.UNEXPECTED_TRAFFIC && TX_METRIC.equals(f.metric())

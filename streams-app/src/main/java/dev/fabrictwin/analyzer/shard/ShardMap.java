@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.fabrictwin.analyzer.detect.ShardView;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
@@ -21,7 +22,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * device, and what crosses it (PFC spreading from one pod into another, jobs spanning pods) is put together by the
  * correlation stage.
  */
-public final class ShardMap implements Serializable {
+public final class ShardMap implements ShardView, Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -109,17 +110,18 @@ public final class ShardMap implements Serializable {
         return byLink[portIndex / 2];
     }
 
-    public int ofLink(final int link) {
+    int ofLink(final int link) {
         return byLink[link];
     }
 
     /** Whether the node has ports judged by more than one shard (a spine or core serving several domains). */
+    @Override
     public boolean boundary(final int node) {
         return boundary[node];
     }
 
     /** The shard holding most of the job's NICs (the lowest on a tie): the one whose view of the job is reported. */
-    public int homeOf(final Fabric fabric, final PlacedJob job) {
+    int homeOf(final Fabric fabric, final PlacedJob job) {
         final int[] nics = new int[shards];
         for (final PortRef rank : job.ranks()) {
             final int port = fabric.portIndex(rank);

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.PfcBoundary;
 import dev.fabrictwin.contract.job.JobHealth;
 
 /**

@@ -10,14 +10,15 @@ import java.util.TreeMap;
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.alert.TickCorrelation;
+import dev.fabrictwin.analyzer.detect.CrossShard;
+import dev.fabrictwin.analyzer.detect.Detector;
+import dev.fabrictwin.analyzer.detect.Detectors;
 import dev.fabrictwin.analyzer.detect.Finding;
-import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
-import dev.fabrictwin.analyzer.detect.UnexpectedTrafficDetector;
+import dev.fabrictwin.analyzer.detect.PfcBoundary;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
@@ -27,10 +28,9 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * any shard reported (a shard whose every device went silent must not hold the fabric's alerts back); a shard's tick
  * that comes after its tick was correlated joins the next one. Then, over the whole fabric:
  * <ul>
- * <li>the PFC pauses crossing shard edges are walked on: an entry at a boundary device takes the cause an exit at
- *     that device found in another shard (the storming port, or the congested link), and without one is what the
- *     walk would have made of it on the whole fabric (the congestion seen there, else the boundary port itself);</li>
- * <li>the findings, in shard order, go through the one {@link TickCorrelation} (root vs victim across shards);</li>
+ * <li>the shards' findings, in shard order, are completed by every detector's {@link Detector#acrossShards} hook
+ *     (the PFC pauses crossing shard edges walked on, unexplained traffic linked to its source);</li>
+ * <li>the findings go through the one {@link TickCorrelation} (root vs victim across shards);</li>
  * <li>each job's health is the view of its home shard ({@link ShardMap#homeOf}), explained by the correlation.</li>
  * </ul>
  * Its state is a few ticks of findings and the open alerts: bounded by the fabric, never by time.
@@ -55,8 +55,10 @@ public final class ShardedCorrelation implements Serializable {
     private TwinReplica twin;
     private final ShardMap shards;
     private final TickCorrelation correlation;
-    /** The PFC walk's numbers, for the walks crossing a boundary. */
-    private final DetectionCalibration.Pfc pfc;
+    /** The detectors' numbers, for their cross-shard hooks. */
+    private final DetectionCalibration calibration;
+    /** Detectors of its own, for their cross-shard hooks only (which keep no state): made again after a restore. */
+    private transient List<Detector> detectors;
     private final TreeMap<Long, ShardTick[]> pending = new TreeMap<>();
     /** Each shard's newest tick reported. */
     private final long[] reached;
@@ -70,7 +72,7 @@ public final class ShardedCorrelation implements Serializable {
         this.shards = shards;
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
             config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());
-        this.pfc = config.calibration().pfc();
+        this.calibration = config.calibration();
         this.reached = new long[shards.shards()];
         java.util.Arrays.fill(reached, Long.MIN_VALUE);
     }
@@ -96,7 +98,7 @@ public final class ShardedCorrelation implements Serializable {
     }
 
     /** Shard ticks that arrived after their tick was correlated (they joined the next). */
-    public long lateTicks() {
+    long lateTicks() {
         return lateTicks;
     }
 
@@ -154,7 +156,10 @@ public final class ShardedCorrelation implements Serializable {
         }
         final List<PlacedJob> running = twin.jobsAt(endMs);
         homes.keySet().retainAll(running.stream().map(PlacedJob::id).toList());
-        final List<Finding> findings = findings(parts, job -> home(job, running), pfc);
+        if (detectors == null) {
+            detectors = Detectors.all();
+        }
+        final List<Finding> findings = findings(parts, job -> home(job, running), detectors, calibration);
         final TickCorrelation.Result result = correlation.onTick(index, startMs, endMs, findings, running);
         alerts.addAll(result.alerts());
         final List<JobHealth> home = new ArrayList<>();
@@ -167,51 +172,52 @@ public final class ShardedCorrelation implements Serializable {
     }
 
     /**
-     * The findings of one tick over the whole fabric: every shard's, in shard order, then the PFC pauses that entered a
-     * shard at a boundary device, walked on with what the other shards saw there; unexplained traffic's receivers are
-     * linked to the NIC sending it, wherever that is judged. A finding about a job (its
-     * slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an entity
-     * two shards both report on (a boundary device) is taken from the first only.
+     * The findings of one tick over the whole fabric: every shard's, in shard order, then what each detector's
+     * {@link Detector#acrossShards} hook makes of them and of what the shards saw at their edges. A finding about a
+     * job (its slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an
+     * entity two shards both report on (a boundary device) is taken from the first only.
      */
     static List<Finding> findings(final ShardTick[] parts, final java.util.function.ToIntFunction<String> homeOf,
-                                  final DetectionCalibration.Pfc pfc) {
+                                  final List<Detector> detectors, final DetectionCalibration calibration) {
         final List<Finding> findings = new ArrayList<>();
         final Map<String, Integer> reportedBy = new HashMap<>();
-        final Map<String, PfcBoundary.Exit> exits = new HashMap<>();
+        final Map<Integer, PfcBoundary> pfc = new java.util.LinkedHashMap<>();
         for (final ShardTick p : parts) {
             if (p != null) {
                 for (final Finding f : p.findings()) {
                     final boolean foreignJob = f.entity().kind() == Entity.Kind.JOB && homeOf.applyAsInt(f.entity().job()) != p.shard();
-                    if (!foreignJob && reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> p.shard()) == p.shard()) {
+                    if (!foreignJob && claim(reportedBy, p.shard(), f)) {
                         findings.add(f);
                     }
                 }
-                p.pfc().exits().forEach(e -> exits.merge(e.device(), e, (a, b) -> b.share() > a.share() ? b : a));
+                pfc.put(p.shard(), p.pfc());
             }
         }
-        for (final ShardTick p : parts) {
-            if (p != null) {
-                p.pfc().entries().forEach(e -> crossing(e, exits.get(e.device()), pfc)
-                    .filter(f -> reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> p.shard()) == p.shard())
-                    .ifPresent(findings::add));
+        final CrossShard tick = new CrossShard() {
+            @Override
+            public Map<Integer, PfcBoundary> pfc() {
+                return pfc;
             }
+
+            @Override
+            public boolean claim(final int shard, final Finding f) {
+                return ShardedCorrelation.claim(reportedBy, shard, f);
+            }
+
+            @Override
+            public DetectionCalibration calibration() {
+                return calibration;
+            }
+        };
+        for (final Detector d : detectors) {
+            d.acrossShards(tick, findings);
         }
-        UnexpectedTrafficDetector.linkSinks(findings);
         return findings;
     }
 
-    /** A pause entering a shard at a boundary device, walked on with what the other shards saw there. */
-    private static java.util.Optional<Finding> crossing(final PfcBoundary.Entry e, final PfcBoundary.Exit exit,
-                                                        final DetectionCalibration.Pfc pfc) {
-        if (exit != null) {
-            final Entity cause = exit.cause();
-            return cause.kind() == Entity.Kind.PORT
-                ? PfcOriginDetector.finding(e.sender(), e.share(), false, new PortRef(cause.device(), cause.port()), null,
-                    pfc)
-                : PfcOriginDetector.finding(e.sender(), e.share(), false, null, cause, pfc);
-        }
-        return e.congested() != null ? PfcOriginDetector.finding(e.sender(), e.share(), false, null, e.congested(), pfc)
-            : PfcOriginDetector.finding(e.sender(), e.share(), false, e.stop(), null, pfc);
+    /** Whether {@code shard} reports {@code f}: no other shard reported its type on its entity first. */
+    private static boolean claim(final Map<String, Integer> reportedBy, final int shard, final Finding f) {
+        return reportedBy.computeIfAbsent(Alert.id(f.type(), f.entity()), id -> shard) == shard;
     }
 
     private int home(final String job, final List<PlacedJob> running) {

@@ -20,7 +20,7 @@ import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
-import dev.fabrictwin.twin.scenario.Transport;
+import dev.fabrictwin.twin.fabric.Transport;
 import dev.fabrictwin.twin.sim.CounterIntegrator;
 import dev.fabrictwin.twin.sim.FluidSimulation;
 import dev.fabrictwin.twin.sim.PortCounters;

@@ -8,7 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.detect.Detectors;
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.PfcBoundary;
 import dev.fabrictwin.analyzer.detect.PfcOriginDetector;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.tick.HandTicks;
@@ -48,7 +50,7 @@ class PfcAcrossShardsTest {
             detector.detect(new TickContext(tick, hand.twin(), hand.config(), j -> 1.0).sharded(shards, boundary), found);
             parts[s] = new ShardTick(s, tick.index(), tick.startMs(), tick.endMs(), found, List.of(), boundary.build());
         }
-        return ShardedCorrelation.findings(parts, job -> 0, CAL.pfc());
+        return ShardedCorrelation.findings(parts, job -> 0, Detectors.all(), CAL);
     }
 
     private static List<String> described(final List<Finding> findings) {

@@ -8,7 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.detect.CrossShard;
+import dev.fabrictwin.analyzer.detect.Detector;
+import dev.fabrictwin.analyzer.detect.Detectors;
 import dev.fabrictwin.analyzer.detect.Finding;
+import dev.fabrictwin.analyzer.detect.PfcBoundary;
+import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
@@ -71,7 +76,7 @@ class ShardedCorrelationTest {
         final ShardedCorrelation.Output out = correlation.accept(tick(1, 1, List.of(), List.of(health(1, 1.0))));
         assertThat(out.jobHealth()).singleElement().satisfies(h -> assertThat(h.slowdown()).isEqualTo(1.0));
         assertThat(ShardedCorrelation.findings(new ShardTick[] {tick(0, 1, List.of(slowInShard0), List.of()),
-            tick(1, 1, List.of(), List.of())}, job -> map.homeOf(hand.fabric(), hand.twin().jobs().get(0)), CAL.pfc())).isEmpty();
+            tick(1, 1, List.of(), List.of())}, job -> map.homeOf(hand.fabric(), hand.twin().jobs().get(0)), Detectors.all(), CAL)).isEmpty();
     }
 
     @Test
@@ -92,6 +97,28 @@ class ShardedCorrelationTest {
         final Finding other = Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-0", "spine-0"), "oper_up", 0, 1,
             Severity.CRITICAL, "seen from shard 1");
         assertThat(ShardedCorrelation.findings(new ShardTick[] {tick(0, 1, List.of(DOWN), List.of()),
-            tick(1, 1, List.of(other), List.of())}, job -> 0, CAL.pfc())).containsExactly(DOWN);
+            tick(1, 1, List.of(other), List.of())}, job -> 0, Detectors.all(), CAL)).containsExactly(DOWN);
+    }
+
+    @Test
+    void shouldLetEveryDetectorCompleteTheMergedFindingsWithoutNamingIt() {
+        final Finding late = Finding.root(FaultType.LINK_DOWN, Entity.link("leaf-1", "spine-0"), "oper_up", 0, 1,
+            Severity.CRITICAL, "seen only across shards");
+        final Detector acrossOnly = new Detector() {
+            @Override
+            public void detect(final TickContext context, final List<Finding> out) {
+            }
+
+            @Override
+            public void acrossShards(final CrossShard tick, final List<Finding> merged) {
+                assertThat(tick.pfc().keySet()).containsExactly(0, 1);
+                if (tick.claim(1, late) && !tick.claim(1, DOWN)) { // DOWN is shard 0's, reported first
+                    merged.add(late);
+                }
+            }
+        };
+
+        assertThat(ShardedCorrelation.findings(new ShardTick[] {tick(0, 1, List.of(DOWN), List.of()),
+            tick(1, 1, List.of(), List.of())}, job -> 0, List.of(acrossOnly), CAL)).containsExactly(DOWN, late);
     }
 }

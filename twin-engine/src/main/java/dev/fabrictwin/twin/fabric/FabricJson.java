@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.fabrictwin.twin.scenario.Transport;
 import dev.fabrictwin.twin.units.Units;
 
 /**

@@ -91,7 +91,7 @@ public final class Fidelity {
         final FluidSimulation sim = new FluidSimulation(fabric, List.of(job), new Routing(routing, seed, false),
             List.of(), ModelParams.defaults(), seed);
         sim.setPhaseOffset(spec.id(), 1e-6 - spec.computeSeconds());
-        sim.setTransport(dev.fabrictwin.twin.scenario.Transport.PFC); // the reference: no ECN reaction, no DCQCN
+        sim.setTransport(dev.fabrictwin.twin.fabric.Transport.PFC); // the reference: no ECN reaction, no DCQCN
         sim.stopRecording(); // the makespan is all it asks
         final long t0 = System.nanoTime();
         double until = 0.05;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import dev.fabrictwin.twin.fabric.FabricSpec;
+import dev.fabrictwin.twin.fabric.Transport;
 import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;

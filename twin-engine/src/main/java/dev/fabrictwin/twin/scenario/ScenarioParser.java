@@ -27,6 +27,7 @@ import dev.fabrictwin.twin.fabric.FatTree;
 import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.fabric.Transport;
 import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;

@@ -288,12 +288,12 @@ public final class FluidSimulation implements Serializable {
     }
 
     /** The transport's reaction to congestion (ECN with DCQCN by default); set before the run. */
-    public void setTransport(final dev.fabrictwin.twin.scenario.Transport transport) {
+    public void setTransport(final dev.fabrictwin.twin.fabric.Transport transport) {
         if (started) {
             throw new IllegalStateException("the transport must be set before the simulation runs");
         }
-        conditions.ecnByDefault = transport == dev.fabrictwin.twin.scenario.Transport.ECN;
-        noCongestionControl = transport == dev.fabrictwin.twin.scenario.Transport.PFC;
+        conditions.ecnByDefault = transport == dev.fabrictwin.twin.fabric.Transport.ECN;
+        noCongestionControl = transport == dev.fabrictwin.twin.fabric.Transport.PFC;
         conditions.reset();
     }
 

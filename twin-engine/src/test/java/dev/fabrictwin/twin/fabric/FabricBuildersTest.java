@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 
-import dev.fabrictwin.twin.scenario.Transport;
 
 class FabricBuildersTest {
 

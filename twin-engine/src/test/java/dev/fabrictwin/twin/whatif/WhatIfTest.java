@@ -130,7 +130,7 @@ class WhatIfTest {
         final var pfc = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n"), "pfc", 5).get(0);
 
         assertThat(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n").transport())
-            .isEqualTo(dev.fabrictwin.twin.scenario.Transport.PFC);
+            .isEqualTo(dev.fabrictwin.twin.fabric.Transport.PFC);
         assertThat(pfc.commTimeMs()).isGreaterThanOrEqualTo(ecn.commTimeMs() * (1 - 1e-9));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
             .hasMessageContaining("unknown transport 'tcp' (expected ecn or pfc)");

@@ -1,4 +1,4 @@
-package dev.fabrictwin.analyzer.shard;
+package dev.fabrictwin.analyzer.detect;
 
 import java.io.Serializable;
 import java.util.ArrayList;

@@ -1,8 +1,6 @@
-package dev.fabrictwin.twin.scenario;
+package dev.fabrictwin.twin.fabric;
 
 import java.util.Locale;
-
-import dev.fabrictwin.twin.fabric.Quoted;
 
 /**
  * How the fabric's RDMA transport reacts to congestion (docs/contracts.md, {@code transport}). {@code ECN}: switches
