@@ -174,10 +174,15 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
      * @param controlFramesPerSecond control frames (LLDP, LACP, BFD) one end may count and the other not: a floor no
      *                               loss worth naming is under
      * @param fastTest               the fast test on d's floor (RisingFloor)
+     * @param readingGain            how much quieter (tick to tick) d read at one instant from both ends' lines must be
+     *                               than d read at each end's own instants for a direction to judge it, and back:
+     *                               collectors whose stamps jitter around one reading instant favour the own
+     *                               instants, ends polled at their own phases the one instant
      */
     public record SilentDrop(int spanPoints, List<Integer> scales, double minT, double minIidT, int hacLags,
                              int minActivePoints, double minLoss, double minPackets, double familyAlpha,
-                             double controlFramesPerSecond, FastTest fastTest) implements Serializable {
+                             double controlFramesPerSecond, FastTest fastTest, double readingGain)
+        implements Serializable {
 
         public SilentDrop {
             scales = List.copyOf(scales);
@@ -193,10 +198,11 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
             require(familyAlpha > 0 && familyAlpha < 1, "silentDrop.familyAlpha in (0, 1)", familyAlpha);
             require(controlFramesPerSecond >= 0, "silentDrop.controlFramesPerSecond >= 0", controlFramesPerSecond);
             require(fastTest != null, "silentDrop.fastTest", "null");
+            require(readingGain >= 1, "silentDrop.readingGain >= 1", readingGain);
         }
 
         static SilentDrop defaults() {
-            return new SilentDrop(30, List.of(1, 3, 9), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100, FastTest.defaults());
+            return new SilentDrop(30, List.of(1, 3, 9), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100, FastTest.defaults(), 1.25);
         }
     }
 
@@ -259,9 +265,13 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
      *                         job's windows vary)
      * @param calmWindows      windows judged calm kept per group: what its members carried before
      * @param calmLearned      calm windows a group must have before it has a past to depart from
+     * @param movedLoad        the least load a moved hash must have put on its busiest member beyond its calm
+     *                         highest, as a share of the member's capacity: traffic flows come and go on a lightly
+     *                         loaded bundle without anything moving that matters
      */
     public record Ecmp(int windowTicks, int maxTrials, long maxDraws, double pValue, double congestedPValue,
-                       double hold, int snapshotTicks, double departure, int calmWindows, int calmLearned)
+                       double hold, int snapshotTicks, double departure, int calmWindows, int calmLearned,
+                       double movedLoad)
         implements Serializable {
 
         public Ecmp {
@@ -276,10 +286,11 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
             require(departure > 0 && departure < 1, "ecmp.departure in (0, 1)", departure);
             require(calmWindows >= 1, "ecmp.calmWindows >= 1", calmWindows);
             require(calmLearned >= 1 && calmLearned <= calmWindows, "ecmp.calmLearned in 1..calmWindows", calmLearned);
+            require(movedLoad >= 0 && movedLoad < 1, "ecmp.movedLoad in [0, 1)", movedLoad);
         }
 
         static Ecmp defaults() {
-            return new Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10);
+            return new Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10, 0.05);
         }
     }
 

@@ -26,8 +26,8 @@ class DetectionCalibrationTest {
         assertThat(cal).isEqualTo(new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 3_600, 10_000, 12, 0.1,
             0.01, 100, 1_000, 0.02, 1.2e-9, 10, 5, 3_600, 1, 10,
             new DetectionCalibration.SilentDrop(30, List.of(1, 3, 9), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100,
-                new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.1)),
-            new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10),
+                new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.1), 2),
+            new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10, 0.05),
             new DetectionCalibration.UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9),
             new DetectionCalibration.Ecn(10, 3, 1e5, 1.5),
             new DetectionCalibration.Pfc(0.05, 50_000, 1.25, 0.01),
@@ -85,14 +85,18 @@ class DetectionCalibrationTest {
     @Test
     void shouldRefuseInconsistentNumbersOfEveryDetectorAtConstruction() {
         assertThatThrownBy(() -> new DetectionCalibration.SilentDrop(30, List.of(1, 0), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100,
-            cal.silentDrop().fastTest())).hasMessage("detection calibration: silentDrop.scales all >= 1, was [1, 0]");
+            cal.silentDrop().fastTest(), 2)).hasMessage("detection calibration: silentDrop.scales all >= 1, was [1, 0]");
         assertThatThrownBy(() -> new DetectionCalibration.SilentDrop(30, List.of(1), 5, 4, 5, 31, 0.001, 1e5, 0.05, 100,
-            cal.silentDrop().fastTest())).hasMessageContaining("silentDrop.minActivePoints");
+            cal.silentDrop().fastTest(), 2)).hasMessageContaining("silentDrop.minActivePoints");
+        assertThatThrownBy(() -> new DetectionCalibration.SilentDrop(30, List.of(1), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100,
+            cal.silentDrop().fastTest(), 0.5)).hasMessageContaining("silentDrop.readingGain");
+        assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10, 1))
+            .hasMessageContaining("ecmp.movedLoad");
         assertThatThrownBy(() -> new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.6))
             .hasMessageContaining("fastTest.tightConsistency");
-        assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 0.1, 0.05, 10, 20, 0.1, 30, 10))
+        assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 0.1, 0.05, 10, 20, 0.1, 30, 10, 0.05))
             .hasMessageContaining("ecmp.congestedPValue");
-        assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 31))
+        assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 31, 0.05))
             .hasMessageContaining("ecmp.calmLearned");
         assertThatThrownBy(() -> new DetectionCalibration.UnexpectedTraffic(5, 0.2, 0.9, 16, 3, 0.9))
             .hasMessageContaining("unexpectedTraffic.excessFactor");

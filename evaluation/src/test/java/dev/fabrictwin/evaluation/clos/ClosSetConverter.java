@@ -56,7 +56,10 @@ final class ClosSetConverter {
     record ClosSet(List<Sample> samples, ObjectNode topology, List<String> importReport, String eventsCsv,
                    List<ClosEvent> events, Set<String> mapPorts) {
 
-        /** Only the interfaces on the map, from {@code marginMs} before the first labelled event to as long after the last. */
+        /**
+         * Only the interfaces on the map and those that flapped (their {@code link_flaps} moved: the lab's flapping
+         * port is on no map), from {@code marginMs} before the first labelled event to as long after the last.
+         */
         ClosSet trimmed(final long marginMs) {
             final List<ClosEvent> labelled = events.stream().filter(ClosEvent::labelled).toList();
             if (labelled.isEmpty()) {
@@ -64,8 +67,12 @@ final class ClosSetConverter {
             }
             final long from = labelled.get(0).tsMs() - marginMs;
             final long to = labelled.get(labelled.size() - 1).tsMs() + marginMs;
+            final Map<String, Set<Long>> flaps = new TreeMap<>();
+            samples.forEach(s -> flaps.computeIfAbsent(s.device() + "/" + s.port(), p -> new HashSet<>())
+                .add(s.counters().getOrDefault("link_flaps", 0L)));
             return new ClosSet(samples.stream()
-                .filter(s -> s.ts() >= from && s.ts() <= to && mapPorts.contains(s.device() + "/" + s.port())).toList(),
+                .filter(s -> s.ts() >= from && s.ts() <= to && (mapPorts.contains(s.device() + "/" + s.port())
+                    || flaps.get(s.device() + "/" + s.port()).size() > 1)).toList(),
                 topology, importReport, eventsCsv, events, mapPorts);
         }
     }

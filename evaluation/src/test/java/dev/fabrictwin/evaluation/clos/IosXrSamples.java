@@ -21,11 +21,11 @@ final class IosXrSamples {
 
     /** What the samples say they came from. */
     static final String SOURCE = "ios-xr-mdt";
-    /** Generic-counters leaf to canonical counter; {@code carrier-transitions} is kept under its own name. */
+    /** Generic-counters leaf to canonical counter ({@code carrier-transitions}: the port's link flaps). */
     private static final Map<String, String> COUNTERS = orderedMap(
         "bytes-received", "rx_bytes", "bytes-sent", "tx_bytes", "packets-received", "rx_packets",
         "packets-sent", "tx_packets", "input-drops", "rx_drops", "output-drops", "tx_drops", "crc-errors", "fcs_errors",
-        "carrier-transitions", "carrier-transitions");
+        "carrier-transitions", "link_flaps");
     /** A brief this close to a counters row describes the same collection. */
     private static final long SAME_POLL_MS = 5_000;
     private static final String UP = "im-state-up";

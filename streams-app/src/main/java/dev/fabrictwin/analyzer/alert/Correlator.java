@@ -180,7 +180,8 @@ public final class Correlator implements Serializable {
      * A link down one hop beyond an imbalanced group: it takes the switch's next hop at its near end out of the
      * equal-cost set towards its far end, so the switch's traffic there spreads over the other members, and how a
      * real switch rehashes it is unknown (the spread test hashes every flow over every member). A degraded link
-     * changes no route. The root, or null; a real imbalance next to an open link-down is its victim until it ends.
+     * changes no route, nor does a host's link going down (its flows stop; no switch's equal-cost set changes). The
+     * root, or null; a real imbalance next to an open link-down is its victim until it ends.
      */
     private String rerouting(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
         final Map<String, Finding> faults = faults(roots, candidates);
@@ -196,9 +197,16 @@ public final class Correlator implements Serializable {
         return faults.entrySet().stream()
             .filter(e -> e.getValue().type() == FaultType.LINK_DOWN)
             .filter(e -> e.getValue().entity().kind() == Entity.Kind.LINK
-                && nextHops.stream().anyMatch(h -> e.getValue().entity().touches(h)))
+                && nextHops.stream().anyMatch(h -> e.getValue().entity().touches(h))
+                && betweenSwitches(e.getValue().entity()))
             .min(Comparator.comparingInt(e -> PRECEDENCE.indexOf(e.getValue().type())))
             .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** A link entity whose two ends are switches (a host's link is no hop of any equal-cost set). */
+    private boolean betweenSwitches(final Entity link) {
+        return fabric.node(link.device()).map(n -> !n.isHost()).orElse(false)
+            && fabric.node(link.peer()).map(n -> !n.isHost()).orElse(false);
     }
 
     /**

@@ -49,6 +49,9 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
 
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
+    /** The fabric's groups ({@link #groups}) and the fabric they were found in. */
+    private transient List<Group> groupList;
+    private transient Object groupsOf;
     /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
     private int groups;
     /** Groups found imbalanced at their last judgement. */
@@ -102,11 +105,10 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
     public void detect(final TickContext context, final List<Finding> out) {
         final DetectionCalibration.Ecmp cal = context.config().calibration().ecmp();
         final List<Judged> judged = new ArrayList<>();
-        for (final Node node : context.fabric().nodes()) {
-            if (node.isHost()) {
-                continue;
-            }
-            final List<Link> group = context.uplinks(node);
+        for (final Group g : groups(context)) {
+            final Node node = g.node();
+            final List<Link> group = g.members();
+            final String key = g.key();
             boolean memberDown = false;
             boolean untrusted = false;
             boolean paused = false;
@@ -123,23 +125,23 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             }
             final boolean missing = present < group.size();
             if (group.size() < 2 || memberDown) {
-                windows.remove(node.name()); // the twin re-routes around a down member: start over
-                imbalanced.remove(node.name());
-                flowSnapshots.remove(node.name());
-                lostTicks.remove(node.name());
-                pausedTicks.remove(node.name());
-                calm.remove(node.name()); // and the hash spreads over other members when it is back
-                moved.remove(node.name());
+                windows.remove(key); // the twin re-routes around a down member: start over
+                imbalanced.remove(key);
+                flowSnapshots.remove(key);
+                lostTicks.remove(key);
+                pausedTicks.remove(key);
+                calm.remove(key); // and the hash spreads over other members when it is back
+                moved.remove(key);
                 continue;
             }
             if (untrusted) {
                 // a reset, or averages over a long gap: this tick's bytes (a catch-up among them) are not worth
                 // counting, and without its catch-up a member's lost ticks would read as an imbalance: start over
-                windows.remove(node.name());
-                lostTicks.remove(node.name());
+                windows.remove(key);
+                lostTicks.remove(key);
                 continue;
             }
-            final List<Rolling> w = windows.computeIfAbsent(node.name(), n -> {
+            final List<Rolling> w = windows.computeIfAbsent(key, n -> {
                 final List<Rolling> list = new ArrayList<>();
                 group.forEach(l -> list.add(new Rolling(context.ticks(cal.windowTicks()))));
                 return list;
@@ -155,7 +157,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             // is judged only when it holds a lost tick together with its catch-up: not while the newest tick lost one,
             // nor when the tick that just left the window did (skipping the lost tick for everyone instead left the
             // catch-up alone in the window: one member a whole burst ahead, a false imbalance on bursty jobs).
-            final java.util.ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+            final java.util.ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
             lost.addLast(missing);
             if (lost.size() > context.ticks(cal.windowTicks()) + 1) {
                 lost.removeFirst();
@@ -163,13 +165,13 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             final boolean split = missing || lost.size() > context.ticks(cal.windowTicks()) && lost.peekFirst();
             // pauses on a member, either way, mean flow control (a storm, a stalled job) and not the hash set the
             // window's shares (captures from another simulator: a storm stalled a leaf's uplinks to 0 bytes)
-            final java.util.ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+            final java.util.ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
             pauses.addLast(paused);
             if (pauses.size() > context.ticks(cal.windowTicks())) {
                 pauses.removeFirst();
             }
             final java.util.ArrayDeque<double[]> snapshots =
-                flowSnapshots.computeIfAbsent(node.name(), n -> new java.util.ArrayDeque<>());
+                flowSnapshots.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
             snapshots.addLast(flowSnapshot(context, node, group));
             if (snapshots.size() > cal.snapshotTicks()) {
                 snapshots.removeFirst();
@@ -193,48 +195,51 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
                 shares[i] = w.get(i).sum() / windowTotal;
             }
             final CalmShares past =
-                calm.computeIfAbsent(node.name(), n -> new CalmShares(group.size(), context.ticks(cal.windowTicks()), cal));
+                calm.computeIfAbsent(key, n -> new CalmShares(group.size(), context.ticks(cal.windowTicks()), cal));
             final boolean departed = departs(past, busiestIndex, share, cal);
             final double[] busiestSnapshot = snapshots.stream()
                 .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
             final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
-            judged.add(new Judged(node, group.get(busiestIndex), group.size(), share, busiestSnapshot,
+            judged.add(new Judged(g, group.get(busiestIndex), group.size(), share, busiestSnapshot,
                 departed && busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort),
                 departed ? past.highest(busiestIndex) : Double.NaN, shares, windowTotal));
         }
         if (groups == 0) {
-            for (final Node node : context.fabric().nodes()) {
-                groups += !node.isHost() && context.uplinks(node).size() >= 2 ? 1 : 0;
-            }
+            groups = (int) groups(context).stream().filter(g -> g.members().size() >= 2).count();
         }
         // the family is every group of the fabric (the same in every shard of a sharded analysis)
         final double alpha = cal.pValue() / Math.max(1, groups);
+        // one finding per switch: its uplinks' group or any of its bundles to one switch below, the largest share
+        final Map<String, Finding> found = new java.util.TreeMap<>();
         for (final Judged j : judged) {
             final long flows = flowsOf(j.snapshot());
-            final CalmShares past = calm.get(j.node().name());
+            final CalmShares past = calm.get(j.group().key());
             // the hash moved: the same twin flows as in every calm window kept, and the busiest member carrying more
             // than it ever did then, for a whole window of ticks. A run's hash is fixed, so this is no bad luck to
             // weigh (a world whose hash put everything on one uplink is normal there; everything moving to another is
             // not), and no job's new flows hashed elsewhere (their count would differ)
-            final boolean sameFlows = context.calm() && !Double.isNaN(j.calmHighest()) && past.sameFlowsThroughout(flows)
-                && past.usualTraffic(j.bytes());
-            final int movedTicks = sameFlows ? moved.merge(j.node().name(), 1, Integer::sum) : 0;
+            // (while no open alert names its switch — a fault elsewhere must not blind every group of a large fabric —
+            // and a group already found stays found while it holds: its own alert names its switch)
+            final boolean sameFlows = (context.uncovered(j.group().node().name()) || imbalanced.contains(j.group().key()))
+                && !Double.isNaN(j.calmHighest()) && past.sameFlowsThroughout(flows) && past.usualTraffic(j.bytes())
+                && movedLoad(j, context) >= cal.movedLoad() * j.busiest().capacityBps();
+            final int movedTicks = sameFlows ? moved.merge(j.group().key(), 1, Integer::sum) : 0;
             if (!sameFlows) {
-                moved.remove(j.node().name());
+                moved.remove(j.group().key());
             }
             if (movedTicks >= context.ticks(cal.windowTicks())) {
-                imbalanced.add(j.node().name());
+                imbalanced.add(j.group().key());
                 past.forgetPending();
-                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
-                    j.share(), j.calmHighest(), Severity.WARNING, String.format("%s's ECMP group moved its traffic: %s "
-                        + "carries %.0f%% of its %d uplinks' traffic, at most %.0f%% while the same %d flows crossed it "
-                        + "before, for %d ticks: the hash changed, not the flows", j.node().name(),
-                        j.busiest().upper().device(), 100 * j.share(), j.members(), 100 * j.calmHighest(), flows,
-                        movedTicks)));
+                found.merge(j.group().node().name(), Finding.root(FaultType.ECMP_IMBALANCE,
+                    Entity.ecmpGroup(j.group().node().name()), "busiest_member_share", j.share(), j.calmHighest(),
+                    Severity.WARNING, String.format("%s moved its traffic: %s carries %.0f%% of its %d %s' traffic, at "
+                        + "most %.0f%% while the same %d flows crossed it before, for %d ticks: the hash changed, not "
+                        + "the flows", j.group().described(), j.group().member(j.busiest()), 100 * j.share(), j.members(),
+                        j.group().membersAre(), 100 * j.calmHighest(), flows, movedTicks)), EcmpSpreadDetector::larger);
                 continue;
             }
             if (flows < 2 || j.share() <= 1.0 / j.members() + 0.1) {
-                imbalanced.remove(j.node().name());
+                imbalanced.remove(j.group().key());
                 if (movedTicks == 0) {
                     past.add(j.shares(), flows, j.bytes());
                 }
@@ -245,26 +250,28 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             final double opening = j.roseAndQueued() ? cal.congestedPValue() / Math.max(1, groups) : alpha;
             // a group found imbalanced stays so while its chance stays under ten times the level that found it: a
             // share hovering at the level is one imbalance, not one alert each time it crosses
-            final double level = imbalanced.contains(j.node().name()) ? Math.min(0.5, cal.hold() * opening) : opening;
-            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.node().name().hashCode(), level,
+            final double level = imbalanced.contains(j.group().key()) ? Math.min(0.5, cal.hold() * opening) : opening;
+            final double p = chanceOfShare(weights(j.snapshot()), j.members(), j.share(), j.group().key().hashCode(), level,
                 cal);
             if (p >= level) {
-                imbalanced.remove(j.node().name());
+                imbalanced.remove(j.group().key());
                 if (movedTicks == 0) {
                     past.add(j.shares(), flows, j.bytes());
                 }
             } else {
-                imbalanced.add(j.node().name());
-                calm.get(j.node().name()).forgetPending();
+                imbalanced.add(j.group().key());
+                calm.get(j.group().key()).forgetPending();
                 final String change = j.roseAndQueued()
                     ? String.format(" (at most %.0f%% before) and queues beyond the twin", 100 * j.calmHighest()) : "";
-                out.add(Finding.root(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup(j.node().name()), "busiest_member_share",
-                    j.share(), 1.0 / j.members(), Severity.WARNING, String.format("%s's ECMP group is imbalanced: "
-                        + "%s carries %.0f%% of its %d uplinks' traffic%s; hashing its %d flows would do that by chance "
-                        + "with p < %.0e (%d groups tested)", j.node().name(), j.busiest().upper().device(),
-                        100 * j.share(), j.members(), change, flows, Math.max(p, 1e-12), groups)));
+                found.merge(j.group().node().name(), Finding.root(FaultType.ECMP_IMBALANCE,
+                    Entity.ecmpGroup(j.group().node().name()), "busiest_member_share", j.share(), 1.0 / j.members(),
+                    Severity.WARNING, String.format("%s is imbalanced: %s carries %.0f%% of its %d %s' traffic%s; "
+                        + "hashing its %d flows would do that by chance with p < %.0e (%d groups tested)",
+                        j.group().described(), j.group().member(j.busiest()), 100 * j.share(), j.members(),
+                        j.group().membersAre(), change, flows, Math.max(p, 1e-12), groups)), EcmpSpreadDetector::larger);
             }
         }
+        out.addAll(found.values());
     }
 
     /** The port sent or received PFC pauses in the tick. */
@@ -276,8 +283,74 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
      * A group whose window is judged this tick: its busiest member's share, the twin's busiest flow snapshot, whether
      * that member rose above its calm past and backed up beyond the twin, and every member's share.
      */
-    private record Judged(Node node, Link busiest, int members, double share, double[] snapshot, boolean roseAndQueued,
+    private record Judged(Group group, Link busiest, int members, double share, double[] snapshot, boolean roseAndQueued,
                           double calmHighest, double[] shares, double bytes) {
+    }
+
+    /**
+     * The fabric's ECMP groups, rebuilt when the fabric changes: each switch's uplinks (its hash spreads over every
+     * switch above it), and each bundle of two or more parallel links from a switch down to one switch below (its hash
+     * spreads what goes to that switch over them: a spine's links to one leaf). A host's NICs are no group: each
+     * carries its own flows.
+     */
+    private List<Group> groups(final TickContext context) {
+        if (context.fabric() != groupsOf) {
+            final List<Group> out = new ArrayList<>();
+            for (final Node node : context.fabric().nodes()) {
+                if (node.isHost()) {
+                    continue;
+                }
+                out.add(new Group(node.name(), node, context.uplinks(node), null));
+                final Map<Integer, List<Link>> below = new java.util.TreeMap<>();
+                for (final int li : context.fabric().linksOf(node.index())) {
+                    final Link l = context.fabric().link(li);
+                    final Node other = context.fabric().node(l.other(node.index()));
+                    if (l.upperNode() == node.index() && !other.isHost()) {
+                        below.computeIfAbsent(other.index(), o -> new ArrayList<>()).add(l);
+                    }
+                }
+                below.forEach((other, links) -> {
+                    if (links.size() >= 2) {
+                        final String toward = context.fabric().node(other).name();
+                        out.add(new Group(node.name() + ">" + toward, node, List.copyOf(links), toward));
+                    }
+                });
+            }
+            groupList = List.copyOf(out);
+            groupsOf = context.fabric();
+        }
+        return groupList;
+    }
+
+    /**
+     * An ECMP group: {@code key} names its state (the switch's name for its uplinks, so what they learned keeps its
+     * name), {@code toward} the switch below a bundle leads to (null for uplinks).
+     */
+    private record Group(String key, Node node, List<Link> members, String toward) {
+
+        String described() {
+            return toward == null ? node.name() + "'s ECMP group" : node.name() + "'s links to " + toward;
+        }
+
+        String membersAre() {
+            return toward == null ? "uplinks" : "links";
+        }
+
+        /** What names a member: the switch above for uplinks, the switch's own port for a bundle. */
+        String member(final Link link) {
+            return toward == null ? link.upper().device() : link.portOf(node.index()).port();
+        }
+    }
+
+    /** What the busiest member carries beyond its calm highest share of the window's traffic, in bits per second. */
+    private static double movedLoad(final Judged j, final TickContext context) {
+        final double seconds = context.ticks(context.config().calibration().ecmp().windowTicks())
+            * context.config().tickMs() / 1000.0;
+        return (j.share() - j.calmHighest()) * j.bytes() * 8 / seconds;
+    }
+
+    private static Finding larger(final Finding a, final Finding b) {
+        return a.observed() >= b.observed() ? a : b;
     }
 
     /**

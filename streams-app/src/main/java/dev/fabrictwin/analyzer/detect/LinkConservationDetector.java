@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.detect;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,15 +53,83 @@ import dev.fabrictwin.twin.model.CounterNames;
  */
 final class LinkConservationDetector implements Detector {
 
-    /** A port's running sums since its last reset; {@code epoch} counts resets so directions can restart. */
+    /**
+     * A port's running sums since its last reset ({@code epoch} counts resets so directions can restart), and the sums
+     * at its last few sampling instants: the two ends of a link are polled at their own instants (and cadences), so a
+     * direction compares them at one instant both have passed, each read from its own line between its samples.
+     */
     private static final class Running implements Serializable {
-        double tx;
-        double rx;
-        double txPause;
-        double rxPause;
-        /** CNPs a NIC received: a switch port facing it may count them as sent, the NIC does not count them as received. */
-        double cnpIn;
+        /** Sums kept per instant: tx, rx, tx pauses, rx pauses, CNPs received. */
+        static final int TX = 0;
+        static final int RX = 1;
+        static final int TX_PAUSE = 2;
+        static final int RX_PAUSE = 3;
+        static final int CNP_IN = 4;
+        /** Instants kept: the ends' polls differ by under a tick or two (later ones are judged at the next tick). */
+        static final int INSTANTS = 4;
+        final double[] sums = new double[5];
         int epoch;
+        private final long[] times = new long[INSTANTS];
+        private final double[][] at = new double[INSTANTS][5];
+        private int kept;
+        private int head;
+
+        void reset() {
+            Arrays.fill(sums, 0);
+            kept = 0;
+            epoch++;
+        }
+
+        /** Adds one tick's increments, which ran from {@code t0} (the sums' zero after a reset) to {@code t1}. */
+        void add(final long t0, final long t1, final double tx, final double rx, final double txPause,
+                 final double rxPause, final double cnpIn) {
+            if (kept == 0) {
+                keep(t0);
+            }
+            sums[TX] += tx;
+            sums[RX] += rx;
+            sums[TX_PAUSE] += txPause;
+            sums[RX_PAUSE] += rxPause;
+            sums[CNP_IN] += cnpIn;
+            keep(t1);
+        }
+
+        private void keep(final long time) {
+            if (kept > 0 && times[Math.floorMod(head - 1, INSTANTS)] >= time) {
+                return; // an instant no later than the last adds no point
+            }
+            times[head] = time;
+            System.arraycopy(sums, 0, at[head], 0, sums.length);
+            head = (head + 1) % INSTANTS;
+            kept = Math.min(INSTANTS, kept + 1);
+        }
+
+        int kept() {
+            return kept;
+        }
+
+        /** The latest sampling instant (meaningless before the first). */
+        long latest() {
+            return times[Math.floorMod(head - 1, INSTANTS)];
+        }
+
+        /** Sum {@code which} at {@code time}, between the instants around it; NaN when it is older than those kept. */
+        double at(final long time, final int which) {
+            double laterValue = Double.NaN;
+            long later = Long.MIN_VALUE;
+            for (int i = 1; i <= kept; i++) {
+                final int slot = Math.floorMod(head - i, INSTANTS);
+                final long t = times[slot];
+                final double v = at[slot][which];
+                if (t <= time) {
+                    return t == time || later == Long.MIN_VALUE ? v
+                        : v + (laterValue - v) * (time - t) / (double) (later - t);
+                }
+                later = t;
+                laterValue = v;
+            }
+            return Double.NaN;
+        }
     }
 
     /** A direction's windows and the sender/receiver epochs they were taken in. */
@@ -85,7 +154,32 @@ final class LinkConservationDetector implements Detector {
             this.floor = new RisingFloor(cal);
         }
 
+        /**
+         * Which reading of d this direction judges: the ends' sums at their own latest instants (exact when both ends
+         * are read at one instant, whatever their stamps say), or both read at the earlier instant from each end's line
+         * between its samples (right when the ends are polled at their own phases and cadences). Each reading's
+         * tick-to-tick move is tracked and the direction judges the quieter one, switching only for one
+         * {@link DetectionCalibration.SilentDrop#readingGain} times quieter (its windows then start over).
+         */
+        boolean interpolated;
+        double exactMove;
+        double interpolatedMove;
+        double lastExact = Double.NaN;
+        double lastInterpolated = Double.NaN;
+        long compared;
+
         void restart(final int sender, final int receiver) {
+            startOver();
+            senderEpoch = sender;
+            receiverEpoch = receiver;
+            exactMove = 0;
+            interpolatedMove = 0;
+            lastExact = Double.NaN;
+            lastInterpolated = Double.NaN;
+            compared = 0;
+        }
+
+        private void startOver() {
             for (final Window w : windows) {
                 w.clear();
             }
@@ -93,8 +187,31 @@ final class LinkConservationDetector implements Detector {
             taken = 0;
             previousDifference = Double.NaN;
             previousSent = Double.NaN;
-            senderEpoch = sender;
-            receiverEpoch = receiver;
+        }
+
+        /**
+         * Tracks both readings' moves and returns whether this tick judges the interpolated one (NaN: that reading
+         * has no instant to read this tick).
+         */
+        boolean judgeInterpolated(final double exact, final double atOneInstant) {
+            if (!Double.isNaN(atOneInstant) && !Double.isNaN(lastExact) && !Double.isNaN(lastInterpolated)) {
+                final double weight = 1.0 / cal.spanPoints();
+                exactMove += weight * (Math.abs(exact - lastExact) - exactMove);
+                interpolatedMove += weight * (Math.abs(atOneInstant - lastInterpolated) - interpolatedMove);
+                compared++;
+            }
+            lastExact = exact;
+            lastInterpolated = atOneInstant;
+            if (compared >= cal.spanPoints()) {
+                final boolean quieter = interpolated
+                    ? exactMove * cal.readingGain() >= interpolatedMove
+                    : interpolatedMove * cal.readingGain() < exactMove;
+                if (quieter != interpolated) {
+                    interpolated = quieter;
+                    startOver();
+                }
+            }
+            return interpolated;
         }
     }
 
@@ -121,19 +238,12 @@ final class LinkConservationDetector implements Detector {
             final Running r = running[t.index()];
             if (!t.packetsExact(context.capacityBps(t)) || !t.reports(CounterIndex.TX_PACKETS)
                 || !t.reports(CounterIndex.RX_PACKETS)) {
-                r.tx = 0;
-                r.rx = 0;
-                r.txPause = 0;
-                r.rxPause = 0;
-                r.cnpIn = 0;
-                r.epoch++;
+                r.reset();
                 continue;
             }
-            r.tx += t.observed(CounterIndex.TX_PACKETS);
-            r.rx += t.observed(CounterIndex.RX_PACKETS);
-            r.txPause += TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true);
-            r.rxPause += TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true);
-            r.cnpIn += t.reports(CounterIndex.CNP_HANDLED) ? t.observed(CounterIndex.CNP_HANDLED) : 0;
+            r.add(t.t0(), t.t1(), t.observed(CounterIndex.TX_PACKETS), t.observed(CounterIndex.RX_PACKETS),
+                TickContext.pfc(t, CounterNames.TX_PFC_PAUSE, true), TickContext.pfc(t, CounterNames.RX_PFC_PAUSE, true),
+                t.reports(CounterIndex.CNP_HANDLED) ? t.observed(CounterIndex.CNP_HANDLED) : 0);
         }
         final List<Candidate> candidates = new ArrayList<>();
         final Map<Integer, Finding> risen = new HashMap<>();
@@ -153,19 +263,34 @@ final class LinkConservationDetector implements Detector {
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 direction.restart(a.epoch, b.epoch);
             }
-            if (!sender.packetsExact(context.capacityBps(sender))
+            if (a.kept() == 0 || b.kept() == 0 || !sender.packetsExact(context.capacityBps(sender))
                 || !receiver.packetsExact(context.capacityBps(receiver))) {
                 continue;
             }
             // control frames on this direction, which one end may count as packets and the other not: never read as
             // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives
-            final double control = Math.max(a.txPause, b.rxPause) + b.cnpIn;
-            final double difference = a.tx - b.rx - control;
+            // control frames on this direction are never read as loss (see the class comment); d is read two ways
+            final double exactControl = Math.max(a.sums[Running.TX_PAUSE], b.sums[Running.RX_PAUSE])
+                + b.sums[Running.CNP_IN];
+            final double exact = a.sums[Running.TX] - b.sums[Running.RX] - exactControl;
+            final long instant = Math.min(a.latest(), b.latest());
+            final double sentThen = a.at(instant, Running.TX);
+            final double atOneInstant = sentThen - b.at(instant, Running.RX)
+                - Math.max(a.at(instant, Running.TX_PAUSE), b.at(instant, Running.RX_PAUSE)) - b.at(instant, Running.CNP_IN);
+            final boolean interpolated = direction.judgeInterpolated(exact, atOneInstant);
+            if (interpolated && Double.isNaN(atOneInstant)) {
+                continue;
+            }
+            final double difference = interpolated ? atOneInstant : exact;
+            final double sent = interpolated ? sentThen : a.sums[Running.TX];
+            final long time = interpolated ? instant : Math.max(sender.t1(), receiver.t1());
+            final double pausesToSender = interpolated
+                ? Math.max(a.at(instant, Running.RX_PAUSE), b.at(instant, Running.TX_PAUSE))
+                : Math.max(a.sums[Running.RX_PAUSE], b.sums[Running.TX_PAUSE]);
             final double rate = sender.observedRate(CounterIndex.TX_PACKETS);
-            final long time = Math.max(sender.t1(), receiver.t1());
             final long taken = direction.taken++;
-            final double rise = direction.floor.observe(difference, a.tx,
-                Math.max(a.rxPause, b.txPause), time, cal.controlFramesPerSecond(), context.config().tickMs());
+            final double rise = direction.floor.observe(difference, sent, pausesToSender, time,
+                cal.controlFramesPerSecond(), context.config().tickMs());
             if (!Double.isNaN(rise)) {
                 final Link link = context.fabric().link(directed / 2);
                 risen.merge(link.index(), finding(link, sender, receiver, rise, direction.floor.sentOver(), 2),
@@ -176,9 +301,9 @@ final class LinkConservationDetector implements Detector {
             // hundreds of ms apart while their stamps agree), lost packets lift every later tick
             final boolean olderIsFloor = direction.previousDifference < difference;
             final double floorD = olderIsFloor ? direction.previousDifference : difference;
-            final double floorSent = olderIsFloor ? direction.previousSent : a.tx;
+            final double floorSent = olderIsFloor ? direction.previousSent : sent;
             direction.previousDifference = difference;
-            direction.previousSent = a.tx;
+            direction.previousSent = sent;
             for (final Window w : direction.windows) {
                 if (taken % w.every != 0) {
                     w.observe(difference);
