@@ -26,7 +26,7 @@ class DetectionCalibrationTest {
         assertThat(cal).isEqualTo(new DetectionCalibration(16, 16, List.of(0.01, 0.1, 0.5), 3, 3, 3, 3_600, 10_000, 12, 0.1,
             0.01, 100, 1_000, 0.02, 1.2e-9, 10, 5, 3_600, 1, 10,
             new DetectionCalibration.SilentDrop(30, List.of(1, 3, 9), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100,
-                new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.1), 2),
+                new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.1), 1.25),
             new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10, 0.05),
             new DetectionCalibration.UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9),
             new DetectionCalibration.Ecn(10, 3, 1e5, 1.5),

@@ -42,10 +42,8 @@ class CiscoClosSetsTest {
     void shouldAlertALinkShutDownOnItsLinkNoEarlierThanTheEvidenceAndWithinOneInterval() throws IOException {
         final ClosSetReplay.Outcome set = replay("S-200122_1729_iflap_ifdown");
         final ClosEvent shutdown = labelled(set, "shutdown_interface");
-        final String port = shutdown.device() + "/" + shutdown.iface();
-
-        assertThat(set.rootsOpened()).hasSize(1);
-        final Alert down = set.linkDown(port).orElseThrow();
+        final String port = portOf(shutdown);
+        final Alert down = onlyRootIsLinkDownOn(set, port);
         final Sample evidence = set.firstShowing(port, shutdown.tsMs(), false).orElseThrow();
         // the earliest interval whose end shows the link down starts at the evidence's interval start; the alert claims
         // no earlier, and no later than one interval after it
@@ -57,10 +55,8 @@ class CiscoClosSetsTest {
     void shouldKeepALinkThatWasDownOpenUntilItIsEnabledAndRaiseNothingElse() throws IOException {
         final ClosSetReplay.Outcome set = replay("S-200122_1729_iflap_ifup");
         final ClosEvent enable = labelled(set, "enable_interface");
-        final String port = enable.device() + "/" + enable.iface();
-
-        assertThat(set.rootsOpened()).hasSize(1);
-        final Alert down = set.linkDown(port).orElseThrow();
+        final String port = portOf(enable);
+        final Alert down = onlyRootIsLinkDownOn(set, port);
         assertThat(down.firstSeen()).isLessThan(enable.tsMs());
         final long shownUp = set.firstShowing(port, enable.tsMs(), true).orElseThrow().ts();
         assertThat(set.alerts()).filteredOn(a -> a.id().equals(down.id()) && a.state() == Alert.State.RESOLVED)
@@ -134,6 +130,16 @@ class CiscoClosSetsTest {
         });
         final double total = bytes.values().stream().mapToDouble(Double::doubleValue).sum();
         return bytes.get(device + "/" + port) / total;
+    }
+
+    private static String portOf(final ClosEvent e) {
+        return e.device() + "/" + e.iface();
+    }
+
+    /** The set's one root alert, a {@code LINK_DOWN} on the link of {@code port}. */
+    private static Alert onlyRootIsLinkDownOn(final ClosSetReplay.Outcome set, final String port) {
+        assertThat(set.rootsOpened()).hasSize(1);
+        return set.linkDown(port).orElseThrow();
     }
 
     private static ClosEvent labelled(final ClosSetReplay.Outcome set, final String event) {

@@ -104,10 +104,6 @@ final class LinkConservationDetector implements Detector {
             kept = Math.min(INSTANTS, kept + 1);
         }
 
-        int kept() {
-            return kept;
-        }
-
         /** The latest sampling instant (meaningless before the first). */
         long latest() {
             return times[Math.floorMod(head - 1, INSTANTS)];
@@ -263,7 +259,7 @@ final class LinkConservationDetector implements Detector {
             if (direction.senderEpoch != a.epoch || direction.receiverEpoch != b.epoch) {
                 direction.restart(a.epoch, b.epoch);
             }
-            if (a.kept() == 0 || b.kept() == 0 || !sender.packetsExact(context.capacityBps(sender))
+            if (!sender.packetsExact(context.capacityBps(sender))
                 || !receiver.packetsExact(context.capacityBps(receiver))) {
                 continue;
             }

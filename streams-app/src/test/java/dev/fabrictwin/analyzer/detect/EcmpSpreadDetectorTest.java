@@ -75,10 +75,10 @@ class EcmpSpreadDetectorTest {
     @Test
     void shouldReportAGroupWhoseHashMovedTheSameFlowsToAnotherMember() {
         // 60/40 for 40 ticks (plausible luck for 16 flows, this group's normal), then 25/75: a share no hashing test
-        // calls (16 flows, 12 on one of two members happens by chance), but the same flows moved
+        // calls (16 flows, 12 on one of two members happens by chance), but the same flows moved (28 Gb/s of them)
         final int calm = 40;
         final HandTicks.Run run = hand.drive(detector, calm + 3 * WINDOW,
-            i -> i <= calm ? uplinks(hand, i, 0.6e9, 0.4e9) : uplinks(hand, i, 0.25e9, 0.75e9));
+            i -> i <= calm ? uplinks(hand, i, 6e9, 4e9) : uplinks(hand, i, 2.5e9, 7.5e9));
 
         assertThat(run.upTo(calm)).isEmpty();
         assertThat(run.last()).singleElement().satisfies(f -> {
