@@ -251,8 +251,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
      * into the listener (metrics) and the lists that go out.
      */
     static void publish(final List<Alert> published, final List<JobHealth> jobHealth, final KeyValueStore<String, Alert> open,
-                        final AnalyzerListener listener, final List<Alert> alerts, final List<JobHealth> health) {
-        final long now = System.currentTimeMillis(); // the alert lag is wall clock against event time
+                        final AnalyzerListener listener, final List<Alert> alerts, final List<JobHealth> health,
+                        final long now) { // now: wall clock (the context's), which the alert lag is against event time
         for (final Alert a : published) {
             if (a.state() == Alert.State.RESOLVED) {
                 open.delete(a.id());
@@ -282,7 +282,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             }
             return;
         }
-        publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health);
+        publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health, context.currentSystemTimeMs());
         if (!out.ticks().isEmpty()) {
             final List<Alert> open = progress.analyzer.openAlerts();
             for (final Tick t : out.ticks()) {

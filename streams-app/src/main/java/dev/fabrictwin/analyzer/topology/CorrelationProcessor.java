@@ -114,7 +114,8 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
         if (alerts == null) {
             return;
         }
-        AnalyzerProcessor.publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health);
+        AnalyzerProcessor.publish(out.alerts(), out.jobHealth(), openAlerts, listener, alerts, health,
+            context.currentSystemTimeMs());
         if (out.ticks() > 0) {
             listener.openAlerts(progress.correlation.openAlerts());
         }

@@ -255,7 +255,7 @@ public final class RatesStage {
             } catch (SampleFormatException e) {
                 throw new InvalidSampleException(e);
             }
-            final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), System.currentTimeMillis());
+            final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), context.currentSystemTimeMs());
             if (refused.isPresent()) {
                 throw new InvalidSampleException(new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get()));
             }

@@ -79,6 +79,11 @@ class AnalyzerTopologyTest {
 
     @BeforeEach
     void setUp() throws Exception {
+        start(java.time.Instant.now());
+    }
+
+    /** The analysis in a test driver whose wall clock starts at {@code wallClock}, the tiny fabric's topology sent. */
+    private void start(final java.time.Instant wallClock) throws Exception {
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -91,7 +96,8 @@ class AnalyzerTopologyTest {
                 metrics.tick(report);
             }
         };
-        driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props);
+        driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props,
+            wallClock);
         final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
             name: tiny
             duration: 60s
@@ -387,6 +393,22 @@ class AnalyzerTopologyTest {
         assertThat(out).extracting(Alert::state).containsExactly(Alert.State.OPEN, Alert.State.RESOLVED);
         assertThat(out.get(0).firstSeen()).isBetween(T0 + 9_000, T0 + 11_000);
         assertThat(out.get(1).lastSeen()).isBetween(T0 + 19_000, T0 + 22_000);
+    }
+
+    @Test
+    void shouldJudgeAClockAheadAgainstTheWallClockOfTheProcessorContext() throws Exception {
+        // the wall clock the time gate reads is the context's: the test driver's, an hour before the telemetry
+        driver.close();
+        start(java.time.Instant.ofEpochMilli(T0 - 3_600_000L));
+        run(0, (t, p, c, g) -> { });
+
+        assertThat(dead.readRecordsToList()).hasSize(fabric.ports().size()).allSatisfy(r ->
+            assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
+                .startsWith("timestamp-out-of-range").contains("ahead of the wall clock"));
+
+        driver.advanceWallClockTime(java.time.Duration.ofHours(1));
+        run(0, (t, p, c, g) -> { });
+        assertThat(dead.readRecordsToList()).as("once the wall clock has come to them").isEmpty();
     }
 
     @Test
