@@ -186,7 +186,7 @@ final class BenchCommand implements Callable<Integer> {
             + "rates stage and FabricAnalyzer (timed); each size runs --seconds of telemetry or longer until "
             + "--min-samples, and its first third (at least --warm-up seconds) is not counted. Heap: used after GC "
             + "at the end (analyzer and generator). The fabrics have no fault: every alert that opens is false and is "
-            + "named on stderr. Goal (issue 14): the largest within 2x of the smallest and "
+            + "named on stderr. Goal: the largest within 2x of the smallest and "
             + ">= 100k samples/s. A 49,152-port size needs -Xmx3g or more (FABRIC_TWIN_JAVA_OPTS). JSON keys: "
             + "ports<N>.samplesPerSec, ports<N>.samplesPerCpuSec (the analyzing thread's CPU time: steadier on a shared "
             + "machine), ports<N>.heapMB, largestVsSmallest (samples/s).",

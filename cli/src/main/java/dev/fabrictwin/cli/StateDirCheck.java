@@ -13,7 +13,7 @@ import dev.fabrictwin.kafka.common.FailureCauses;
 
 /**
  * The state directory of a Kafka Streams command, written to before Kafka Streams starts: a directory that cannot be
- * created or written, or a full disk, is one line naming it (issue 32, 6), not a {@code ProcessorStateException}
+ * created or written, or a full disk, is one line naming it, not a {@code ProcessorStateException}
  * about opening a store from every stream thread.
  */
 final class StateDirCheck {

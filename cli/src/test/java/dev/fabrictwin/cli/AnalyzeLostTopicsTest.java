@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 
 /**
- * A broker that comes back without its data (issue 32): {@code analyze}, in a process of its own with the launcher's
+ * A broker that comes back without its data: {@code analyze}, in a process of its own with the launcher's
  * logging, says so in one line and exits 1. Before, it sat {@code RUNNING … (0/s)} for good while its global
  * consumer logged about 1,300 lines a second.
  */

@@ -25,7 +25,7 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.twin.telemetry.SampleNames;
 
 /**
- * The same logical input gets the same verdict in every format that can say it (issue 32 item 8): a key repeated in
+ * The same logical input gets the same verdict in every format that can say it: a key repeated in
  * one sample, a 100,000-character counter, port or device name, a sample with neither counters nor gauges, and a
  * timestamp of 1 or 1000 ms. Each case goes through {@code ingest --format F --file IN --output -}, and the exit
  * status, the summary line, the warnings, the dead letter's reason and the sample written must be the same.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 
 /**
- * Every send a command makes is checked (issue 32, 5): a record the broker refuses fails the command with one line
+ * Every send a command makes is checked: a record the broker refuses fails the command with one line
  * naming the topic and the broker's reason, exit 1. The refusal here is a record over its topic's max.message.bytes;
  * a missing ACL reaches the same check (SecuredKafkaTest has the ACLs).
  */

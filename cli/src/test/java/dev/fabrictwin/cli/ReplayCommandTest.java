@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 
-/** {@code replay} from the documents {@code analyze} reads (issue 37): a scenario is not needed to replay a capture. */
+/** {@code replay} from the documents {@code analyze} reads: a scenario is not needed to replay a capture. */
 class ReplayCommandTest {
 
     private static final String SCENARIO = "../scenarios/pfc-storm-small.yaml";

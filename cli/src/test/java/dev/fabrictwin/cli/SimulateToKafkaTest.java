@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 
-/** {@code simulate --bootstrap}: every record it sends is checked (issue 32, 5). */
+/** {@code simulate --bootstrap}: every record it sends is checked. */
 class SimulateToKafkaTest {
 
     @RegisterExtension

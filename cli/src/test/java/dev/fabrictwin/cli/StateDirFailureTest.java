@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 
 /**
- * A state directory Kafka Streams cannot write is one line naming it, exit 1 (issue 32, 6): before, analyze printed a
+ * A state directory Kafka Streams cannot write is one line naming it, exit 1: before, analyze printed a
  * ProcessorStateException ("base state directory … doesn't exist and couldn't be created") on two lines, and on a full
  * disk a stack trace and "IOException: No space left on device" naming no directory. A file where the directory should
  * be stands in for a disk that cannot be written (a full one cannot be made here); ThreadFailuresTest maps a full disk

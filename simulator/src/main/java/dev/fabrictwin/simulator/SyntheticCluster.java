@@ -47,7 +47,7 @@ public final class SyntheticCluster {
 
     /**
      * Link history the generator keeps behind the round it samples (s; at least 5 sample intervals): far more than a
-     * poll spans, so a run of any length holds the fabric's worth of state, not the run's (issue 14: simulate in
+     * poll spans, so a run of any length holds the fabric's worth of state, not the run's (simulate in
      * bounded memory).
      */
     static final double HISTORY_S = 10;

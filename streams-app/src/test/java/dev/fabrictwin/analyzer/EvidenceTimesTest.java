@@ -25,7 +25,7 @@ import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * An alert claims no more than its evidence (issue 37): with 10 s polls at each device's own phase, ticks labelled
+ * An alert claims no more than its evidence: with 10 s polls at each device's own phase, ticks labelled
  * on the 10 s grid, a link-down alert's {@code firstSeen} lies within one poll interval before the first sample that
  * shows the link down, never before the interval that ends in it.
  */

@@ -20,7 +20,7 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * Issue 37: a fabric whose ports export rates ({@code tx_bps}, {@code rx_bps}) instead of byte counters is judged like
+ * A fabric whose ports export rates ({@code tx_bps}, {@code rx_bps}) instead of byte counters is judged like
  * one that exports the counters.
  */
 class RateTelemetryTest {

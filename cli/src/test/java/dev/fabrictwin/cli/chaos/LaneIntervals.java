@@ -16,7 +16,7 @@ import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
  * What the rates tasks committed to the lanes, read back (the analyzers keep their repartition records: purging is
  * off in the chaos runs) and held against the samples: each port's intervals must run from one of its samples to the
  * next, one after another. A stretch with no committed interval loses that port's traffic in the analysis (a false
- * loss on its link, where it was the receiver: the restart bug of issue 32, seen as 5-6 s of one partition's ports
+ * loss on its link, where it was the receiver: the restart bug, seen as 5-6 s of one partition's ports
  * missing); an overlap counts it twice. One sent twice is dropped there (and sent again by design after a restart
  * mid-batch): not a fault.
  */

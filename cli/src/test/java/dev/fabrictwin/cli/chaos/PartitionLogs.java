@@ -17,8 +17,8 @@ import org.apache.kafka.common.record.internal.Record;
 
 /**
  * A partition's batches as each broker wrote them to disk: offsets, producer id and epoch, and the commit and abort
- * markers that read_committed consumers never see. A marker missing on one partition (the split outcome issue 32
- * chased: one partition's share of a committed transaction aborted) shows only here, so a chaos run whose lanes
+ * markers that read_committed consumers never see. A marker missing on one partition (a split outcome: one
+ * partition's share of a committed transaction aborted) shows only here, so a chaos run whose lanes
  * have a gap prints the batches around it.
  */
 final class PartitionLogs {

@@ -8,7 +8,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Every send a command makes, checked: the first record the broker refuses (no ACL for its topic, over the record
  * limit, a topic gone) is kept and thrown as one line naming the topic and the broker's reason, so the command fails
- * instead of exiting 0 without it (issue 32, 5). Sends stay asynchronous; a refusal surfaces at the next send or at
+ * instead of exiting 0 without it. Sends stay asynchronous; a refusal surfaces at the next send or at
  * {@link #flush()}.
  */
 public final class CheckedSends<K, V> {

@@ -7,7 +7,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 /**
  * Causes that retrying cannot cure, found anywhere in a failure's cause chain however Kafka, Kafka Streams or RocksDB
  * wrapped them: a refusal by the broker's ACLs, a full disk. A command says them in one line and stops instead of
- * replacing threads that fail the same way (issue 32, 6).
+ * replacing threads that fail the same way.
  */
 public final class FailureCauses {
 

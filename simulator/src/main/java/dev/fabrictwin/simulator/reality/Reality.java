@@ -29,7 +29,7 @@ import java.util.SplittableRandom;
  * @param lateRate          fraction of samples delivered a few rounds late (per run)
  * @param varied            the parameters that are drawn
  * @param portLatencyLog10  each port's P99 gauge scaled by 10^this (per port): a port's tail latency is a steady level
- *                          set by its device and its traffic pattern, 1–100× the twin's from port to port (issue 31)
+ *                          set by its device and its traffic pattern, 1–100× the twin's from port to port
  * @param markingLog10      each device marks 10^this times the twin's ECN marks (per device, capped at the packets
  *                          sent): vendors' marking curves differ by ~100× in the share they mark at the same queue
  * @param fecCountedShare   the chance a run's devices report FEC counters at all (some collectors and NICs expose

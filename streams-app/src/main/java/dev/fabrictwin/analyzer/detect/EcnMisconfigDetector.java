@@ -156,7 +156,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
             calledFor.add(acc[1]);
             unlearned.add(acc[2]);
             // The newest ticks, as few as minSeconds' worth and as many as the window: judging only the whole window
-            // kept the marks from before marking stopped in it (issue 15: time to detect 9 ticks).
+            // kept the marks from before marking stopped in it (time to detect 9 ticks).
             double markedSum = 0;
             double calledSum = 0;
             double unlearnedSum = 0;

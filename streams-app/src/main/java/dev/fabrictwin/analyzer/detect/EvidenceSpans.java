@@ -14,7 +14,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
  * When the telemetry behind a finding was taken: the intervals, in the tick it was found, of the ports its entity
  * stands for (a port; both ends of a link, or of the one link its port names; every port of a device or its ECMP
  * group). A job has none. Ticks are labelled on a fixed grid while each device polls at its own phase and period, so
- * an interval can start up to a poll period after its tick's label: the alert must not claim that time (issue 37).
+ * an interval can start up to a poll period after its tick's label: the alert must not claim that time.
  */
 public final class EvidenceSpans {
 

@@ -13,7 +13,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * Notices that a topic the analyzer reads is gone from the cluster: a broker that came back without its data, or a
  * topic deleted under it. Kafka Streams would sit RUNNING at 0 samples/s for good while its global consumer logs the
- * missing partitions (issue 32: 1,300 lines a second); the caller stops with one line instead. Only a definite answer
+ * missing partitions (1,300 lines a second); the caller stops with one line instead. Only a definite answer
  * counts, twice in a row: the cluster says the topic does not exist. A cluster that does not answer (a restarting
  * broker) or answers otherwise says nothing here.
  *

@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * yet on every partition). Kafka Streams restores a task's stores up to what is readable at that moment, and a task
  * can land on another thread than the one whose producer (transactional id {@code <application>-<process>-<thread>})
  * owns that transaction, so nothing completes it first: the chaos test saw a partition's stored samples 5-6 s behind
- * the intervals it had already committed (an interval sent again over them), and the other way round (issue 32).
+ * the intervals it had already committed (an interval sent again over them), and the other way round.
  * Calling {@code initTransactions} under each thread's transactional id makes the coordinator finish every such
  * transaction, commit or abort, before the new run reads a changelog: Kafka's own fencing, done up front.
  */

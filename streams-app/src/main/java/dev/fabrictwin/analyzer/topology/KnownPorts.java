@@ -15,7 +15,7 @@ import dev.fabrictwin.twin.fabric.Technology;
 
 /**
  * Whether a sample's device/port names meet a port of the declared topology, asked by the rates stage before the
- * sample costs any per-name state (issue 32 item 7): a name that meets none would be dropped by the analysis anyway,
+ * sample costs any per-name state: a name that meets none would be dropped by the analysis anyway,
  * after its last sample, its store entry, its changelog record and its device clock had been kept. The names meet as
  * the analysis's do (the topology's {@code names} section and the built-in spellings, {@link PortNames}).
  *

@@ -318,7 +318,7 @@ public final class RatesStage {
                 });
             }
             // where a (re)started task resumes, against what its store holds: the first thing to read when a
-            // restart loses or repeats intervals (issue 32)
+            // restart loses or repeats intervals
             LOG.info("rates task {} resumes at {}: its store holds {} ports, the newest at {}, and {} samples whose "
                 + "intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
                     .map(m -> "offset " + m.offset() + " (" + first.device() + "/" + first.port() + " at " + first.ts() + ")")
@@ -380,7 +380,7 @@ public final class RatesStage {
         /**
          * A sample skipped as late that the committed store has not seen: the memory ran ahead of what this task
          * committed (a transaction aborted without the task being started again), and this sample's interval will not
-         * be sent. Logged once per task start with what it knows (issue 32: lanes found without intervals the store had
+         * be sent. Logged once per task start with what it knows (lanes found without intervals the store had
          * moved past).
          */
         private void noteAheadOfStore(final String portKey, final Sample sample) {

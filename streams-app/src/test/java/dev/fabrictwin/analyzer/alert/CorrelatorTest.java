@@ -182,7 +182,7 @@ class CorrelatorTest {
 
     /**
      * A NIC sending undeclared traffic into its leaf: the twin does not know that flow, so the leaf's group reads as
-     * imbalanced wherever the flow hashes; the sender is the fault, the imbalance its victim (issue 31). An imbalance
+     * imbalanced wherever the flow hashes; the sender is the fault, the imbalance its victim. An imbalance
      * at another leaf stays a root of its own.
      */
     @Test
@@ -308,7 +308,7 @@ class CorrelatorTest {
 
     // ---- helpers ----
 
-    // ---- symptoms of a fault elsewhere (issue 15): latency from loss, a straggler behind its leaf's fault ----
+    // ---- symptoms of a fault elsewhere: latency from loss, a straggler behind its leaf's fault ----
 
     @Test
     void shouldMakeLatencyOnAPortTheLossyLinksJobsCrossItsVictimNotARoot() {

@@ -50,7 +50,7 @@ class EcnMisconfigDetectorTest {
         });
     }
 
-    /** Issue 15: judging only the whole window kept the marks from before marking stopped, a window late. */
+    /** Judging only the whole window kept the marks from before marking stopped, a window late. */
     @Test
     void shouldFindMarkingThatStopsWithinThreeTicksThoughTheWindowStillHoldsTheMarksFromBefore() {
         final HandTicks.Run perTick = run(20, i -> egress(i, DEEP_QUEUE, 1e6, i <= 12 ? 1e5 : 0));

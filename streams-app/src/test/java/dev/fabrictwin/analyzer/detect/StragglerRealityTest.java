@@ -16,7 +16,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**
- * STRAGGLER and PFC_STORM on ECN thresholds and buffers the twin knows only as defaults (issue 15). In draws 1 and 5
+ * STRAGGLER and PFC_STORM on ECN thresholds and buffers the twin knows only as defaults. In draws 1 and 5
  * of {@code mixed-degraded-straggler-latency} the fabric's Kmin sits above the twin's: the port facing the straggling
  * NIC marks nothing, and its queue, standing only while the ring communicates, averages under 50 KB over half the
  * ticks. The straggler was missed, and the pauses its leaf sends the NIC feeding it were named a PFC storm's origin
@@ -41,7 +41,7 @@ class StragglerRealityTest {
                 AnalyzerConfig.defaults(1_000), Reality.defaults());
             assertThat(roots(run, FaultType.STRAGGLER)).as("draw %d", draw).containsExactly("STRAGGLER:port:host-10/nic0");
             assertThat(roots(run, FaultType.PFC_STORM)).as("draw %d", draw).isEmpty();
-            // in a world without FEC counters (issue 31) an idle degraded link shows nothing at all: no frames, no FCS
+            // in a world without FEC counters an idle degraded link shows nothing at all: no frames, no FCS
             if (Reality.defaults().draw(library("mixed-degraded-straggler-latency", draw).seed(), draw).fecCounters()) {
                 assertThat(roots(run, FaultType.LINK_DEGRADED)).as("draw %d", draw)
                     .containsExactly("LINK_DEGRADED:link:leaf-1~spine-2");

@@ -14,7 +14,7 @@ import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**
- * A job slowdown a user can trust (issue 15): on the demo's cluster with nothing wrong, each job's reported slowdown
+ * A job slowdown a user can trust: on the demo's cluster with nothing wrong, each job's reported slowdown
  * stays within ±10 % of its usual value in 90 % of the ticks where it is given, and says "unknown" (NaN) rather
  * than a number when the telemetry cannot tell.
  */

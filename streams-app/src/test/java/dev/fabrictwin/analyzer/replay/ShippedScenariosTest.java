@@ -19,7 +19,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**
- * Issue 5's acceptance on the shipped library: each scenario simulated with realistic telemetry (skew, jitter,
+ * The shipped library's acceptance: each scenario simulated with realistic telemetry (skew, jitter,
  * loss, noise, drift), replayed through the real topology (TopologyTestDriver), opens a root-cause alert of the
  * right type naming the injected target inside the fault's scoring window — and opens no root-cause alert that
  * is not one of those (impact alerts, {@code JOB_BOTTLENECK}, aside: docs/contracts.md does not score them).

@@ -67,7 +67,7 @@ class HangingTransactionsTest {
     }
 
     /**
-     * Issue 32, 1: after a broker restart a committed transaction had lost its marker on one lane and one changelog;
+     * After a broker restart a committed transaction had lost its marker on one lane and one changelog;
      * aborting it there dropped intervals the changelog said were sent (false SILENT_DROP roots in AnalyzerChaosTest).
      */
     @Test

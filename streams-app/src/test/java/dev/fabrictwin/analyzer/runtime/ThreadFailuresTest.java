@@ -34,7 +34,7 @@ class ThreadFailuresTest {
         assertThat(handler.handle(FAILURE)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
     }
 
-    /** Issue 32, 6: a full state disk was a ProcessorStateException about opening a store, three times over. */
+    /** A full state disk was a ProcessorStateException about opening a store, three times over. */
     @Test
     void shouldStopAtOnceOnAFullStateDiskAndSaySoInOneLine() {
         final AnalyzerApp.ThreadFailures handler = new AnalyzerApp.ThreadFailures(3, Duration.ofMinutes(1), "/var/lib/ft");

@@ -163,7 +163,7 @@ class AnalyzerTopologyTest {
     }
 
     /**
-     * Issue 32: an upgraded build cannot continue another build's exact state, but takes back what that analysis had
+     * An upgraded build cannot continue another build's exact state, but takes back what that analysis had
      * learned (the checkpoint's learned section, written once a minute of wall time) and writes it on unchanged.
      */
     @Test
@@ -459,7 +459,7 @@ class AnalyzerTopologyTest {
     }
 
     /**
-     * Issue 32, 3: one port stamped +90 s held its lane back for a minute, then 2,096 intervals were discarded as late,
+     * One port stamped +90 s held its lane back for a minute, then 2,096 intervals were discarded as late,
      * with no log line and {@code fabric_device_clock_ahead_seconds} empty. Among a healthy fabric, one port (then a
      * whole device) stamped 90 s ahead: the rest is analyzed tick after tick with nothing late, the device is metered
      * and logged once, and its own intervals are analyzed at the time they carry once the fabric gets there.

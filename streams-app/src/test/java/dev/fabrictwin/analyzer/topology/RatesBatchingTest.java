@@ -98,7 +98,7 @@ class RatesBatchingTest {
     }
 
     /**
-     * Issue 32, 3: a device stamped 90 s ahead made its lane record 90 s ahead, and the analysis's timestamp-ordered
+     * A device stamped 90 s ahead made its lane record 90 s ahead, and the analysis's timestamp-ordered
      * merge then held every later record of that lane back until the rest of the fabric got there (a sixth of the
      * fabric blinded for a minute, its intervals then late). Its intervals still travel, stamped with the time the
      * partition's devices support together.

@@ -30,7 +30,7 @@ import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * What the analyzer does with each sample a producer writes to {@code telemetry.samples} that is not one of the
- * fabric's ports' telemetry (issue 32, items 7 and 8), through the whole topology: names no topology port meets are
+ * fabric's ports' telemetry, through the whole topology: names no topology port meets are
  * counted and cost no per-port state; a sample that is not telemetry is dead-lettered with ingest's reason and message.
  */
 class SampleVerdictsTest {

@@ -20,7 +20,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
 
 /**
  * Measures the analyzer's heap after full GC once {@code N} unknown devices (default 100,000) have each sent two
- * samples beside a small real fabric (issue 32 item 7). Run by hand, not by the build: after
+ * samples beside a small real fabric. Run by hand, not by the build: after
  * {@code ./mvnw -o -q -pl streams-app -am test-compile} and
  * {@code ./mvnw -o -q -pl streams-app dependency:build-classpath -Dmdep.outputFile=cp.txt},
  * {@code java -cp streams-app/target/test-classes:streams-app/target/classes:twin-engine/target/classes:$(cat

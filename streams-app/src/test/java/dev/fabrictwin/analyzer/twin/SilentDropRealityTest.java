@@ -17,7 +17,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 /**
- * SILENT_DROP on telemetry the detector was not written against (issue 15): healthy links whose in-flight amount
+ * SILENT_DROP on telemetry the detector was not written against: healthy links whose in-flight amount
  * steps between whole comm bursts as phases drift against skewed sampling instants, and switch ports that count
  * the control frames they exchange (LLDP, PFC pauses, the CNPs of the NIC they face) in their packet counters while
  * their peers do not.

@@ -38,7 +38,7 @@ public final class Router implements Serializable {
     private final java.util.HashMap<Long, Integer> pins = new java.util.HashMap<>();
     /**
      * Routes already computed, by flow key, while nothing that decides them changed (links, skews; a flow's own pins): a job's flows
-     * are routed again at every comm phase, over the same paths (issue 14: a tenth of a shard's time). Bounded by the
+     * are routed again at every comm phase, over the same paths (a tenth of a shard's time). Bounded by the
      * flows routed since the last change that will come again (not background traffic's), and at most {@value #MAX_CACHED}.
      */
     private final java.util.HashMap<Long, Cached> cache = new java.util.HashMap<>();

@@ -7,7 +7,7 @@ import dev.fabrictwin.twin.model.CounterNames;
 /**
  * What a sample must carry to be telemetry, whoever reads it: ingest's validator (every format) and the analyzer,
  * which reads {@code telemetry.samples} as any producer wrote it. One rule, one reason and one message each, so the
- * same sample gets the same verdict on either side (issue 32 item 8): a timestamp in epoch milliseconds, at least
+ * same sample gets the same verdict on either side: a timestamp in epoch milliseconds, at least
  * one counter or gauge, and no canonical gauge below zero.
  */
 public final class SampleContent {

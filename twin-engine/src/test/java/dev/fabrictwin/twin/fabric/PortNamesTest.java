@@ -66,7 +66,7 @@ class PortNamesTest {
         assertThat(r.resolve("\"spine01\"", "\"et-0/0/1\"").port()).isEqualTo(new PortRef("spine01", "et-0/0/1"));
     }
 
-    /** IOS-XR and NX-OS: CDP/LLDP tables spell interfaces long, telemetry and show output short (issue 37). */
+    /** IOS-XR and NX-OS: CDP/LLDP tables spell interfaces long, telemetry and show output short. */
     private static final String VENDOR_TOPOLOGY = """
         {"id": "lab",
          "nodes": [{"name": "ixia", "tier": "host"}, {"name": "leaf1", "tier": "leaf"}, {"name": "spine1", "tier": "spine"},

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-/** The codec's share of the one rule for keys (issue 32 item 8): a repeated key keeps its first value; names are bounded. */
+/** The codec's share of the one rule for keys: a repeated key keeps its first value; names are bounded. */
 class SampleJsonKeysTest {
 
     private static byte[] bytes(final String json) {
