@@ -19,7 +19,7 @@ import dev.fabrictwin.ingest.format.support.Canonical;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * Issue 37: one IOS-XR poll (generic-counters, data-rate and interface-briefs of two ports) read through Telegraf's
+ * One IOS-XR poll (generic-counters, data-rate and interface-briefs of two ports) read through Telegraf's
  * {@code cisco_telemetry_mdt} as line protocol and through gnmic, in its event and its default output, gives the same
  * canonical samples (hand-made fixtures of one poll's real values: {@code handmade/ios-xr-mdt/README.md}).
  */

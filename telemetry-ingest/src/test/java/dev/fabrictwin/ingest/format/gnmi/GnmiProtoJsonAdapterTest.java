@@ -123,7 +123,7 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NO_COUNTERS);
     }
 
-    /** Issue 37: IOS-XR's interface-brief list is keyed by interface-name; its line state and kbit/s bandwidth. */
+    /** IOS-XR's interface-brief list is keyed by interface-name; its line state and kbit/s bandwidth. */
     @Test
     void shouldNameThePortFromAnInterfaceNameKeyAndReadIosXrLineStateAndBandwidth() {
         final String brief = "{\"update\":{\"timestamp\":\"1558249391728000000\",\"prefix\":{\"origin\":\"Cisco-IOS-XR-pfi-im-cmd-oper\","
