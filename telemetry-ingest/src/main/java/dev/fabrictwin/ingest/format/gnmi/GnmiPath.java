@@ -29,8 +29,10 @@ final class GnmiPath {
 
     /** Keys that name a queue whatever the list is called (Junos {@code egress[queue-number=3]}). */
     private static final List<String> QUEUE_KEYS = List.of("queue-number", "queue-id", "queue-name", "queue", "queue_number");
+    /** The key of IOS-XR's interface lists, whatever the list is called ({@code interface-brief}). */
+    static final String INTERFACE_NAME_KEY = "interface-name";
     /** Keys that name an interface in a vendor's own sensor path. */
-    private static final List<String> INTERFACE_KEYS = List.of("name", "interface-name", "if-name", "interface");
+    private static final List<String> INTERFACE_KEYS = List.of("name", INTERFACE_NAME_KEY, "if-name", "interface");
 
     private GnmiPath() {
     }
@@ -123,8 +125,9 @@ final class GnmiPath {
          * Enters one path element. Interface and port lists set the port ({@code interface[name=X]},
          * {@code port[port-id=X]}, qos {@code interface[interface-id=X]}); a subinterface appends
          * {@code .index} as SR Linux names subinterfaces; a queue list, or any list keyed by a queue number, sets
-         * the queue; any other keyed list below a port adds {@code <list>.<key>.} so its leaves cannot overwrite
-         * the port's; keyed lists above any port (network-instance, ...) are ignored.
+         * the queue; any other list keyed by {@code interface-name} names the port when none is set yet (IOS-XR's
+         * {@code interface-brief[interface-name=X]}); any other keyed list below a port adds {@code <list>.<key>.} so
+         * its leaves cannot overwrite the port's; keyed lists above any port (network-instance, ...) are ignored.
          */
         Scope enter(final String list, final Map<String, String> keys) {
             switch (list) {
@@ -153,6 +156,10 @@ final class GnmiPath {
                     final String queueKey = pickOrNull(keys, QUEUE_KEYS);
                     if (queueKey != null) {
                         return new Scope(port, portListSeen, qualifier + list + ".", queueKey);
+                    }
+                    final String interfaceName = keys.get(INTERFACE_NAME_KEY);
+                    if (port == null && interfaceName != null) {
+                        return new Scope(ListKeys.unquote(interfaceName), true, "", null);
                     }
                     if (keys.isEmpty() || port == null) {
                         return this;

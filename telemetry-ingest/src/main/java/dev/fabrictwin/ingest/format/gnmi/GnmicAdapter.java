@@ -34,7 +34,8 @@ import dev.fabrictwin.twin.telemetry.SampleFormatException;
  *
  * <p><b>Event format</b> ({@code "name", "timestamp", "tags", "values"}): list keys are tags named
  * {@code <list>_<key>} ({@code interface_name}, {@code port_port-id}, {@code subinterface_index},
- * {@code queue_name}); each value key is a path whose last element names the leaf.
+ * {@code queue_name}; IOS-XR's {@code interface_interface-name}, {@code interface-brief_interface-name}); each value
+ * key is a path whose last element names the leaf.
  *
  * <p>In both, module prefixes ({@code srl_nokia-interfaces:}, {@code openconfig-interfaces:}) are stripped;
  * the device is the {@code source} (field or tag) without its {@code :port}, or {@code --device} when the data
@@ -154,8 +155,8 @@ public final class GnmicAdapter implements FormatAdapter {
 
     /**
      * Event tags that are list keys, as path elements in containment order: {@code interface_name=mgmt0} →
-     * {@code interface[name=mgmt0]}, then subinterface, then queue. Other tags (source, subscription-name,
-     * keys of lists gnmic cannot place) do not locate a port.
+     * {@code interface[name=mgmt0]} (or any list keyed by {@code interface-name}), then subinterface, then queue.
+     * Other tags (source, subscription-name, keys of lists gnmic cannot place) do not locate a port.
      */
     private static List<GnmiPath.Elem> tagElems(final JsonNode tags) {
         final List<GnmiPath.Elem> ports = new ArrayList<>();
@@ -174,12 +175,16 @@ public final class GnmicAdapter implements FormatAdapter {
                 continue;
             }
             final String list = tag.substring(0, us);
-            final GnmiPath.Elem e = new GnmiPath.Elem(list, Map.of(tag.substring(us + 1), value));
+            final String key = tag.substring(us + 1);
+            final GnmiPath.Elem e = new GnmiPath.Elem(list, Map.of(key, value));
             switch (list) {
                 case "interface", "port" -> ports.add(e);
                 case "subinterface" -> subs.add(e);
                 case "queue" -> queues.add(e);
                 default -> {
+                    if (key.equals(GnmiPath.INTERFACE_NAME_KEY)) {
+                        ports.add(e); // IOS-XR: interface-brief_interface-name
+                    }
                 }
             }
         }

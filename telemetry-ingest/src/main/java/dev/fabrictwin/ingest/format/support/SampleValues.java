@@ -37,7 +37,7 @@ import dev.fabrictwin.twin.telemetry.SampleJson;
  * <li>NaN and infinities reject the unit (NOT_FINITE); text that is no value of its format rejects it
  *     (NON_NUMERIC);</li>
  * <li>strings and booleans: state (names, descriptions, admin status, dates), ignored, except under
- *     {@code oper_up} ("UP"/true → 1, else 0) and {@code speed_bps} ("SPEED_400GB", "100G"). A string under a
+ *     {@code oper_up} ("UP"/true/"im-state-up" → 1, else 0) and {@code speed_bps} ("SPEED_400GB", "100G"). A string under a
  *     canonical name is read again as a number in the format's own syntax (RFC 7951 carries 64-bit integers as
  *     strings); one that is no number is NON_NUMERIC under a canonical counter or gauge name.</li>
  * </ul>
@@ -244,10 +244,13 @@ public final class SampleValues {
         return v >= 0 ? v : (v >>> 1) * 2.0 + (v & 1);
     }
 
-    /** "UP", "up", "openconfig-interfaces:UP", "true" → up; DOWN, LOWER_LAYER_DOWN, NOT_PRESENT, ... → down. */
+    /**
+     * "UP", "up", "openconfig-interfaces:UP", "true", IOS-XR's "im-state-up" → up; DOWN, LOWER_LAYER_DOWN, NOT_PRESENT,
+     * im-state-down, im-state-admin-down, ... → down.
+     */
     private static boolean isUp(final String state) {
         final String s = withoutModule(state).toLowerCase(Locale.ROOT);
-        return s.equals("up") || s.equals("true");
+        return s.equals("up") || s.equals("true") || s.equals("im-state-up");
     }
 
     /** "SPEED_400GB" (OpenConfig), "100G" (SR Linux), "25Gbps" → bit/s; null when it names no speed. */

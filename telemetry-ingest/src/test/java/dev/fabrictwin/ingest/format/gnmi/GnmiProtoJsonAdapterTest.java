@@ -1,6 +1,7 @@
 package dev.fabrictwin.ingest.format.gnmi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -120,6 +121,23 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
         assertThat(e2.gauges()).containsEntry("oper_up", 1.0);
         assertThat(sink.records).isEqualTo(3);
         assertThat(sink.rejections).extracting(Rejection::reason).containsExactly(RejectReason.NO_COUNTERS);
+    }
+
+    /** IOS-XR's interface-brief list is keyed by interface-name; its line state and kbit/s bandwidth. */
+    @Test
+    void shouldNameThePortFromAnInterfaceNameKeyAndReadIosXrLineStateAndBandwidth() {
+        final String brief = "{\"update\":{\"timestamp\":\"1558249391728000000\",\"prefix\":{\"origin\":\"Cisco-IOS-XR-pfi-im-cmd-oper\","
+            + "\"elem\":[{\"name\":\"interfaces\"},{\"name\":\"interface-briefs\"},{\"name\":\"interface-brief\","
+            + "\"key\":{\"interface-name\":\"HundredGigE0/0/0/2\"}}],\"target\":\"leaf7\"},\"update\":["
+            + "{\"path\":{\"elem\":[{\"name\":\"line-state\"}]},\"val\":{\"stringVal\":\"im-state-down\"}},"
+            + "{\"path\":{\"elem\":[{\"name\":\"state\"}]},\"val\":{\"stringVal\":\"im-state-up\"}},"
+            + "{\"path\":{\"elem\":[{\"name\":\"bandwidth\"}]},\"val\":{\"uintVal\":\"100000000\"}}]}}";
+
+        final CollectingSink sink = parse(brief.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sink.rejections).isEmpty();
+        // the line protocol is down although the interface is not shut: the port is down
+        assertThat(sink.only("leaf7", "HundredGigE0/0/0/2").gauges()).containsOnly(entry("oper_up", 0.0), entry("speed_bps", 100e9));
     }
 
     @Test
