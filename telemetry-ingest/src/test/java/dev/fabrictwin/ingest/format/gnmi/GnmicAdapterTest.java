@@ -144,7 +144,7 @@ class GnmicAdapterTest extends AdapterContract {
         assertThat(sink.only("spine-0", "e2").counters()).containsEntry("rx_bytes", 7L);
     }
 
-    /** Issue 37: IOS-XR's data rates (kbit/s) and carrier transitions, as gnmic writes the infra-statsd-oper paths. */
+    /** IOS-XR's data rates (kbit/s) and carrier transitions, as gnmic writes the infra-statsd-oper paths. */
     @Test
     void shouldMapIosXrDataRatesToBitsPerSecondAndCarrierTransitionsToLinkFlaps() {
         final String input = """

@@ -139,7 +139,7 @@ class InfluxLineAdapterTest extends AdapterContract {
         assertThat(Long.toUnsignedString(sink.only("h=1", "p,1").counter("rx_bytes", 0))).isEqualTo("18446744073709551615");
     }
 
-    /** Issue 37: IOS-XR's data rates (kbit/s) and carrier transitions through Telegraf's cisco_telemetry_mdt. */
+    /** IOS-XR's data rates (kbit/s) and carrier transitions through Telegraf's cisco_telemetry_mdt. */
     @Test
     void shouldMapMdtDataRatesToBitsPerSecondAndCarrierTransitionsToLinkFlaps() {
         final String input = String.join("\n",
