@@ -36,7 +36,7 @@ import dev.fabrictwin.twin.workload.Transfer;
  * compute phase of the next iteration begins: bulk-synchronous), background traffic redraws, faults start
  * and end. Lock-step collectives (ring, hierarchical) run every flow at the pace of the slowest, as a ring
  * does. PFC pauses propagate upstream: an egress overloaded beyond what ECN holds pauses the links that
- * feed it, which lowers their capacity for every flow on them (victims), up to three hops.
+ * feed it, which lowers their capacity for every flow on them (victims), up to three table.hops.
  *
  * <p>Deterministic for a given fabric, jobs, faults, routing seed and phase offsets.
  */
@@ -52,8 +52,7 @@ public final class FluidSimulation implements Serializable {
     private final RateAllocator allocator;
     /** The allocator's links past the fabric's: the layers flow classes spread over. */
     private final Bundles bundles;
-    /** Each class's path of bundles while no link changes state (a job's classes come again every iteration). */
-    private final Map<FlowClass, int[]> classPaths = new java.util.IdentityHashMap<>();
+    private final RouteTable table;
     private final ModelParams params;
     private final List<FaultSpec> faults;
     private final FaultEffects effects;
@@ -87,30 +86,6 @@ public final class FluidSimulation implements Serializable {
     /** Whether link states are kept for the counters (the generator, the analyzer) or not (what-if answers). */
     private boolean recording = true;
     private double computeJitter;
-    /**
-     * The routes in flight flattened once per solve (every flow's routes in order, their links concatenated): the
-     * offered-load passes and the pause spread walk every hop several times per solve, and an all-to-all has tens of
-     * thousands of them, so they read primitive arrays rather than chase flows and routes.
-     */
-    private int[] hops = new int[0];
-    /** Index in {@code hops} after the last link of route k. */
-    private int[] routeEnd = new int[0];
-    /** Per route k: its flow, its allocator id and weight, whether it is its flow's first (to count flows per NIC). */
-    private SimFlow[] routeFlow = new SimFlow[0];
-    private int[] routeId = new int[0];
-    private double[] routeWeight = new double[0];
-    private boolean[] routeFirst = new boolean[0];
-    /**
-     * Per route k: its flow's NIC link and natural demand, read by every offered-load computation. A flow class's
-     * route has no NIC link (-1): its hops are bundles ({@link Bundles}), which the per-link passes skip.
-     */
-    private int[] routeNic = new int[0];
-    private double[] routeDemand = new double[0];
-    private int routeCount;
-    private int longestRoute;
-    private boolean anyLockStep;
-    /** Flows were added or re-routed since the routes were flattened (removals are compacted instead). */
-    private boolean routesStale = true;
     /**
      * The transport has no congestion control (queue pairs paced at line rate, PFC alone keeps it lossless): a NIC's
      * queue pairs share its one FIFO in turn and PFC pauses fall on ingress ports (docs/twin.md, PFC without CC).
@@ -174,6 +149,7 @@ public final class FluidSimulation implements Serializable {
         this.allocator = new RateAllocator(payload);
         this.bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
+        this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
         this.activeFaults = new boolean[this.faults.size()];
         this.reportedDown = new boolean[fabric.links().size()];
         this.requestedDown = new boolean[fabric.links().size()];
@@ -241,8 +217,8 @@ public final class FluidSimulation implements Serializable {
         j.ended = true;
         j.endedAt = now;
         final int ref = jobs.indexOf(j);
-        events.removeIf(e -> e.ref == ref && (e.kind == EventKind.COMM_START || e.kind == EventKind.BACKGROUND_TICK
-            || e.kind == EventKind.JOB_END));
+        events.removeIf(e -> e.ref() == ref && (e.kind() == EventKind.COMM_START || e.kind() == EventKind.BACKGROUND_TICK
+            || e.kind() == EventKind.JOB_END));
         flows.removeIf(f -> {
             if (f.job == j) {
                 f.release(allocator);
@@ -364,7 +340,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     /**
-     * Pins flows' next hops (their two ends name them, as the hash does) from time {@code at} on: flows running then
+     * Pins flows' next table.hops (their two ends name them, as the hash does) from time {@code at} on: flows running then
      * move at once, later iterations' flows take the pinned paths when they start. A time still ahead is an event of
      * the run, so the pins take effect at that simulated instant however far the run has been advanced when asked
      * (what makes a replica fed in another order or restarted compute the same); a time already past applies now.
@@ -400,7 +376,7 @@ public final class FluidSimulation implements Serializable {
         return !moved.isEmpty();
     }
 
-    /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
+    /** The first table.hops a flow between two NICs can take at its source switch, and the path behind each. */
     public Router.Choices choices(final PortRef source, final PortRef destination) {
         return router.choices(source, destination, Router.flowKey(source, destination, 0));
     }
@@ -422,7 +398,7 @@ public final class FluidSimulation implements Serializable {
         if (!started || j.ended || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
             return false;
         }
-        events.removeIf(e -> e.kind == EventKind.COMM_START && e.ref == ref);
+        events.removeIf(e -> e.kind() == EventKind.COMM_START && e.ref() == ref);
         schedule(Math.max(at, now), EventKind.COMM_START, ref);
         return true;
     }
@@ -430,7 +406,7 @@ public final class FluidSimulation implements Serializable {
     /** When the job's pending comm phase starts (seconds), or NaN while it is in one or has none pending. */
     public double nextCommStart(final String jobId) {
         final int ref = jobs.indexOf(job(jobId));
-        return events.stream().filter(e -> e.kind == EventKind.COMM_START && e.ref == ref)
+        return events.stream().filter(e -> e.kind() == EventKind.COMM_START && e.ref() == ref)
             .mapToDouble(Event::time).min().orElse(Double.NaN);
     }
 
@@ -511,7 +487,7 @@ public final class FluidSimulation implements Serializable {
         }
         while (true) {
             final double nextFlowEnd = nextFlowCompletion();
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
+            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
             final double next = Math.min(Math.min(nextFlowEnd, nextEvent), until);
             advanceTo(next);
             if (next >= until && nextEvent > until + EPS_SECONDS && nextFlowEnd > until + EPS_SECONDS) {
@@ -528,7 +504,7 @@ public final class FluidSimulation implements Serializable {
     private void runCoarsely(final double until) {
         while (true) {
             final double nextCompletion = dueNext < dueOrder.length ? dueOrder[dueNext].finishAt : Double.POSITIVE_INFINITY;
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
+            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
             final double nextSolve = completedSince < Double.POSITIVE_INFINITY
                 ? (Math.floor(completedSince / completionGrid + EPS_SECONDS) + 1) * completionGrid : Double.POSITIVE_INFINITY;
             final double next = Math.min(Math.min(nextCompletion, nextEvent), Math.min(nextSolve, until));
@@ -549,9 +525,9 @@ public final class FluidSimulation implements Serializable {
     /** Handles the events due now; whether there were any. */
     private boolean handleDueEvents() {
         boolean any = false;
-        while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
+        while (!events.isEmpty() && events.peek().time() <= now + EPS_SECONDS) {
             final Event e = events.poll();
-            if (e.kind == EventKind.LINK_REPORT && reportedDown[e.ref / 2] == (e.ref % 2 == 0)) {
+            if (e.kind() == EventKind.LINK_REPORT && reportedDown[e.ref() / 2] == (e.ref() % 2 == 0)) {
                 continue; // a report of the state the link is in (one arrived out of order): no solve
             }
             handle(e);
@@ -663,58 +639,58 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void handle(final Event e) {
-        switch (e.kind) {
-            case COMM_START -> startComm(jobs.get(e.ref));
+        switch (e.kind()) {
+            case COMM_START -> startComm(jobs.get(e.ref()));
             case BACKGROUND_TICK -> {
-                final JobState j = jobs.get(e.ref);
+                final JobState j = jobs.get(e.ref());
                 addTransfers(j, j.job.transfers(), false);
                 j.job = redraw(j);
-                schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
+                schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref());
             }
-            case JOB_END -> finish(jobs.get(e.ref));
+            case JOB_END -> finish(jobs.get(e.ref()));
             case PIN -> applyPins(pendingPins.remove(e.sequence()));
             case LINK_REPORT -> {
-                reportedDown[e.ref / 2] = e.ref % 2 == 0;
+                reportedDown[e.ref() / 2] = e.ref() % 2 == 0;
                 applyConditions();
             }
             case FLOW_START -> {
-                final ExplicitFlow x = explicitFlows.get(e.ref);
+                final ExplicitFlow x = explicitFlows.get(e.ref());
                 final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
                     Router.flowKey(x.source(), x.destination(), 0), false, fabric.txLink(x.source()));
-                f.explicit = e.ref;
+                f.explicit = e.ref();
                 f.startedAt = now;
                 route(f);
                 flows.add(f);
                 if (x.repeat() > 0) {
-                    schedule(now + x.repeat(), EventKind.FLOW_START, e.ref);
+                    schedule(now + x.repeat(), EventKind.FLOW_START, e.ref());
                 }
             }
             case FAULT_START -> {
-                activeFaults[e.ref] = true;
-                flapDown[e.ref] = true;
-                final FaultSpec f = faults.get(e.ref);
+                activeFaults[e.ref()] = true;
+                flapDown[e.ref()] = true;
+                final FaultSpec f = faults.get(e.ref());
                 if (f.type() == FaultType.LINK_DOWN && f.param("flapPeriod") > 0) {
-                    schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
+                    schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref());
                 }
                 if (f.type() == FaultType.LINK_FLAP) {
-                    schedule(now + f.param("downSeconds"), EventKind.FAULT_FLAP, e.ref);
+                    schedule(now + f.param("downSeconds"), EventKind.FAULT_FLAP, e.ref());
                 }
                 if (f.type() == FaultType.UNEXPECTED_TRAFFIC) {
-                    addRogueFlows(e.ref, f);
+                    addRogueFlows(e.ref(), f);
                 }
                 applyConditions();
             }
             case FAULT_FLAP -> {
-                if (activeFaults[e.ref]) {
-                    flapDown[e.ref] = !flapDown[e.ref];
-                    schedule(now + flapHalf(faults.get(e.ref), flapDown[e.ref]), EventKind.FAULT_FLAP, e.ref);
+                if (activeFaults[e.ref()]) {
+                    flapDown[e.ref()] = !flapDown[e.ref()];
+                    schedule(now + flapHalf(faults.get(e.ref()), flapDown[e.ref()]), EventKind.FAULT_FLAP, e.ref());
                     applyConditions();
                 }
             }
             case FAULT_END -> {
-                activeFaults[e.ref] = false;
+                activeFaults[e.ref()] = false;
                 flows.removeIf(f -> {
-                    if (f.rogueFault == e.ref) {
+                    if (f.rogueFault == e.ref()) {
                         f.release(allocator);
                         return true;
                     }
@@ -722,7 +698,7 @@ public final class FluidSimulation implements Serializable {
                 });
                 applyConditions();
             }
-            default -> throw new IllegalStateException("unknown event " + e.kind);
+            default -> throw new IllegalStateException("unknown event " + e.kind());
         }
     }
 
@@ -755,42 +731,6 @@ public final class FluidSimulation implements Serializable {
             flows.add(f);
             j.active++;
         }
-    }
-
-    /**
-     * A class's path: the bundle of its source NICs' links, one bundle per hop of the equal-cost paths between its
-     * two switches, the bundle of its destination NICs' links (links that are down left out). Empty if none is up.
-     */
-    private int[] classPath(final FlowClass c) {
-        return classPaths.computeIfAbsent(c, this::findClassPath);
-    }
-
-    private int[] findClassPath(final FlowClass c) {
-        final int[] sources = upLinks(c.sources(), true);
-        final int[] destinations = upLinks(c.destinations(), false);
-        if (sources.length == 0 || destinations.length == 0) {
-            return new int[0];
-        }
-        final PortRef a = c.sources().get(0);
-        final PortRef b = c.destinations().get(0);
-        final int from = fabric.requireLinkAt(a).other(fabric.requireNode(a.device()).index());
-        final int to = fabric.requireLinkAt(b).other(fabric.requireNode(b.device()).index());
-        final int[][] layers = router.layers(from, to);
-        if (from != to && layers.length == 0) {
-            return new int[0];
-        }
-        final int[] path = new int[layers.length + 2];
-        path[0] = bundles.of(sources, allocator);
-        for (int i = 0; i < layers.length; i++) {
-            path[i + 1] = bundles.of(layers[i], allocator);
-        }
-        path[path.length - 1] = bundles.of(destinations, allocator);
-        return path;
-    }
-
-    private int[] upLinks(final List<PortRef> nics, final boolean sending) {
-        return nics.stream().mapToInt(p -> sending ? fabric.txLink(p) : fabric.rxLink(p))
-            .filter(d -> conditions.linkUp[d / 2]).toArray();
     }
 
     private void endComm(final JobState j) {
@@ -880,10 +820,10 @@ public final class FluidSimulation implements Serializable {
             // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
             return;
         }
-        routesStale = true;
+        table.markStale();
         f.release(allocator);
         if (f.flowClass != null) {
-            final int[] path = classPath(f.flowClass);
+            final int[] path = table.classPath(f.flowClass);
             f.routes = path.length == 0 ? new Route[0] : new Route[] {new Route(path, 1.0)};
             f.ids = path.length == 0 ? new int[0] : new int[] {allocator.addFlow(path, f.demand(), f.flowClass.members())};
             return;
@@ -925,7 +865,7 @@ public final class FluidSimulation implements Serializable {
         }
         pushCapacities();
         if (reroute) {
-            classPaths.clear();
+            table.forgetClassPaths();
             for (final SimFlow f : flows) {
                 route(f);
             }
@@ -950,7 +890,7 @@ public final class FluidSimulation implements Serializable {
         if (completionGrid > 0) {
             countBytesSinceSolve();
         }
-        flattenRoutes();
+        table.flatten(flows);
         pushNicShares();
         solveCoupled();
         // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
@@ -983,14 +923,14 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         final int[] active = new int[nominalCapacity.length];
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) {
-                active[routeNic[k]]++;
+        for (int k = 0; k < table.routeCount; k++) {
+            if (table.routeFirst[k] && table.routeNic[k] >= 0) {
+                active[table.routeNic[k]]++;
             }
         }
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
-                final SimFlow f = routeFlow[k];
+        for (int k = 0; k < table.routeCount; k++) {
+            if (table.routeFirst[k] && table.routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
+                final SimFlow f = table.routeFlow[k];
                 final double share = allocator.capacity(f.nicLink) / active[f.nicLink];
                 if (share != f.nicShare) {
                     f.nicShare = share;
@@ -1002,93 +942,9 @@ public final class FluidSimulation implements Serializable {
         }
     }
 
-    /** Rebuilds the flat routes after flows were added or re-routed, else drops the routes of released flows. */
-    private void flattenRoutes() {
-        if (routesStale) {
-            rebuildRoutes();
-            routesStale = false;
-            return;
-        }
-        int first = 0; // routes before the first released one stay where they are
-        while (first < routeCount && routeFlow[first].ids.length > 0) {
-            first++;
-        }
-        if (first == routeCount) {
-            return;
-        }
-        int kept = first;
-        int from = first == 0 ? 0 : routeEnd[first - 1];
-        int h = from;
-        for (int k = first; k < routeCount; k++) {
-            final int to = routeEnd[k];
-            if (routeFlow[k].ids.length > 0) { // released flows have no allocator ids left
-                System.arraycopy(hops, from, hops, h, to - from);
-                h += to - from;
-                routeEnd[kept] = h;
-                routeFlow[kept] = routeFlow[k];
-                routeId[kept] = routeId[k];
-                routeWeight[kept] = routeWeight[k];
-                routeFirst[kept] = routeFirst[k];
-                routeNic[kept] = routeNic[k];
-                routeDemand[kept] = routeDemand[k];
-                kept++;
-            }
-            from = to;
-        }
-        Arrays.fill(routeFlow, kept, routeCount, null);
-        routeCount = kept;
-    }
-
-    private void rebuildRoutes() {
-        int entries = 0;
-        int count = 0;
-        anyLockStep = false;
-        longestRoute = 0;
-        for (final SimFlow f : flows) {
-            anyLockStep |= f.lockStep;
-            count += f.routes.length;
-            for (final Route r : f.routes) {
-                entries += r.links().length;
-                longestRoute = Math.max(longestRoute, r.links().length);
-            }
-        }
-        if (hops.length < entries) {
-            hops = new int[entries + (entries >>> 2)];
-        }
-        if (routeEnd.length < count) {
-            final int size = count + (count >>> 2);
-            routeEnd = new int[size];
-            routeFlow = new SimFlow[size];
-            routeId = new int[size];
-            routeWeight = new double[size];
-            routeFirst = new boolean[size];
-            routeNic = new int[size];
-            routeDemand = new double[size];
-        }
-        int h = 0;
-        int k = 0;
-        for (final SimFlow f : flows) {
-            for (int i = 0; i < f.routes.length; i++) {
-                final int[] links = f.routes[i].links();
-                System.arraycopy(links, 0, hops, h, links.length);
-                h += links.length;
-                routeEnd[k] = h;
-                routeFlow[k] = f;
-                routeId[k] = f.ids[i];
-                routeWeight[k] = f.routes[i].weight();
-                routeFirst[k] = i == 0;
-                routeNic[k] = f.nicLink;
-                routeDemand[k] = f.naturalDemand;
-                k++;
-            }
-        }
-        Arrays.fill(routeFlow, k, Math.max(k, Math.min(routeCount, routeFlow.length)), null);
-        routeCount = count;
-    }
-
     /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
     private void solveCoupled() {
-        if (!anyLockStep) {
+        if (!table.anyLockStep) {
             allocator.resolve();
             return;
         }
@@ -1135,12 +991,12 @@ public final class FluidSimulation implements Serializable {
             spreadPerIngress(egressPause, next);
         } else if (anyPause) {
             int from = 0;
-            for (int k = 0; k < routeCount; k++) {
-                final int to = routeEnd[k];
-                for (int i = routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
-                    final double pf = egressPause[hops[i]];
-                    if (pf > next[hops[i - 1]]) {
-                        next[hops[i - 1]] = pf;
+            for (int k = 0; k < table.routeCount; k++) {
+                final int to = table.routeEnd[k];
+                for (int i = table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's table.hops are bundles
+                    final double pf = egressPause[table.hops[i]];
+                    if (pf > next[table.hops[i - 1]]) {
+                        next[table.hops[i - 1]] = pf;
                     }
                 }
                 from = to;
@@ -1181,15 +1037,15 @@ public final class FluidSimulation implements Serializable {
         }
         // What each ingress port offers each paused egress: the routes' NIC rates through the links before it.
         int h = 0;
-        for (int k = 0; k < routeCount; k++) {
+        for (int k = 0; k < table.routeCount; k++) {
             double rate = routeRate[k];
             int previous = -1;
-            if (routeNic[k] < 0) {
-                h = routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
+            if (table.routeNic[k] < 0) {
+                h = table.routeEnd[k]; // a class's table.hops are bundles: it offers what it is given (docs/twin.md)
                 continue;
             }
-            for (final int to = routeEnd[k]; h < to; h++) {
-                final int l = hops[h];
+            for (final int to = table.routeEnd[k]; h < to; h++) {
+                final int l = table.hops[h];
                 if (previous >= 0 && slot[l] >= 0) {
                     demand.get(slot[l])[ingressPort[previous]] += rate;
                 }
@@ -1248,9 +1104,9 @@ public final class FluidSimulation implements Serializable {
     private double[] offeredLoad() {
         final int n = nominalCapacity.length;
         final int[] flowsFromNic = new int[n];
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) {
-                flowsFromNic[routeNic[k]]++;
+        for (int k = 0; k < table.routeCount; k++) {
+            if (table.routeFirst[k] && table.routeNic[k] >= 0) {
+                flowsFromNic[table.routeNic[k]]++;
             }
         }
         final double[] deliverable = new double[n];
@@ -1258,53 +1114,20 @@ public final class FluidSimulation implements Serializable {
             deliverable[d] = conditions.linkUp[d / 2]
                 ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
         }
-        final double[] rate = new double[routeCount];
-        for (int k = 0; k < routeCount; k++) {
-            final int nic = routeNic[k];
+        final double[] rate = new double[table.routeCount];
+        for (int k = 0; k < table.routeCount; k++) {
+            final int nic = table.routeNic[k];
             if (nic < 0) {
                 continue;
             }
-            final double natural = Math.min(routeDemand[k],
+            final double natural = Math.min(table.routeDemand[k],
                 nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
-            rate[k] = natural * routeWeight[k];
+            rate[k] = natural * table.routeWeight[k];
         }
         routeRate = rate;
-        final double[] offered = offeredByPasses(n, longestRoute, rate, deliverable);
-        spreadBundles(offered, 1, null);
+        final double[] offered = offeredByPasses(n, table.longestRoute, rate, deliverable);
+        table.spreadBundles(offered, 1, null);
         return offered;
-    }
-
-    /**
-     * Hands what each bundle carries to its members, evenly: {@code scale ×} its load to {@code into}, and with
-     * {@code flowsOn} its flows (a class counts all its members) to the members' flow counts.
-     */
-    private void spreadBundles(final double[] into, final double scale, final int[] flowsOn) {
-        if (bundles.count() == 0) {
-            return;
-        }
-        final double[] members = new double[bundles.count()];
-        if (flowsOn != null) {
-            int h = 0;
-            for (int k = 0; k < routeCount; k++) {
-                final int to = routeEnd[k];
-                for (; h < to; h++) {
-                    if (routeNic[k] < 0) {
-                        members[hops[h] - bundles.id(0)] += routeFlow[k].flowClass.members();
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < members.length; i++) {
-            final int id = bundles.id(i);
-            final double load = allocator.load(id) * scale;
-            final int[] links = bundles.members(id);
-            for (final int l : links) {
-                into[l] += load / links.length;
-                if (flowsOn != null) {
-                    flowsOn[l] += (int) Math.round(members[i] / links.length);
-                }
-            }
-        }
     }
 
     /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
@@ -1315,14 +1138,14 @@ public final class FluidSimulation implements Serializable {
         for (int pass = 0; pass < Math.max(1, longest); pass++) {
             final double[] next = new double[n];
             int h = 0;
-            for (int k = 0; k < routeCount; k++) {
+            for (int k = 0; k < table.routeCount; k++) {
                 double rate = natural[k];
-                if (routeNic[k] < 0) {
-                    h = routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
+                if (table.routeNic[k] < 0) {
+                    h = table.routeEnd[k]; // a class's table.hops are bundles, spread over their members afterwards
                     continue;
                 }
-                for (final int to = routeEnd[k]; h < to; h++) {
-                    final int l = hops[h];
+                for (final int to = table.routeEnd[k]; h < to; h++) {
+                    final int l = table.hops[h];
                     next[l] += rate;
                     rate *= passOn[l];
                 }
@@ -1359,7 +1182,7 @@ public final class FluidSimulation implements Serializable {
             offered[d] = offeredPayload[d] * wire;
         }
         final int[] flowCount = scratchFlows();
-        spreadBundles(rate, wire, flowCount);
+        table.spreadBundles(rate, wire, flowCount);
         final double[] cnp = scratch(3);
         final int mtu = fabric.technology().mtuBytes();
         final double[] mark = scratch(4);
@@ -1371,23 +1194,23 @@ public final class FluidSimulation implements Serializable {
         }
         final double cnpCap = 1e6 / params.cnpIntervalUs();
         int from = 0;
-        for (int k = 0; k < routeCount; k++) {
-            final int to = routeEnd[k];
-            if (routeNic[k] < 0) {
+        for (int k = 0; k < table.routeCount; k++) {
+            final int to = table.routeEnd[k];
+            if (table.routeNic[k] < 0) {
                 from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
                 continue;
             }
             double unmarked = 1;
             for (int h = from; h < to; h++) {
-                flowCount[hops[h]]++;
-                unmarked *= 1 - mark[hops[h]];
+                flowCount[table.hops[h]]++;
+                unmarked *= 1 - mark[table.hops[h]];
             }
             // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
             // (counted on its outgoing link): the two ends never share a link, so one array serves both.
             if (unmarked < 1) {
-                final double cnps = Math.min((1 - unmarked) * allocator.rate(routeId[k]) / 8 / mtu, cnpCap);
-                cnp[hops[to - 1]] += cnps;
-                cnp[hops[from]] += cnps;
+                final double cnps = Math.min((1 - unmarked) * allocator.rate(table.routeId[k]) / 8 / mtu, cnpCap);
+                cnp[table.hops[to - 1]] += cnps;
+                cnp[table.hops[from]] += cnps;
             }
             from = to;
         }
@@ -1504,110 +1327,5 @@ public final class FluidSimulation implements Serializable {
             throw new IllegalArgumentException("unknown job '" + id + "'");
         }
         return j;
-    }
-
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START, PIN,
-        LINK_REPORT }
-
-    private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
-        @Override
-        public int compareTo(final Event o) {
-            final int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(sequence, o.sequence);
-        }
-    }
-
-    /** A job's progress through its iterations. */
-    private static final class JobState implements Serializable {
-        PlacedJob job;
-        final SplitMix random;
-        double phaseOffset;
-        double computeStart;
-        double commStart;
-        boolean inComm;
-        int iteration;
-        int active;
-        double minRate;
-        double lastCommSeconds = Double.NaN;
-        double endAt = Double.POSITIVE_INFINITY;
-        boolean ended;
-        double endedAt = Double.POSITIVE_INFINITY;
-
-        JobState(final PlacedJob job, final SplitMix random) {
-            this.job = job;
-            this.random = random;
-        }
-    }
-
-    /** One transfer in flight, on one route (ECMP) or several (spray). */
-    private static final class SimFlow implements Serializable {
-        final JobState job;
-        final PortRef source;
-        final PortRef destination;
-        final double totalBytes;
-        final double naturalDemand;
-        final int rogueFault;
-        final long key;
-        final boolean lockStep;
-        double remainingBytes;
-        Route[] routes = new Route[0];
-        int[] ids = new int[0];
-        boolean capped;
-        /** Completed between two solves (coarse completions), still listed until the next one. */
-        boolean delivered;
-        /** Its rate since the last solve, noted once per step of {@link #runUntil}. */
-        double rateNow;
-        /** Coarse completions: when it finishes at the rates in force. */
-        double finishAt = Double.POSITIVE_INFINITY;
-        /** The class of flows this one stands for (a large all-to-all), else null. */
-        FlowClass flowClass;
-        /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
-        int explicit = -1;
-        double startedAt;
-        /** Its share of its NIC's capacity (PFC without congestion control, {@link #pushNicShares}), else infinite. */
-        double nicShare = Double.POSITIVE_INFINITY;
-        /** The directed link its NIC sends on (looked up once: it is on every hot path). */
-        final int nicLink;
-
-        SimFlow(final JobState job, final PortRef source, final PortRef destination, final double bytes,
-                final double naturalDemand, final int rogueFault, final long key, final boolean lockStep,
-                final int nicLink) {
-            this.nicLink = nicLink;
-            this.job = job;
-            this.source = source;
-            this.destination = destination;
-            this.totalBytes = bytes;
-            this.remainingBytes = bytes;
-            this.naturalDemand = naturalDemand;
-            this.rogueFault = rogueFault;
-            this.key = key;
-            this.lockStep = lockStep;
-        }
-
-        /** Its demand: what it asks for, within its NIC's share when the transport has no congestion control. */
-        double demand() {
-            return Math.min(naturalDemand, nicShare);
-        }
-
-        double rate(final RateAllocator a) {
-            double r = 0;
-            for (final int id : ids) {
-                r += a.rate(id);
-            }
-            return r;
-        }
-
-        void setDemand(final RateAllocator a, final double demand) {
-            for (int i = 0; i < ids.length; i++) {
-                a.setDemand(ids[i], demand * routes[i].weight());
-            }
-        }
-
-        void release(final RateAllocator a) {
-            for (final int id : ids) {
-                a.removeFlow(id);
-            }
-            ids = new int[0];
-        }
     }
 }
