@@ -54,6 +54,7 @@ public final class FluidSimulation implements Serializable {
     private final Bundles bundles;
     private final RouteTable table;
     private final PfcCoupling pfc;
+    private final Recorder recorder;
     private final ModelParams params;
     private final List<FaultSpec> faults;
     private final FaultEffects effects;
@@ -62,8 +63,6 @@ public final class FluidSimulation implements Serializable {
     /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
     private final double wire;
     private final LinkTimeline timeline;
-    /** Per-link scratch of {@link #record}, reused across solve events; cleared before each use. */
-    private final LinkScratch scratch;
     private final List<JobState> jobs = new ArrayList<>();
     private final Map<String, JobState> jobsById = new HashMap<>();
     private final List<SimFlow> flows = new ArrayList<>();
@@ -84,8 +83,6 @@ public final class FluidSimulation implements Serializable {
     private double now;
     private long eventSequence;
     private boolean started;
-    /** Whether link states are kept for the counters (the generator, the analyzer) or not (what-if answers). */
-    private boolean recording = true;
     private double computeJitter;
     /**
      * Coarse completions ({@link #setCompletionGrid}): 0 re-solves at every flow completion (exact); else a flow that
@@ -122,9 +119,10 @@ public final class FluidSimulation implements Serializable {
         this.allocator = new RateAllocator(payload);
         this.bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
-        this.scratch = new LinkScratch(nominalCapacity.length, 6);
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
         this.pfc = new PfcCoupling(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
+        this.recorder = new Recorder(fabric, params, conditions, allocator, bundles, table, pfc, timeline,
+            nominalCapacity, wire);
         this.activeFaults = new boolean[this.faults.size()];
         this.reportedDown = new boolean[fabric.links().size()];
         this.requestedDown = new boolean[fabric.links().size()];
@@ -253,7 +251,7 @@ public final class FluidSimulation implements Serializable {
      * which then skip building every link's state at every solve. Counters can no longer be asked of this run.
      */
     public void stopRecording() {
-        recording = false;
+        recorder.stop();
     }
 
     /**
@@ -520,32 +518,7 @@ public final class FluidSimulation implements Serializable {
         if (f.ids.length == 0) {
             return; // released since the solve (its job ended, it was re-routed)
         }
-        if (recording) {
-            final int mtu = fabric.technology().mtuBytes();
-            final double cnpCap = 1e6 / params.cnpIntervalUs();
-            for (int i = 0; i < f.routes.length && f.flowClass != null; i++) {
-                final double rate = allocator.rate(f.ids[i]);
-                for (final int b : f.routes[i].links()) {
-                    final int[] members = bundles.members(b);
-                    for (final int l : members) {
-                        timeline.lessOneFlow(l, now, rate * wire / members.length, 0);
-                    }
-                }
-            }
-            for (int i = 0; i < f.routes.length && f.flowClass == null; i++) {
-                final int[] links = f.routes[i].links();
-                final double rate = allocator.rate(f.ids[i]);
-                double unmarked = 1;
-                for (final int l : links) {
-                    unmarked *= 1 - timeline.latestMark(l);
-                }
-                final double cnps = unmarked < 1 ? Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap) : 0;
-                for (int h = 0; h < links.length; h++) {
-                    final boolean end = h == 0 || h == links.length - 1;
-                    timeline.lessOneFlow(links[h], now, rate * wire, end ? cnps : 0);
-                }
-            }
-        }
+        recorder.lessFlow(f, now);
         f.remainingBytes = 0;
         f.rateNow = 0;
         f.release(allocator);
@@ -865,7 +838,7 @@ public final class FluidSimulation implements Serializable {
             pfc.pushNicShares();
             solveCoupled();
         }
-        record(offered);
+        recorder.record(offered, now);
         if (completionGrid > 0) {
             orderCompletions();
         }
@@ -899,67 +872,6 @@ public final class FluidSimulation implements Serializable {
             }
         }
         allocator.resolve();
-    }
-
-    private void record(final double[] offeredPayload) {
-        if (!recording) {
-            return;
-        }
-        final int n = nominalCapacity.length;
-        final double[] offered = scratch.zeroed(0);
-        // What the wire carries (the states and counters): the payload with its headers.
-        final double[] rate = scratch.zeroed(1);
-        final double[] capacity = scratch.zeroed(2);
-        for (int d = 0; d < n; d++) {
-            rate[d] = allocator.load(d) * wire;
-            capacity[d] = allocator.capacity(d) * wire;
-            offered[d] = offeredPayload[d] * wire;
-        }
-        final int[] flowCount = scratch.zeroedCounts();
-        table.spreadBundles(rate, wire, flowCount);
-        final double[] cnp = scratch.zeroed(3);
-        final int mtu = fabric.technology().mtuBytes();
-        final double[] mark = scratch.zeroed(4);
-        final double[] queue = scratch.zeroed(5);
-        for (int d = 0; d < n; d++) {
-            final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
-            queue[d] = CongestionModel.queueBytes(params, rate[d], capacity[d], offered[d], mtu, ecn);
-            mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
-        }
-        final double cnpCap = 1e6 / params.cnpIntervalUs();
-        int from = 0;
-        for (int k = 0; k < table.routeCount; k++) {
-            final int to = table.routeEnd[k];
-            if (table.routeNic[k] < 0) {
-                from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
-                continue;
-            }
-            double unmarked = 1;
-            for (int h = from; h < to; h++) {
-                flowCount[table.hops[h]]++;
-                unmarked *= 1 - mark[table.hops[h]];
-            }
-            // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
-            // (counted on its outgoing link): the two ends never share a link, so one array serves both.
-            if (unmarked < 1) {
-                final double cnps = Math.min((1 - unmarked) * allocator.rate(table.routeId[k]) / 8 / mtu, cnpCap);
-                cnp[table.hops[to - 1]] += cnps;
-                cnp[table.hops[from]] += cnps;
-            }
-            from = to;
-        }
-        for (int d = 0; d < n; d++) {
-            if (!timeline.keeps(d)) {
-                timeline.noteMark(d, mark[d]);
-                continue;
-            }
-            final boolean storm = conditions.stormPause[d] > 0;
-            // a LinkState's values, without the object (LinkTimeline.append)
-            timeline.append(d, now, rate[d], capacity[d], offered[d], flowCount[d],
-                queue[d], mark[d], Math.max(pfc.pausedFraction(d), conditions.stormPause[d]), storm,
-                conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
-                conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
-        }
     }
 
     /** When the next flow completes at today's rates; notes each flow's rate for {@link #advanceTo}, which follows. */
