@@ -44,8 +44,6 @@ public final class FluidSimulation implements Serializable {
 
     private static final double EPS_SECONDS = 1e-9;
     private static final int PAUSE_HOPS = 3;
-    /** Share of a flow's bytes left at which it counts as finished with the flows finishing now. */
-    private static final double FINISH_TOLERANCE = 1e-3;
 
     private final Fabric fabric;
     private final Router router;
@@ -55,6 +53,7 @@ public final class FluidSimulation implements Serializable {
     private final RouteTable table;
     private final PfcCoupling pfc;
     private final Recorder recorder;
+    private final Completions completions;
     private final ModelParams params;
     private final List<FaultSpec> faults;
     private final FaultEffects effects;
@@ -70,9 +69,6 @@ public final class FluidSimulation implements Serializable {
     private final List<IterationRecord> iterations = new ArrayList<>();
     /** Pins waiting for their instant, by the sequence number of their event. */
     private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
-    /** Explicit flows (a scenario's {@code flows:}) by the index their start events carry, and their completed runs. */
-    private final List<ExplicitFlow> explicitFlows = new ArrayList<>();
-    private final List<FlowCompletion> flowCompletions = new ArrayList<>();
     private final boolean[] activeFaults;
     /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
     private final boolean[] reportedDown;
@@ -84,19 +80,6 @@ public final class FluidSimulation implements Serializable {
     private long eventSequence;
     private boolean started;
     private double computeJitter;
-    /**
-     * Coarse completions ({@link #setCompletionGrid}): 0 re-solves at every flow completion (exact); else a flow that
-     * completes between solves leaves its links at once and the others take up what it freed at the next multiple of
-     * this many seconds.
-     */
-    private double completionGrid;
-    /** Coarse completions: when the rates in force were solved (every flow's bytes are counted up to then). */
-    private double solvedAt;
-    /** Coarse completions: the flows that finish at the rates in force, by finish time, and the next one due. */
-    private SimFlow[] dueOrder = new SimFlow[0];
-    private int dueNext;
-    /** Coarse completions: when the first flow completed since the last solve (infinite: none has). */
-    private double completedSince = Double.POSITIVE_INFINITY;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -121,6 +104,7 @@ public final class FluidSimulation implements Serializable {
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
         this.pfc = new PfcCoupling(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
+        this.completions = new Completions(flows, allocator);
         this.recorder = new Recorder(fabric, params, conditions, allocator, bundles, table, pfc, timeline,
             nominalCapacity, wire);
         this.activeFaults = new boolean[this.faults.size()];
@@ -276,7 +260,7 @@ public final class FluidSimulation implements Serializable {
         if (!(seconds >= 0)) {
             throw new IllegalArgumentException("completion grid must be >= 0 seconds: " + seconds);
         }
-        completionGrid = seconds;
+        completions.setGrid(seconds);
     }
 
     /** Whether the latest report of the link ({@link #setLinkUp}, in effect or still ahead) has it up. */
@@ -415,7 +399,7 @@ public final class FluidSimulation implements Serializable {
     public void forgetBefore(final double t) {
         timeline.forgetBefore(t);
         iterations.removeIf(r -> r.commEnd() < t);
-        flowCompletions.removeIf(r -> r.end() < t);
+        completions.forgetBefore(t);
     }
 
     /** A flow of no job: {@code bytes} from one NIC to another from {@code start} seconds, again every {@code repeat} if > 0. */
@@ -429,14 +413,14 @@ public final class FluidSimulation implements Serializable {
      */
     public void addFlow(final ExplicitFlow flow) {
         // a start already past begins now, and its repeats count from now
-        explicitFlows.add(flow.start() >= now ? flow
-            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat()));
-        schedule(explicitFlows.get(explicitFlows.size() - 1).start(), EventKind.FLOW_START, explicitFlows.size() - 1);
+        final ExplicitFlow x = flow.start() >= now ? flow
+            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat());
+        schedule(x.start(), EventKind.FLOW_START, completions.addExplicit(x));
     }
 
     /** The explicit flows' completed runs, in completion order. */
     public List<FlowCompletion> flowCompletions() {
-        return List.copyOf(flowCompletions);
+        return completions.flowCompletions();
     }
 
     /** Duration of the job's last completed comm phase (seconds), or NaN before the first one ends. */
@@ -454,19 +438,22 @@ public final class FluidSimulation implements Serializable {
         if (!started) {
             start();
         }
-        if (completionGrid > 0) {
+        if (completions.coarse()) {
             runCoarsely(until);
             return;
         }
         while (true) {
-            final double nextFlowEnd = nextFlowCompletion();
+            final double nextFlowEnd = completions.nextExact(now);
             final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
             final double next = Math.min(Math.min(nextFlowEnd, nextEvent), until);
-            advanceTo(next);
+            completions.advance(now, next);
+            now = Math.max(now, next);
             if (next >= until && nextEvent > until + EPS_SECONDS && nextFlowEnd > until + EPS_SECONDS) {
                 return;
             }
-            final boolean finished = finishFlows();
+            final List<SimFlow> done = completions.finishExactly();
+            done.forEach(this::delivered);
+            final boolean finished = !done.isEmpty();
             if (handleDueEvents() || finished) {
                 solveAndRecord();
             }
@@ -476,17 +463,16 @@ public final class FluidSimulation implements Serializable {
     /** {@link #runUntil} with coarse completions: flows complete on their own, the fabric re-solves on the grid. */
     private void runCoarsely(final double until) {
         while (true) {
-            final double nextCompletion = dueNext < dueOrder.length ? dueOrder[dueNext].finishAt : Double.POSITIVE_INFINITY;
+            final double nextCompletion = completions.nextDue();
             final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
-            final double nextSolve = completedSince < Double.POSITIVE_INFINITY
-                ? (Math.floor(completedSince / completionGrid + EPS_SECONDS) + 1) * completionGrid : Double.POSITIVE_INFINITY;
+            final double nextSolve = completions.nextSolve();
             final double next = Math.min(Math.min(nextCompletion, nextEvent), Math.min(nextSolve, until));
             now = Math.max(now, next);
             if (next >= until && Math.min(Math.min(nextCompletion, nextEvent), nextSolve) > until + EPS_SECONDS) {
                 return;
             }
-            while (dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS) {
-                complete(dueOrder[dueNext++]);
+            for (SimFlow f = completions.pollDue(now); f != null; f = completions.pollDue(now)) {
+                complete(f);
             }
             final boolean onGrid = nextSolve <= now + EPS_SECONDS;
             if (handleDueEvents() || onGrid) {
@@ -519,43 +505,8 @@ public final class FluidSimulation implements Serializable {
             return; // released since the solve (its job ended, it was re-routed)
         }
         recorder.lessFlow(f, now);
-        f.remainingBytes = 0;
-        f.rateNow = 0;
-        f.release(allocator);
-        f.delivered = true; // it stays in the list until the next solve: nothing may route it again
-        completedSince = Math.min(completedSince, now);
+        completions.completeCoarsely(f, now);
         delivered(f);
-    }
-
-    /** Coarse completions, before a solve: every flow's bytes counted up to now, completed flows dropped. */
-    private void countBytesSinceSolve() {
-        final double dt = now - solvedAt;
-        flows.removeIf(f -> f.delivered || f.ids.length == 0 && f.remainingBytes == 0);
-        if (dt > 0) {
-            for (final SimFlow f : flows) {
-                if (Double.isFinite(f.remainingBytes)) {
-                    f.remainingBytes = Math.max(0, f.remainingBytes - f.rateNow * dt / 8);
-                }
-            }
-        }
-        solvedAt = now;
-        completedSince = Double.POSITIVE_INFINITY;
-    }
-
-    /** Coarse completions, after a solve: each flow's rate and finish time, the finishing ones in order. */
-    private void orderCompletions() {
-        final List<SimFlow> finishing = new ArrayList<>();
-        for (final SimFlow f : flows) {
-            f.rateNow = f.rate(allocator);
-            f.finishAt = f.rateNow > 0 && Double.isFinite(f.remainingBytes) ? now + f.remainingBytes * 8 / f.rateNow
-                : Double.POSITIVE_INFINITY;
-            if (f.finishAt < Double.POSITIVE_INFINITY) {
-                finishing.add(f);
-            }
-        }
-        finishing.sort(java.util.Comparator.comparingDouble(f -> f.finishAt));
-        dueOrder = finishing.toArray(new SimFlow[0]);
-        dueNext = 0;
     }
 
     private void start() {
@@ -602,7 +553,7 @@ public final class FluidSimulation implements Serializable {
                 applyConditions();
             }
             case FLOW_START -> {
-                final ExplicitFlow x = explicitFlows.get(e.ref());
+                final ExplicitFlow x = completions.explicit(e.ref());
                 final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
                     Router.flowKey(x.source(), x.destination(), 0), false, fabric.txLink(x.source()));
                 f.explicit = e.ref();
@@ -821,8 +772,8 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void solveAndRecord() {
-        if (completionGrid > 0) {
-            countBytesSinceSolve();
+        if (completions.coarse()) {
+            completions.beforeSolve(now);
         }
         table.flatten(flows);
         pfc.pushNicShares();
@@ -839,8 +790,8 @@ public final class FluidSimulation implements Serializable {
             solveCoupled();
         }
         recorder.record(offered, now);
-        if (completionGrid > 0) {
-            orderCompletions();
+        if (completions.coarse()) {
+            completions.afterSolve(now);
         }
     }
 
@@ -874,60 +825,9 @@ public final class FluidSimulation implements Serializable {
         allocator.resolve();
     }
 
-    /** When the next flow completes at today's rates; notes each flow's rate for {@link #advanceTo}, which follows. */
-    private double nextFlowCompletion() {
-        double t = Double.POSITIVE_INFINITY;
-        for (final SimFlow f : flows) {
-            final double rate = f.rate(allocator);
-            f.rateNow = rate;
-            if (rate > 0 && Double.isFinite(f.remainingBytes)) {
-                t = Math.min(t, now + f.remainingBytes * 8 / rate);
-            }
-        }
-        return t;
-    }
-
-    /** Moves every flow's bytes at the rates {@link #nextFlowCompletion} just noted (nothing is solved between). */
-    private void advanceTo(final double t) {
-        final double dt = t - now;
-        if (dt > 0) {
-            for (final SimFlow f : flows) {
-                if (Double.isFinite(f.remainingBytes)) {
-                    f.remainingBytes -= f.rateNow * dt / 8;
-                }
-            }
-            now = t;
-        }
-    }
-
-    /**
-     * Removes flows whose bytes are delivered, together with those within {@link #FINISH_TOLERANCE} of their size of
-     * done (one event for a cluster of near-simultaneous completions instead of one each: an all-to-all's thousands
-     * of flows end in clusters); ends the comm phase of jobs whose last flow finished.
-     */
-    private boolean finishFlows() {
-        final List<SimFlow> done = new ArrayList<>();
-        flows.removeIf(f -> {
-            if (Double.isFinite(f.totalBytes) && f.remainingBytes <= Math.max(1.0, f.totalBytes * FINISH_TOLERANCE)) {
-                f.release(allocator);
-                done.add(f);
-                return true;
-            }
-            return false;
-        });
-        for (int i = done.size() - 1; i >= 0; i--) {
-            delivered(done.get(i));
-        }
-        return !done.isEmpty();
-    }
-
     /** A flow's bytes are all delivered now: an explicit flow's run is recorded, a job's last flow ends its comm phase. */
     private void delivered(final SimFlow f) {
-        if (f.explicit >= 0) {
-            final ExplicitFlow x = explicitFlows.get(f.explicit);
-            final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
-            flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
-        }
+        completions.delivered(f, now);
         if (f.job != null && --f.job.active == 0 && f.job.inComm) {
             endComm(f.job);
         }
