@@ -42,7 +42,7 @@ import dev.fabrictwin.twin.workload.Transfer;
  */
 public final class FluidSimulation implements Serializable {
 
-    private static final double EPS_SECONDS = 1e-9;
+    private static final double EPS_SECONDS = EventQueue.EPS_SECONDS;
     private static final int PAUSE_HOPS = 3;
 
     private final Fabric fabric;
@@ -62,11 +62,9 @@ public final class FluidSimulation implements Serializable {
     /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
     private final double wire;
     private final LinkTimeline timeline;
-    private final List<JobState> jobs = new ArrayList<>();
-    private final Map<String, JobState> jobsById = new HashMap<>();
+    private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private final List<IterationRecord> iterations = new ArrayList<>();
+    private final EventQueue events = new EventQueue();
     /** Pins waiting for their instant, by the sequence number of their event. */
     private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
     private final boolean[] activeFaults;
@@ -77,9 +75,7 @@ public final class FluidSimulation implements Serializable {
     private final boolean[] flapDown;
     private final long seed;
     private double now;
-    private long eventSequence;
     private boolean started;
-    private double computeJitter;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
@@ -88,6 +84,7 @@ public final class FluidSimulation implements Serializable {
         this.params = params;
         this.faults = List.copyOf(faults);
         this.seed = seed;
+        this.clock = new JobClock(events, seed);
         this.effects = new FaultEffects(fabric, placedJobs);
         this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
         this.nominalCapacity = new double[fabric.directedLinkCount()];
@@ -115,15 +112,8 @@ public final class FluidSimulation implements Serializable {
             effects.validate(f);
         }
         for (final PlacedJob j : placedJobs) {
-            register(j);
+            clock.register(j);
         }
-    }
-
-    private JobState register(final PlacedJob j) {
-        final JobState s = new JobState(j, new SplitMix(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
-        jobs.add(s);
-        jobsById.put(j.id(), s);
-        return s;
     }
 
     /**
@@ -131,14 +121,14 @@ public final class FluidSimulation implements Serializable {
      * begins at {@code at} seconds (not before now). A job of the same id must have been ended first.
      */
     public void addJob(final PlacedJob job, final double at) {
-        final JobState old = jobsById.get(job.id());
+        final JobState old = clock.find(job.id());
         if (old != null && !old.ended) {
             throw new IllegalStateException("job '" + job.id() + "' is already running");
         }
-        final JobState j = register(job);
+        final JobState j = clock.register(job);
         j.phaseOffset = started ? Math.max(at, now) : at;
         if (started) {
-            scheduleFirstIteration(j);
+            clock.scheduleFirstIteration(j, now);
         }
     }
 
@@ -152,8 +142,7 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         if (started && at > now + EPS_SECONDS) {
-            j.endAt = Math.min(j.endAt, at);
-            schedule(at, EventKind.JOB_END, jobs.indexOf(j));
+            clock.scheduleEnd(j, at);
             return;
         }
         if (!started) {
@@ -166,16 +155,11 @@ public final class FluidSimulation implements Serializable {
 
     /** Whether the job runs at simulated time {@code t} (at most now): started by then, and not ended by then. */
     public boolean isRunning(final String jobId, final double t) {
-        final JobState j = jobsById.get(jobId);
-        return j != null && t + EPS_SECONDS >= j.phaseOffset && t < j.endAt && !(j.ended && t >= j.endedAt);
+        return clock.isRunning(jobId, t);
     }
 
     private void finish(final JobState j) {
-        j.ended = true;
-        j.endedAt = now;
-        final int ref = jobs.indexOf(j);
-        events.removeIf(e -> e.ref() == ref && (e.kind() == EventKind.COMM_START || e.kind() == EventKind.BACKGROUND_TICK
-            || e.kind() == EventKind.JOB_END));
+        clock.ended(j, now);
         flows.removeIf(f -> {
             if (f.job == j) {
                 f.release(allocator);
@@ -183,8 +167,6 @@ public final class FluidSimulation implements Serializable {
             }
             return false;
         });
-        j.active = 0;
-        j.inComm = false;
     }
 
     public Fabric fabric() {
@@ -201,7 +183,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     public List<IterationRecord> iterations() {
-        return List.copyOf(iterations);
+        return clock.iterations();
     }
 
     public double now() {
@@ -246,7 +228,7 @@ public final class FluidSimulation implements Serializable {
         if (started) {
             throw new IllegalStateException("compute jitter must be set before the simulation runs");
         }
-        this.computeJitter = fraction;
+        clock.setComputeJitter(fraction);
     }
 
     /**
@@ -307,8 +289,7 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         if (started && at > now) {
-            pendingPins.put(eventSequence, List.copyOf(pins));
-            events.add(new Event(at, eventSequence++, EventKind.PIN, -1));
+            pendingPins.put(events.schedule(at, EventKind.PIN, -1), List.copyOf(pins));
             return;
         }
         if (applyPins(pins) && started) {
@@ -351,20 +332,12 @@ public final class FluidSimulation implements Serializable {
      */
     public boolean retimeNextComm(final String jobId, final double at) {
         final JobState j = job(jobId);
-        final int ref = jobs.indexOf(j);
-        if (!started || j.ended || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
-            return false;
-        }
-        events.removeIf(e -> e.kind() == EventKind.COMM_START && e.ref() == ref);
-        schedule(Math.max(at, now), EventKind.COMM_START, ref);
-        return true;
+        return started && clock.retimeNextComm(j, at, now);
     }
 
     /** When the job's pending comm phase starts (seconds), or NaN while it is in one or has none pending. */
     public double nextCommStart(final String jobId) {
-        final int ref = jobs.indexOf(job(jobId));
-        return events.stream().filter(e -> e.kind() == EventKind.COMM_START && e.ref() == ref)
-            .mapToDouble(Event::time).min().orElse(Double.NaN);
+        return clock.nextCommStart(job(jobId));
     }
 
     /**
@@ -398,7 +371,7 @@ public final class FluidSimulation implements Serializable {
     /** Forgets history before {@code t} (seconds): link states, iteration records and flow completions. For long runs. */
     public void forgetBefore(final double t) {
         timeline.forgetBefore(t);
-        iterations.removeIf(r -> r.commEnd() < t);
+        clock.forgetBefore(t);
         completions.forgetBefore(t);
     }
 
@@ -444,7 +417,7 @@ public final class FluidSimulation implements Serializable {
         }
         while (true) {
             final double nextFlowEnd = completions.nextExact(now);
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
+            final double nextEvent = events.nextTime();
             final double next = Math.min(Math.min(nextFlowEnd, nextEvent), until);
             completions.advance(now, next);
             now = Math.max(now, next);
@@ -464,7 +437,7 @@ public final class FluidSimulation implements Serializable {
     private void runCoarsely(final double until) {
         while (true) {
             final double nextCompletion = completions.nextDue();
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time();
+            final double nextEvent = events.nextTime();
             final double nextSolve = completions.nextSolve();
             final double next = Math.min(Math.min(nextCompletion, nextEvent), Math.min(nextSolve, until));
             now = Math.max(now, next);
@@ -484,8 +457,7 @@ public final class FluidSimulation implements Serializable {
     /** Handles the events due now; whether there were any. */
     private boolean handleDueEvents() {
         boolean any = false;
-        while (!events.isEmpty() && events.peek().time() <= now + EPS_SECONDS) {
-            final Event e = events.poll();
+        for (Event e = events.pollDue(now); e != null; e = events.pollDue(now)) {
             if (e.kind() == EventKind.LINK_REPORT && reportedDown[e.ref() / 2] == (e.ref() % 2 == 0)) {
                 continue; // a report of the state the link is in (one arrived out of order): no solve
             }
@@ -516,37 +488,22 @@ public final class FluidSimulation implements Serializable {
             schedule(f.startSeconds(), EventKind.FAULT_START, i);
             schedule(f.endSeconds(), EventKind.FAULT_END, i);
         }
-        for (final JobState j : List.copyOf(jobs)) {
-            scheduleFirstIteration(j);
+        for (final JobState j : List.copyOf(clock.all())) {
+            clock.scheduleFirstIteration(j, now);
         }
         applyConditions();
         solveAndRecord();
     }
 
-    private void scheduleFirstIteration(final JobState j) {
-        final JobSpec spec = j.job.spec();
-        final int ref = jobs.indexOf(j);
-        if (spec.pattern() == Pattern.BACKGROUND) {
-            schedule(j.phaseOffset, EventKind.BACKGROUND_TICK, ref);
-        } else {
-            j.computeStart = j.phaseOffset;
-            schedule(j.phaseOffset + spec.computeSeconds(), EventKind.COMM_START, ref);
-        }
-        if (j.endAt < Double.POSITIVE_INFINITY) {
-            schedule(Math.max(j.endAt, now), EventKind.JOB_END, ref);
-        }
-    }
-
     private void handle(final Event e) {
         switch (e.kind()) {
-            case COMM_START -> startComm(jobs.get(e.ref()));
+            case COMM_START -> startComm(clock.at(e.ref()));
             case BACKGROUND_TICK -> {
-                final JobState j = jobs.get(e.ref());
+                final JobState j = clock.at(e.ref());
                 addTransfers(j, j.job.transfers(), false);
-                j.job = redraw(j);
-                schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref());
+                clock.redraw(j, now, e.ref());
             }
-            case JOB_END -> finish(jobs.get(e.ref()));
+            case JOB_END -> finish(clock.at(e.ref()));
             case PIN -> applyPins(pendingPins.remove(e.sequence()));
             case LINK_REPORT -> {
                 reportedDown[e.ref() / 2] = e.ref() % 2 == 0;
@@ -610,10 +567,9 @@ public final class FluidSimulation implements Serializable {
     }
 
     private void startComm(final JobState j) {
-        j.inComm = true;
-        j.commStart = now;
+        clock.startComm(j, now);
         if (j.job.transfers().isEmpty() && j.job.classes().isEmpty()) {
-            endComm(j);
+            clock.endComm(j, now);
             return;
         }
         addTransfers(j, j.job.transfers(), j.job.spec().pattern().lockStep());
@@ -630,15 +586,6 @@ public final class FluidSimulation implements Serializable {
             flows.add(f);
             j.active++;
         }
-    }
-
-    private void endComm(final JobState j) {
-        j.inComm = false;
-        iterations.add(new IterationRecord(j.job.id(), j.iteration++, j.computeStart, j.commStart, now));
-        j.lastCommSeconds = now - j.commStart;
-        j.computeStart = now;
-        final double drift = computeJitter > 0 ? Math.max(-0.5, computeJitter * gaussian(j.random)) : 0;
-        schedule(now + j.job.spec().computeSeconds() * (1 + drift), EventKind.COMM_START, jobs.indexOf(j));
     }
 
     private void addTransfers(final JobState j, final List<Transfer> transfers, final boolean lockStep) {
@@ -694,23 +641,6 @@ public final class FluidSimulation implements Serializable {
             }
         }
         return ports;
-    }
-
-    private PlacedJob redraw(final JobState j) {
-        final PlacedJob placed = j.job;
-        final List<Transfer> next = new ArrayList<>();
-        final int hosts = placed.hosts().size();
-        final int k = placed.ranks().size() / hosts;
-        for (int h = 0; h < hosts && hosts > 1; h++) {
-            int peer = j.random.nextInt(hosts - 1);
-            if (peer >= h) {
-                peer++;
-            }
-            final int nic = j.random.nextInt(k);
-            next.add(new Transfer(placed.ranks().get(h * k + nic), placed.ranks().get(peer * k + nic),
-                placed.spec().bytesPerIteration()));
-        }
-        return new PlacedJob(placed.spec(), placed.hosts(), placed.ranks(), next);
     }
 
     private void route(final SimFlow f) {
@@ -808,7 +738,7 @@ public final class FluidSimulation implements Serializable {
             }
         }
         allocator.resolve();
-        for (final JobState j : jobs) {
+        for (final JobState j : clock.all()) {
             j.minRate = Double.POSITIVE_INFINITY;
         }
         for (final SimFlow f : flows) {
@@ -829,25 +759,16 @@ public final class FluidSimulation implements Serializable {
     private void delivered(final SimFlow f) {
         completions.delivered(f, now);
         if (f.job != null && --f.job.active == 0 && f.job.inComm) {
-            endComm(f.job);
+            clock.endComm(f.job, now);
         }
-    }
-
-    /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
-    private static double gaussian(final SplitMix random) {
-        final double u = 1 - random.nextDouble();
-        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.nextDouble());
     }
 
     private void schedule(final double time, final EventKind kind, final int ref) {
-        events.add(new Event(time, eventSequence++, kind, ref));
+        events.schedule(time, kind, ref);
     }
 
     private JobState job(final String id) {
-        final JobState j = jobsById.get(id);
-        if (j == null) {
-            throw new IllegalArgumentException("unknown job '" + id + "'");
-        }
-        return j;
+        return clock.job(id);
     }
+
 }
