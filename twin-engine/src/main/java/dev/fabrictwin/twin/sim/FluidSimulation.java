@@ -36,7 +36,7 @@ import dev.fabrictwin.twin.workload.Transfer;
  * compute phase of the next iteration begins: bulk-synchronous), background traffic redraws, faults start
  * and end. Lock-step collectives (ring, hierarchical) run every flow at the pace of the slowest, as a ring
  * does. PFC pauses propagate upstream: an egress overloaded beyond what ECN holds pauses the links that
- * feed it, which lowers their capacity for every flow on them (victims), up to three table.hops.
+ * feed it, which lowers their capacity for every flow on them (victims), up to three hops.
  *
  * <p>Deterministic for a given fabric, jobs, faults, routing seed and phase offsets.
  */
@@ -65,8 +65,6 @@ public final class FluidSimulation implements Serializable {
     private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
     private final EventQueue events = new EventQueue();
-    /** Pins waiting for their instant, by the sequence number of their event. */
-    private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
     private final boolean[] activeFaults;
     /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
     private final boolean[] reportedDown;
@@ -279,7 +277,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     /**
-     * Pins flows' next table.hops (their two ends name them, as the hash does) from time {@code at} on: flows running then
+     * Pins flows' next hops (their two ends name them, as the hash does) from time {@code at} on: flows running then
      * move at once, later iterations' flows take the pinned paths when they start. A time still ahead is an event of
      * the run, so the pins take effect at that simulated instant however far the run has been advanced when asked
      * (what makes a replica fed in another order or restarted compute the same); a time already past applies now.
@@ -289,32 +287,15 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         if (started && at > now) {
-            pendingPins.put(events.schedule(at, EventKind.PIN, -1), List.copyOf(pins));
+            table.pinAt(events.schedule(at, EventKind.PIN, -1), pins);
             return;
         }
-        if (applyPins(pins) && started) {
+        if (table.applyPins(pins, flows) && started) {
             solveAndRecord();
         }
     }
 
-    /** Sets the pins and re-routes the running flows they move; whether any pin changed. */
-    private boolean applyPins(final java.util.Collection<Pin> pins) {
-        final java.util.Set<Long> moved = new java.util.HashSet<>();
-        for (final Pin p : pins) {
-            final long key = Router.flowKey(p.source(), p.destination(), 0);
-            if (router.pin(key, p.node(), p.link())) {
-                moved.add(key);
-            }
-        }
-        for (final SimFlow f : flows) {
-            if (moved.contains(f.key)) {
-                route(f);
-            }
-        }
-        return !moved.isEmpty();
-    }
-
-    /** The first table.hops a flow between two NICs can take at its source switch, and the path behind each. */
+    /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
     public Router.Choices choices(final PortRef source, final PortRef destination) {
         return router.choices(source, destination, Router.flowKey(source, destination, 0));
     }
@@ -504,7 +485,7 @@ public final class FluidSimulation implements Serializable {
                 clock.redraw(j, now, e.ref());
             }
             case JOB_END -> finish(clock.at(e.ref()));
-            case PIN -> applyPins(pendingPins.remove(e.sequence()));
+            case PIN -> table.applyPins(table.pendingAt(e.sequence()), flows);
             case LINK_REPORT -> {
                 reportedDown[e.ref() / 2] = e.ref() % 2 == 0;
                 applyConditions();
@@ -515,7 +496,7 @@ public final class FluidSimulation implements Serializable {
                     Router.flowKey(x.source(), x.destination(), 0), false, fabric.txLink(x.source()));
                 f.explicit = e.ref();
                 f.startedAt = now;
-                route(f);
+                table.route(f);
                 flows.add(f);
                 if (x.repeat() > 0) {
                     schedule(now + x.repeat(), EventKind.FLOW_START, e.ref());
@@ -582,7 +563,7 @@ public final class FluidSimulation implements Serializable {
             final SimFlow f = new SimFlow(j, c.sources().get(0), c.destinations().get(0), c.bytes(),
                 Double.POSITIVE_INFINITY, -1, Router.flowKey(c.sources().get(0), c.destinations().get(0), 0), false, -1);
             f.flowClass = c;
-            route(f);
+            table.route(f);
             flows.add(f);
             j.active++;
         }
@@ -593,7 +574,7 @@ public final class FluidSimulation implements Serializable {
             // The hash sees what a switch sees (the two ends), never a label: renaming a job moves no flow.
             final SimFlow f = new SimFlow(j, t.source(), t.destination(), t.bytes(), Double.POSITIVE_INFINITY, -1,
                 Router.flowKey(t.source(), t.destination(), 0), lockStep, fabric.txLink(t.source()));
-            route(f);
+            table.route(f);
             flows.add(f);
             j.active++;
         }
@@ -626,7 +607,7 @@ public final class FluidSimulation implements Serializable {
             final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
             final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
                 Router.flowKey(src, dst, fault.id().hashCode()), false, fabric.txLink(src));
-            route(f);
+            table.route(f);
             flows.add(f);
         }
     }
@@ -641,30 +622,6 @@ public final class FluidSimulation implements Serializable {
             }
         }
         return ports;
-    }
-
-    private void route(final SimFlow f) {
-        if (f.delivered) {
-            // a flow completed coarsely since the last solve: routing it again (a link's state changed, a pin moved
-            // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
-            return;
-        }
-        table.markStale();
-        f.release(allocator);
-        if (f.flowClass != null) {
-            final int[] path = table.classPath(f.flowClass);
-            f.routes = path.length == 0 ? new Route[0] : new Route[] {new Route(path, 1.0)};
-            f.ids = path.length == 0 ? new int[0] : new int[] {allocator.addFlow(path, f.demand(), f.flowClass.members())};
-            return;
-        }
-        // a background job's peers are drawn again every period: its flows do not come again
-        final boolean again = f.job == null || f.job.job.spec().pattern() != Pattern.BACKGROUND;
-        final List<Route> routes = router.routes(f.source, f.destination, f.key, again);
-        f.routes = routes.toArray(new Route[0]);
-        f.ids = new int[routes.size()];
-        for (int i = 0; i < routes.size(); i++) {
-            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.demand() * routes.get(i).weight());
-        }
     }
 
     /** Recomputes conditions from the active faults, pushes capacities to the solver, re-routes if paths changed. */
@@ -696,7 +653,7 @@ public final class FluidSimulation implements Serializable {
         if (reroute) {
             table.forgetClassPaths();
             for (final SimFlow f : flows) {
-                route(f);
+                table.route(f);
             }
         }
     }

@@ -145,7 +145,7 @@ final class PfcCoupling implements Serializable {
             int from = 0;
             for (int k = 0; k < table.routeCount; k++) {
                 final int to = table.routeEnd[k];
-                for (int i = table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's table.hops are bundles
+                for (int i = table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
                     final double pf = egressPause[table.hops[i]];
                     if (pf > next[table.hops[i - 1]]) {
                         next[table.hops[i - 1]] = pf;
@@ -193,7 +193,7 @@ final class PfcCoupling implements Serializable {
             double rate = routeRate[k];
             int previous = -1;
             if (table.routeNic[k] < 0) {
-                h = table.routeEnd[k]; // a class's table.hops are bundles: it offers what it is given (docs/twin.md)
+                h = table.routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
                 continue;
             }
             for (final int to = table.routeEnd[k]; h < to; h++) {
@@ -293,7 +293,7 @@ final class PfcCoupling implements Serializable {
             for (int k = 0; k < table.routeCount; k++) {
                 double rate = natural[k];
                 if (table.routeNic[k] < 0) {
-                    h = table.routeEnd[k]; // a class's table.hops are bundles, spread over their members afterwards
+                    h = table.routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
                     continue;
                 }
                 for (final int to = table.routeEnd[k]; h < to; h++) {

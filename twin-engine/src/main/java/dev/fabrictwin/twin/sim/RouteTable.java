@@ -2,20 +2,26 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.routing.Route;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.solver.RateAllocator;
+import dev.fabrictwin.twin.sim.FluidSimulation.Pin;
 import dev.fabrictwin.twin.workload.FlowClass;
+import dev.fabrictwin.twin.workload.Pattern;
 
 /**
- * The routes of the flows in flight, as the per-solve passes read them: flattened into primitive arrays, and each flow
- * class's path of bundles. The arrays are read in place by {@link PfcCoupling} and {@link Recorder}.
+ * The routes of the flows in flight: each flow routed (its pins, or each flow class's path of bundles), and all of
+ * them flattened into primitive arrays as the per-solve passes read them. The arrays are read in place by {@link PfcCoupling} and {@link Recorder}.
  */
 final class RouteTable implements Serializable {
 
@@ -45,6 +51,8 @@ final class RouteTable implements Serializable {
     private boolean stale = true;
     /** Each class's path of bundles while no link changes state (a job's classes come again every iteration). */
     private final Map<FlowClass, int[]> classPaths = new IdentityHashMap<>();
+    /** Pins waiting for their instant, by the sequence number of their event. */
+    private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
     private final Fabric fabric;
     private final Router router;
     private final RateAllocator allocator;
@@ -58,6 +66,59 @@ final class RouteTable implements Serializable {
         this.allocator = allocator;
         this.bundles = bundles;
         this.conditions = conditions;
+    }
+
+
+    /** Pins to apply when their event comes (its sequence number). */
+    void pinAt(final long sequence, final Collection<Pin> pins) {
+        pendingPins.put(sequence, List.copyOf(pins));
+    }
+
+    /** The pins waiting for the event of this sequence number, now due. */
+    Collection<Pin> pendingAt(final long sequence) {
+        return pendingPins.remove(sequence);
+    }
+
+    /** Sets the pins and re-routes the running flows they move; whether any pin changed. */
+    boolean applyPins(final Collection<Pin> pins, final List<SimFlow> flows) {
+        final Set<Long> moved = new HashSet<>();
+        for (final Pin p : pins) {
+            final long key = Router.flowKey(p.source(), p.destination(), 0);
+            if (router.pin(key, p.node(), p.link())) {
+                moved.add(key);
+            }
+        }
+        for (final SimFlow f : flows) {
+            if (moved.contains(f.key)) {
+                route(f);
+            }
+        }
+        return !moved.isEmpty();
+    }
+
+    /** Routes the flow anew (its routes and allocator ids) on the links up, its pins and its class path. */
+    void route(final SimFlow f) {
+        if (f.delivered) {
+            // a flow completed coarsely since the last solve: routing it again (a link's state changed, a pin moved
+            // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
+            return;
+        }
+        markStale();
+        f.release(allocator);
+        if (f.flowClass != null) {
+            final int[] path = classPath(f.flowClass);
+            f.routes = path.length == 0 ? new Route[0] : new Route[] {new Route(path, 1.0)};
+            f.ids = path.length == 0 ? new int[0] : new int[] {allocator.addFlow(path, f.demand(), f.flowClass.members())};
+            return;
+        }
+        // a background job's peers are drawn again every period: its flows do not come again
+        final boolean again = f.job == null || f.job.job.spec().pattern() != Pattern.BACKGROUND;
+        final List<Route> routes = router.routes(f.source, f.destination, f.key, again);
+        f.routes = routes.toArray(new Route[0]);
+        f.ids = new int[routes.size()];
+        for (int i = 0; i < routes.size(); i++) {
+            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.demand() * routes.get(i).weight());
+        }
     }
 
     /** Flows were added or re-routed: the next {@link #flatten} rebuilds the arrays. */
