@@ -55,8 +55,8 @@ public final class FluidSimulation implements Serializable {
     private final Recorder recorder;
     private final Completions completions;
     private final ModelParams params;
-    private final List<FaultSpec> faults;
-    private final FaultEffects effects;
+    /** The faults in force and the link states telemetry reports: what sets the conditions. */
+    private final FaultState faults;
     private final Conditions conditions;
     private final double[] nominalCapacity;
     /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
@@ -65,12 +65,6 @@ public final class FluidSimulation implements Serializable {
     private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
     private final EventQueue events = new EventQueue();
-    private final boolean[] activeFaults;
-    /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
-    private final boolean[] reportedDown;
-    /** The state each link's latest report asks for, in effect or still an event ({@link #setLinkUp}). */
-    private final boolean[] requestedDown;
-    private final boolean[] flapDown;
     private final long seed;
     private double now;
     private boolean started;
@@ -80,10 +74,8 @@ public final class FluidSimulation implements Serializable {
         this.fabric = fabric;
         this.router = new Router(fabric, routing);
         this.params = params;
-        this.faults = List.copyOf(faults);
         this.seed = seed;
         this.clock = new JobClock(events, seed);
-        this.effects = new FaultEffects(fabric, placedJobs);
         this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
         this.nominalCapacity = new double[fabric.directedLinkCount()];
         for (int d = 0; d < nominalCapacity.length; d++) {
@@ -97,18 +89,12 @@ public final class FluidSimulation implements Serializable {
         this.allocator = new RateAllocator(payload);
         this.bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
+        this.faults = new FaultState(fabric, placedJobs, faults, conditions, router, seed);
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
         this.pfc = new PfcCoupling(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
         this.completions = new Completions(flows, allocator);
         this.recorder = new Recorder(fabric, params, conditions, allocator, bundles, table, pfc, timeline,
             nominalCapacity, wire);
-        this.activeFaults = new boolean[this.faults.size()];
-        this.reportedDown = new boolean[fabric.links().size()];
-        this.requestedDown = new boolean[fabric.links().size()];
-        this.flapDown = new boolean[this.faults.size()];
-        for (final FaultSpec f : this.faults) {
-            effects.validate(f);
-        }
         for (final PlacedJob j : placedJobs) {
             clock.register(j);
         }
@@ -245,7 +231,7 @@ public final class FluidSimulation implements Serializable {
 
     /** Whether the latest report of the link ({@link #setLinkUp}, in effect or still ahead) has it up. */
     public boolean linkRequestedUp(final int link) {
-        return !requestedDown[link];
+        return faults.linkRequestedUp(link);
     }
 
     /**
@@ -254,10 +240,9 @@ public final class FluidSimulation implements Serializable {
      * time order per link (a report equal to the link's latest is dropped).
      */
     public void setLinkUp(final int link, final boolean up, final double at) {
-        if (requestedDown[link] == !up) {
+        if (!faults.request(link, up)) {
             return;
         }
-        requestedDown[link] = !up;
         if (started && at > now + EPS_SECONDS) {
             // an event of the run: the change takes effect at its instant however far the run has been advanced
             // when told (reports come in whatever order the devices' telemetry arrives)
@@ -265,8 +250,7 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         runUntil(Math.max(at, now));
-        if (reportedDown[link] != !up) {
-            reportedDown[link] = !up;
+        if (faults.report(link, up)) {
             applyConditions();
             solveAndRecord();
         }
@@ -439,7 +423,7 @@ public final class FluidSimulation implements Serializable {
     private boolean handleDueEvents() {
         boolean any = false;
         for (Event e = events.pollDue(now); e != null; e = events.pollDue(now)) {
-            if (e.kind() == EventKind.LINK_REPORT && reportedDown[e.ref() / 2] == (e.ref() % 2 == 0)) {
+            if (e.kind() == EventKind.LINK_REPORT && faults.reported(e.ref() / 2, e.ref() % 2 == 1)) {
                 continue; // a report of the state the link is in (one arrived out of order): no solve
             }
             handle(e);
@@ -464,11 +448,7 @@ public final class FluidSimulation implements Serializable {
 
     private void start() {
         started = true;
-        for (int i = 0; i < faults.size(); i++) {
-            final FaultSpec f = faults.get(i);
-            schedule(f.startSeconds(), EventKind.FAULT_START, i);
-            schedule(f.endSeconds(), EventKind.FAULT_END, i);
-        }
+        faults.scheduleAll(events);
         for (final JobState j : List.copyOf(clock.all())) {
             clock.scheduleFirstIteration(j, now);
         }
@@ -487,7 +467,7 @@ public final class FluidSimulation implements Serializable {
             case JOB_END -> finish(clock.at(e.ref()));
             case PIN -> table.applyPins(table.pendingAt(e.sequence()), flows);
             case LINK_REPORT -> {
-                reportedDown[e.ref() / 2] = e.ref() % 2 == 0;
+                faults.report(e.ref() / 2, e.ref() % 2 == 1);
                 applyConditions();
             }
             case FLOW_START -> {
@@ -503,29 +483,19 @@ public final class FluidSimulation implements Serializable {
                 }
             }
             case FAULT_START -> {
-                activeFaults[e.ref()] = true;
-                flapDown[e.ref()] = true;
-                final FaultSpec f = faults.get(e.ref());
-                if (f.type() == FaultType.LINK_DOWN && f.param("flapPeriod") > 0) {
-                    schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref());
-                }
-                if (f.type() == FaultType.LINK_FLAP) {
-                    schedule(now + f.param("downSeconds"), EventKind.FAULT_FLAP, e.ref());
-                }
-                if (f.type() == FaultType.UNEXPECTED_TRAFFIC) {
-                    addRogueFlows(e.ref(), f);
+                for (final SimFlow f : faults.start(e.ref(), events, now)) {
+                    table.route(f);
+                    flows.add(f);
                 }
                 applyConditions();
             }
             case FAULT_FLAP -> {
-                if (activeFaults[e.ref()]) {
-                    flapDown[e.ref()] = !flapDown[e.ref()];
-                    schedule(now + flapHalf(faults.get(e.ref()), flapDown[e.ref()]), EventKind.FAULT_FLAP, e.ref());
+                if (faults.flap(e.ref(), events, now)) {
                     applyConditions();
                 }
             }
             case FAULT_END -> {
-                activeFaults[e.ref()] = false;
+                faults.end(e.ref());
                 flows.removeIf(f -> {
                     if (f.rogueFault == e.ref()) {
                         f.release(allocator);
@@ -537,14 +507,6 @@ public final class FluidSimulation implements Serializable {
             }
             default -> throw new IllegalStateException("unknown event " + e.kind());
         }
-    }
-
-    /** How long a flapping link stays in the state it just entered: LINK_DOWN's half-period, LINK_FLAP's down time or the rest of its period. */
-    private static double flapHalf(final FaultSpec f, final boolean down) {
-        if (f.type() == FaultType.LINK_FLAP) {
-            return down ? f.param("downSeconds") : f.param("period") - f.param("downSeconds");
-        }
-        return f.param("flapPeriod");
     }
 
     private void startComm(final JobState j) {
@@ -580,75 +542,9 @@ public final class FluidSimulation implements Serializable {
         }
     }
 
-    /**
-     * Undeclared traffic from where the fault's target names: a NIC sends it, or up to {@code senders} NICs under a
-     * switch (or of a job) do; each at {@code load} of its line rate, all towards one host NIC elsewhere (drawn from
-     * the fault's seed), so the receiver is congested as by an incast. The target is the culprit: the traffic is
-     * the sender's, its receiver a victim (as other simulators and operators name it).
-     */
-    private void addRogueFlows(final int faultIndex, final FaultSpec fault) {
-        final List<PortRef> targetNics = effects.targetPorts(fault.target()).stream()
-            .filter(p -> fabric.requireNode(p.device()).isHost()).toList();
-        final List<PortRef> sources = new ArrayList<>(targetNics.isEmpty() ? hostPortsUnder(fault.target()) : targetNics);
-        if (sources.isEmpty()) {
-            return;
-        }
-        final SplittableRandom random = new SplittableRandom(seed ^ fault.id().hashCode());
-        while (sources.size() > Math.max(1, (int) fault.param("senders"))) {
-            sources.remove(random.nextInt(sources.size()));
-        }
-        final List<Node> destinations = new ArrayList<>(fabric.hosts());
-        destinations.removeIf(h -> sources.stream().anyMatch(s -> s.device().equals(h.name())));
-        if (destinations.isEmpty()) {
-            return;
-        }
-        final PortRef dst = fabric.nicsOf(destinations.get(random.nextInt(destinations.size()))).get(0);
-        for (final PortRef src : sources) {
-            final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
-            final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
-                Router.flowKey(src, dst, fault.id().hashCode()), false, fabric.txLink(src));
-            table.route(f);
-            flows.add(f);
-        }
-    }
-
-    private List<PortRef> hostPortsUnder(final FaultTarget target) {
-        final List<PortRef> ports = new ArrayList<>();
-        final Node device = fabric.requireNode(target.device());
-        for (final int li : fabric.linksOf(device.index())) {
-            final int other = fabric.link(li).other(device.index());
-            if (fabric.node(other).isHost()) {
-                ports.add(fabric.link(li).portOf(other));
-            }
-        }
-        return ports;
-    }
-
     /** Recomputes conditions from the active faults, pushes capacities to the solver, re-routes if paths changed. */
     private void applyConditions() {
-        final boolean[] upBefore = conditions.linkUp.clone();
-        final double[] skewBefore = conditions.skew.clone();
-        conditions.reset();
-        for (int i = 0; i < faults.size(); i++) {
-            if (activeFaults[i]) {
-                effects.apply(faults.get(i), conditions, flapDown[i]);
-            }
-        }
-        for (int l = 0; l < reportedDown.length; l++) {
-            if (reportedDown[l]) {
-                conditions.linkUp[l] = false;
-            }
-        }
-        boolean reroute = !Arrays.equals(skewBefore, conditions.skew);
-        for (int l = 0; l < upBefore.length; l++) {
-            if (upBefore[l] != conditions.linkUp[l]) {
-                router.setLinkUp(l, conditions.linkUp[l]);
-                reroute = true;
-            }
-        }
-        for (int n = 0; n < conditions.skew.length; n++) {
-            router.setSkew(n, conditions.skew[n]);
-        }
+        final boolean reroute = faults.apply();
         pfc.pushCapacities();
         if (reroute) {
             table.forgetClassPaths();
