@@ -2,28 +2,17 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.SplittableRandom;
 
 import dev.fabrictwin.twin.fabric.Fabric;
-import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultSpec;
-import dev.fabrictwin.twin.fault.FaultTarget;
-import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Route;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.workload.FlowClass;
-import dev.fabrictwin.twin.workload.JobSpec;
-import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
 
@@ -54,6 +43,7 @@ public final class FluidSimulation implements Serializable {
     private final PfcCoupling pfc;
     private final Recorder recorder;
     private final Completions completions;
+    private final LockStep lockStep;
     private final ModelParams params;
     /** The faults in force and the link states telemetry reports: what sets the conditions. */
     private final FaultState faults;
@@ -65,7 +55,6 @@ public final class FluidSimulation implements Serializable {
     private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
     private final EventQueue events = new EventQueue();
-    private final long seed;
     private double now;
     private boolean started;
 
@@ -74,7 +63,6 @@ public final class FluidSimulation implements Serializable {
         this.fabric = fabric;
         this.router = new Router(fabric, routing);
         this.params = params;
-        this.seed = seed;
         this.clock = new JobClock(events, seed);
         this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
         this.nominalCapacity = new double[fabric.directedLinkCount()];
@@ -93,6 +81,7 @@ public final class FluidSimulation implements Serializable {
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
         this.pfc = new PfcCoupling(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
         this.completions = new Completions(flows, allocator);
+        this.lockStep = new LockStep(flows, allocator, table, clock);
         this.recorder = new Recorder(fabric, params, conditions, allocator, bundles, table, pfc, timeline,
             nominalCapacity, wire);
         for (final PlacedJob j : placedJobs) {
@@ -560,7 +549,7 @@ public final class FluidSimulation implements Serializable {
         }
         table.flatten(flows);
         pfc.pushNicShares();
-        solveCoupled();
+        lockStep.solve();
         // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
         final double[] offered = pfc.offeredLoad();
         // PFC: overloaded egresses pause the links that feed them, which then carry less for everyone.
@@ -570,42 +559,12 @@ public final class FluidSimulation implements Serializable {
             }
             pfc.pushCapacities();
             pfc.pushNicShares();
-            solveCoupled();
+            lockStep.solve();
         }
         recorder.record(offered, now);
         if (completions.coarse()) {
             completions.afterSolve(now);
         }
-    }
-
-    /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
-    private void solveCoupled() {
-        if (!table.anyLockStep) {
-            allocator.resolve();
-            return;
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep && f.capped) {
-                f.setDemand(allocator, f.demand());
-                f.capped = false;
-            }
-        }
-        allocator.resolve();
-        for (final JobState j : clock.all()) {
-            j.minRate = Double.POSITIVE_INFINITY;
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep) {
-                f.job.minRate = Math.min(f.job.minRate, f.rate(allocator));
-            }
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep && f.rate(allocator) > f.job.minRate * (1 + 1e-9)) {
-                f.setDemand(allocator, f.job.minRate);
-                f.capped = true;
-            }
-        }
-        allocator.resolve();
     }
 
     /** A flow's bytes are all delivered now: an explicit flow's run is recorded, a job's last flow ends its comm phase. */
