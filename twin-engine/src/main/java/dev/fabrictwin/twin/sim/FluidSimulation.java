@@ -79,11 +79,11 @@ public final class FluidSimulation implements Serializable {
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.faults = new FaultState(fabric, placedJobs, faults, conditions, router, seed);
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
-        this.pfc = new PfcCoupling(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
+        final LinkModel links = new LinkModel(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
+        this.pfc = new PfcCoupling(links);
         this.completions = new Completions(flows, allocator);
         this.lockStep = new LockStep(flows, allocator, table, clock);
-        this.recorder = new Recorder(fabric, params, conditions, allocator, bundles, table, pfc, timeline,
-            nominalCapacity, wire);
+        this.recorder = new Recorder(links, pfc, timeline);
         for (final PlacedJob j : placedJobs) {
             clock.register(j);
         }

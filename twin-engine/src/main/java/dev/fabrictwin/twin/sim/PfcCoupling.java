@@ -5,10 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.model.CongestionModel;
-import dev.fabrictwin.twin.model.ModelParams;
-import dev.fabrictwin.twin.solver.RateAllocator;
 
 /**
  * PFC's coupling of the links: what each link is offered when flows start at their NIC's share and reach each next
@@ -17,15 +14,7 @@ import dev.fabrictwin.twin.solver.RateAllocator;
  */
 final class PfcCoupling implements Serializable {
 
-    private final Fabric fabric;
-    private final ModelParams params;
-    private final Conditions conditions;
-    private final RateAllocator allocator;
-    private final Bundles bundles;
-    private final RouteTable table;
-    private final double[] nominalCapacity;
-    /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
-    private final double wire;
+    private final LinkModel links;
     /** Per directed link: the share of time it is not paused (1: never paused), and the share it is. */
     private final double[] pauseFactor;
     private final double[] pausedFraction;
@@ -42,24 +31,15 @@ final class PfcCoupling implements Serializable {
     /** Per-link scratch of {@link #updatePauses}, reused across solve events; cleared before each use. */
     private final LinkScratch scratch;
 
-    PfcCoupling(final Fabric fabric, final ModelParams params, final Conditions conditions,
-                final RateAllocator allocator, final Bundles bundles, final RouteTable table,
-                final double[] nominalCapacity, final double wire) {
-        this.fabric = fabric;
-        this.params = params;
-        this.conditions = conditions;
-        this.allocator = allocator;
-        this.bundles = bundles;
-        this.table = table;
-        this.nominalCapacity = nominalCapacity;
-        this.wire = wire;
-        this.scratch = new LinkScratch(nominalCapacity.length, 2);
-        this.pauseFactor = new double[nominalCapacity.length];
+    PfcCoupling(final LinkModel links) {
+        this.links = links;
+        this.scratch = new LinkScratch(links.nominalCapacity.length, 2);
+        this.pauseFactor = new double[links.nominalCapacity.length];
         Arrays.fill(pauseFactor, 1.0);
-        this.pausedFraction = new double[nominalCapacity.length];
-        this.ingressPort = new int[nominalCapacity.length];
+        this.pausedFraction = new double[links.nominalCapacity.length];
+        this.ingressPort = new int[links.nominalCapacity.length];
         for (int d = 0; d < ingressPort.length; d++) {
-            final int[] at = fabric.linksOf(fabric.rxNode(d));
+            final int[] at = links.fabric.linksOf(links.fabric.rxNode(d));
             for (int i = 0; i < at.length; i++) {
                 if (at[i] == d / 2) {
                     ingressPort[d] = i;
@@ -79,17 +59,17 @@ final class PfcCoupling implements Serializable {
     }
 
     void pushCapacities() {
-        for (int d = 0; d < nominalCapacity.length; d++) {
+        for (int d = 0; d < links.nominalCapacity.length; d++) {
             // The solver shares payload: the headers take their part of the wire.
-            final double cap = conditions.linkUp[d / 2]
-                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) * pauseFactor[d]
-                    / wire
+            final double cap = links.conditions.linkUp[d / 2]
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d]) * pauseFactor[d]
+                    / links.wire
                 : 0;
-            if (cap != allocator.capacity(d)) {
-                allocator.setCapacity(d, cap);
+            if (cap != links.allocator.capacity(d)) {
+                links.allocator.setCapacity(d, cap);
             }
         }
-        bundles.pushCapacities(allocator);
+        links.bundles.pushCapacities(links.allocator);
     }
 
     /**
@@ -104,20 +84,20 @@ final class PfcCoupling implements Serializable {
         if (!noCongestionControl) {
             return;
         }
-        final int[] active = new int[nominalCapacity.length];
-        for (int k = 0; k < table.routeCount; k++) {
-            if (table.routeFirst[k] && table.routeNic[k] >= 0) {
-                active[table.routeNic[k]]++;
+        final int[] active = new int[links.nominalCapacity.length];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) {
+                active[links.table.routeNic[k]]++;
             }
         }
-        for (int k = 0; k < table.routeCount; k++) {
-            if (table.routeFirst[k] && table.routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
-                final SimFlow f = table.routeFlow[k];
-                final double share = allocator.capacity(f.nicLink) / active[f.nicLink];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
+                final SimFlow f = links.table.routeFlow[k];
+                final double share = links.allocator.capacity(f.nicLink) / active[f.nicLink];
                 if (share != f.nicShare) {
                     f.nicShare = share;
                     if (!f.capped) {
-                        f.setDemand(allocator, f.demand());
+                        f.setDemand(links.allocator, f.demand());
                     }
                 }
             }
@@ -126,15 +106,15 @@ final class PfcCoupling implements Serializable {
 
     /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
     boolean updatePauses(final double[] offered) {
-        final int n = nominalCapacity.length;
+        final int n = links.nominalCapacity.length;
         // an egress's pause fraction depends on the egress alone: once per link, then spread to its feeders
         final double[] egressPause = scratch.zeroed(0);
         boolean anyPause = false;
         for (int e = 0; e < n; e++) {
             if (offered[e] > 0) {
-                final double unpaused = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
-                egressPause[e] = CongestionModel.pauseFraction(params, unpaused, offered[e],
-                    conditions.ecnEnabled[fabric.txNode(e)]);
+                final double unpaused = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
+                egressPause[e] = CongestionModel.pauseFraction(links.params, unpaused, offered[e],
+                    links.conditions.ecnEnabled[links.fabric.txNode(e)]);
                 anyPause |= egressPause[e] > 0;
             }
         }
@@ -143,12 +123,12 @@ final class PfcCoupling implements Serializable {
             spreadPerIngress(egressPause, next);
         } else if (anyPause) {
             int from = 0;
-            for (int k = 0; k < table.routeCount; k++) {
-                final int to = table.routeEnd[k];
-                for (int i = table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
-                    final double pf = egressPause[table.hops[i]];
-                    if (pf > next[table.hops[i - 1]]) {
-                        next[table.hops[i - 1]] = pf;
+            for (int k = 0; k < links.table.routeCount; k++) {
+                final int to = links.table.routeEnd[k];
+                for (int i = links.table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
+                    final double pf = egressPause[links.table.hops[i]];
+                    if (pf > next[links.table.hops[i - 1]]) {
+                        next[links.table.hops[i - 1]] = pf;
                     }
                 }
                 from = to;
@@ -175,7 +155,7 @@ final class PfcCoupling implements Serializable {
      * pause of the egresses it feeds ({@code next}); only egresses that pause at all ({@code egressPause > 0}) count.
      */
     private void spreadPerIngress(final double[] egressPause, final double[] next) {
-        final int n = nominalCapacity.length;
+        final int n = links.nominalCapacity.length;
         final int[] slot = new int[n];
         Arrays.fill(slot, -1);
         final List<double[]> demand = new ArrayList<>();
@@ -183,21 +163,21 @@ final class PfcCoupling implements Serializable {
         for (int e = 0; e < n; e++) {
             if (egressPause[e] > 0) {
                 slot[e] = demand.size();
-                demand.add(new double[fabric.degree(fabric.txNode(e))]);
+                demand.add(new double[links.fabric.degree(links.fabric.txNode(e))]);
                 egresses.add(e);
             }
         }
         // What each ingress port offers each paused egress: the routes' NIC rates through the links before it.
         int h = 0;
-        for (int k = 0; k < table.routeCount; k++) {
+        for (int k = 0; k < links.table.routeCount; k++) {
             double rate = routeRate[k];
             int previous = -1;
-            if (table.routeNic[k] < 0) {
-                h = table.routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
+            if (links.table.routeNic[k] < 0) {
+                h = links.table.routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
                 continue;
             }
-            for (final int to = table.routeEnd[k]; h < to; h++) {
-                final int l = table.hops[h];
+            for (final int to = links.table.routeEnd[k]; h < to; h++) {
+                final int l = links.table.hops[h];
                 if (previous >= 0 && slot[l] >= 0) {
                     demand.get(slot[l])[ingressPort[previous]] += rate;
                 }
@@ -208,13 +188,13 @@ final class PfcCoupling implements Serializable {
         for (int s = 0; s < egresses.size(); s++) {
             final int e = egresses.get(s);
             final double[] d = demand.get(s);
-            final double capacity = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
+            final double capacity = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
             final double level = ingressLevel(d, capacity);
-            final int node = fabric.txNode(e);
+            final int node = links.fabric.txNode(e);
             for (int port = 0; port < d.length; port++) {
                 if (d[port] > level) {
-                    final int link = fabric.linkOf(node, port);
-                    final int feeder = fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
+                    final int link = links.fabric.linkOf(node, port);
+                    final int feeder = links.fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
                     final double pf = 1 - level / d[port];
                     if (pf > next[feeder]) {
                         next[feeder] = pf;
@@ -254,31 +234,31 @@ final class PfcCoupling implements Serializable {
      * the longest path has links (paths go up then down, so no link feeds itself).
      */
     double[] offeredLoad() {
-        final int n = nominalCapacity.length;
+        final int n = links.nominalCapacity.length;
         final int[] flowsFromNic = new int[n];
-        for (int k = 0; k < table.routeCount; k++) {
-            if (table.routeFirst[k] && table.routeNic[k] >= 0) {
-                flowsFromNic[table.routeNic[k]]++;
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) {
+                flowsFromNic[links.table.routeNic[k]]++;
             }
         }
         final double[] deliverable = new double[n];
         for (int d = 0; d < n; d++) {
-            deliverable[d] = conditions.linkUp[d / 2]
-                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
+            deliverable[d] = links.conditions.linkUp[d / 2]
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d]) / links.wire : 0;
         }
-        final double[] rate = new double[table.routeCount];
-        for (int k = 0; k < table.routeCount; k++) {
-            final int nic = table.routeNic[k];
+        final double[] rate = new double[links.table.routeCount];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            final int nic = links.table.routeNic[k];
             if (nic < 0) {
                 continue;
             }
-            final double natural = Math.min(table.routeDemand[k],
-                nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
-            rate[k] = natural * table.routeWeight[k];
+            final double natural = Math.min(links.table.routeDemand[k],
+                links.nominalCapacity[nic] * links.conditions.capacityFactor[nic] / links.wire / flowsFromNic[nic]);
+            rate[k] = natural * links.table.routeWeight[k];
         }
         routeRate = rate;
-        final double[] offered = offeredByPasses(n, table.longestRoute, rate, deliverable);
-        table.spreadBundles(offered, 1, null);
+        final double[] offered = offeredByPasses(n, links.table.longestRoute, rate, deliverable);
+        links.table.spreadBundles(offered, 1, null);
         return offered;
     }
 
@@ -290,14 +270,14 @@ final class PfcCoupling implements Serializable {
         for (int pass = 0; pass < Math.max(1, longest); pass++) {
             final double[] next = new double[n];
             int h = 0;
-            for (int k = 0; k < table.routeCount; k++) {
+            for (int k = 0; k < links.table.routeCount; k++) {
                 double rate = natural[k];
-                if (table.routeNic[k] < 0) {
-                    h = table.routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
+                if (links.table.routeNic[k] < 0) {
+                    h = links.table.routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
                     continue;
                 }
-                for (final int to = table.routeEnd[k]; h < to; h++) {
-                    final int l = table.hops[h];
+                for (final int to = links.table.routeEnd[k]; h < to; h++) {
+                    final int l = links.table.hops[h];
                     next[l] += rate;
                     rate *= passOn[l];
                 }

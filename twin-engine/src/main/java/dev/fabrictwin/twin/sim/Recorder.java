@@ -2,10 +2,7 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 
-import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.model.CongestionModel;
-import dev.fabrictwin.twin.model.ModelParams;
-import dev.fabrictwin.twin.solver.RateAllocator;
 
 /**
  * Writes each directed link's state after every solve into the {@link LinkTimeline} the counters integrate: what the
@@ -13,36 +10,19 @@ import dev.fabrictwin.twin.solver.RateAllocator;
  */
 final class Recorder implements Serializable {
 
-    private final Fabric fabric;
-    private final ModelParams params;
-    private final Conditions conditions;
-    private final RateAllocator allocator;
-    private final Bundles bundles;
-    private final RouteTable table;
+    private final LinkModel links;
     private final PfcCoupling pfc;
     private final LinkTimeline timeline;
-    private final double[] nominalCapacity;
-    /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
-    private final double wire;
     /** Whether link states are kept for the counters (the generator, the analyzer) or not (what-if answers). */
     private boolean recording = true;
     /** Per-link scratch of {@link #record}, reused across solve events; cleared before each use. */
     private final LinkScratch scratch;
 
-    Recorder(final Fabric fabric, final ModelParams params, final Conditions conditions, final RateAllocator allocator,
-             final Bundles bundles, final RouteTable table, final PfcCoupling pfc, final LinkTimeline timeline,
-             final double[] nominalCapacity, final double wire) {
-        this.fabric = fabric;
-        this.params = params;
-        this.conditions = conditions;
-        this.allocator = allocator;
-        this.bundles = bundles;
-        this.table = table;
+    Recorder(final LinkModel links, final PfcCoupling pfc, final LinkTimeline timeline) {
+        this.links = links;
         this.pfc = pfc;
         this.timeline = timeline;
-        this.nominalCapacity = nominalCapacity;
-        this.wire = wire;
-        this.scratch = new LinkScratch(nominalCapacity.length, 6);
+        this.scratch = new LinkScratch(links.nominalCapacity.length, 6);
     }
 
     /** Keeps no link state from now on (what-if and fidelity read only iterations and flow completions). */
@@ -55,46 +35,46 @@ final class Recorder implements Serializable {
         if (!recording) {
             return;
         }
-        final int n = nominalCapacity.length;
+        final int n = links.nominalCapacity.length;
         final double[] offered = scratch.zeroed(0);
         // What the wire carries (the states and counters): the payload with its headers.
         final double[] rate = scratch.zeroed(1);
         final double[] capacity = scratch.zeroed(2);
         for (int d = 0; d < n; d++) {
-            rate[d] = allocator.load(d) * wire;
-            capacity[d] = allocator.capacity(d) * wire;
-            offered[d] = offeredPayload[d] * wire;
+            rate[d] = links.allocator.load(d) * links.wire;
+            capacity[d] = links.allocator.capacity(d) * links.wire;
+            offered[d] = offeredPayload[d] * links.wire;
         }
         final int[] flowCount = scratch.zeroedCounts();
-        table.spreadBundles(rate, wire, flowCount);
+        links.table.spreadBundles(rate, links.wire, flowCount);
         final double[] cnp = scratch.zeroed(3);
-        final int mtu = fabric.technology().mtuBytes();
+        final int mtu = links.fabric.technology().mtuBytes();
         final double[] mark = scratch.zeroed(4);
         final double[] queue = scratch.zeroed(5);
         for (int d = 0; d < n; d++) {
-            final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
-            queue[d] = CongestionModel.queueBytes(params, rate[d], capacity[d], offered[d], mtu, ecn);
-            mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
+            final boolean ecn = links.conditions.ecnEnabled[links.fabric.txNode(d)];
+            queue[d] = CongestionModel.queueBytes(links.params, rate[d], capacity[d], offered[d], mtu, ecn);
+            mark[d] = ecn ? CongestionModel.markProbability(links.params, queue[d], links.nominalCapacity[d]) : 0;
         }
-        final double cnpCap = 1e6 / params.cnpIntervalUs();
+        final double cnpCap = 1e6 / links.params.cnpIntervalUs();
         int from = 0;
-        for (int k = 0; k < table.routeCount; k++) {
-            final int to = table.routeEnd[k];
-            if (table.routeNic[k] < 0) {
+        for (int k = 0; k < links.table.routeCount; k++) {
+            final int to = links.table.routeEnd[k];
+            if (links.table.routeNic[k] < 0) {
                 from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
                 continue;
             }
             double unmarked = 1;
             for (int h = from; h < to; h++) {
-                flowCount[table.hops[h]]++;
-                unmarked *= 1 - mark[table.hops[h]];
+                flowCount[links.table.hops[h]]++;
+                unmarked *= 1 - mark[links.table.hops[h]];
             }
             // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
             // (counted on its outgoing link): the two ends never share a link, so one array serves both.
             if (unmarked < 1) {
-                final double cnps = Math.min((1 - unmarked) * allocator.rate(table.routeId[k]) / 8 / mtu, cnpCap);
-                cnp[table.hops[to - 1]] += cnps;
-                cnp[table.hops[from]] += cnps;
+                final double cnps = Math.min((1 - unmarked) * links.allocator.rate(links.table.routeId[k]) / 8 / mtu, cnpCap);
+                cnp[links.table.hops[to - 1]] += cnps;
+                cnp[links.table.hops[from]] += cnps;
             }
             from = to;
         }
@@ -103,12 +83,12 @@ final class Recorder implements Serializable {
                 timeline.noteMark(d, mark[d]);
                 continue;
             }
-            final boolean storm = conditions.stormPause[d] > 0;
+            final boolean storm = links.conditions.stormPause[d] > 0;
             // a LinkState's values, without the object (LinkTimeline.append)
             timeline.append(d, now, rate[d], capacity[d], offered[d], flowCount[d],
-                queue[d], mark[d], Math.max(pfc.pausedFraction(d), conditions.stormPause[d]), storm,
-                conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
-                conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
+                queue[d], mark[d], Math.max(pfc.pausedFraction(d), links.conditions.stormPause[d]), storm,
+                links.conditions.dropFraction[d], links.conditions.fecPerBit[d], links.conditions.crcPerPacket[d],
+                links.conditions.addedLatencyUs[d], cnp[d], links.conditions.linkUp[d / 2]);
         }
     }
 
@@ -120,28 +100,28 @@ final class Recorder implements Serializable {
         if (!recording) {
             return;
         }
-        final int mtu = fabric.technology().mtuBytes();
-        final double cnpCap = 1e6 / params.cnpIntervalUs();
+        final int mtu = links.fabric.technology().mtuBytes();
+        final double cnpCap = 1e6 / links.params.cnpIntervalUs();
         for (int i = 0; i < f.routes.length && f.flowClass != null; i++) {
-            final double rate = allocator.rate(f.ids[i]);
+            final double rate = links.allocator.rate(f.ids[i]);
             for (final int b : f.routes[i].links()) {
-                final int[] members = bundles.members(b);
+                final int[] members = links.bundles.members(b);
                 for (final int l : members) {
-                    timeline.lessOneFlow(l, now, rate * wire / members.length, 0);
+                    timeline.lessOneFlow(l, now, rate * links.wire / members.length, 0);
                 }
             }
         }
         for (int i = 0; i < f.routes.length && f.flowClass == null; i++) {
-            final int[] links = f.routes[i].links();
-            final double rate = allocator.rate(f.ids[i]);
+            final int[] route = f.routes[i].links();
+            final double rate = links.allocator.rate(f.ids[i]);
             double unmarked = 1;
-            for (final int l : links) {
+            for (final int l : route) {
                 unmarked *= 1 - timeline.latestMark(l);
             }
             final double cnps = unmarked < 1 ? Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap) : 0;
-            for (int h = 0; h < links.length; h++) {
-                final boolean end = h == 0 || h == links.length - 1;
-                timeline.lessOneFlow(links[h], now, rate * wire, end ? cnps : 0);
+            for (int h = 0; h < route.length; h++) {
+                final boolean end = h == 0 || h == route.length - 1;
+                timeline.lessOneFlow(route[h], now, rate * links.wire, end ? cnps : 0);
             }
         }
     }

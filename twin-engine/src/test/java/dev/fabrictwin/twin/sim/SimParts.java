@@ -48,10 +48,11 @@ final class SimParts {
         allocator = new RateAllocator(payload);
         bundles = new Bundles(payload.length);
         table = new RouteTable(fabric, router, allocator, bundles, conditions);
-        pfc = new PfcCoupling(fabric, ModelParams.defaults(), conditions, allocator, bundles, table, nominal, wire);
-        timeline = new LinkTimeline(nominal.length);
-        recorder = new Recorder(fabric, ModelParams.defaults(), conditions, allocator, bundles, table, pfc, timeline,
+        final LinkModel links = new LinkModel(fabric, ModelParams.defaults(), conditions, allocator, bundles, table,
             nominal, wire);
+        pfc = new PfcCoupling(links);
+        timeline = new LinkTimeline(nominal.length);
+        recorder = new Recorder(links, pfc, timeline);
     }
 
     static PortRef nic(final int host) {
