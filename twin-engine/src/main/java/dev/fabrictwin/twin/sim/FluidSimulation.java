@@ -37,8 +37,6 @@ public final class FluidSimulation implements Serializable {
     private final Fabric fabric;
     private final Router router;
     private final RateAllocator allocator;
-    /** The allocator's links past the fabric's: the layers flow classes spread over. */
-    private final Bundles bundles;
     private final RouteTable table;
     private final PfcCoupling pfc;
     private final Recorder recorder;
@@ -48,9 +46,6 @@ public final class FluidSimulation implements Serializable {
     /** The faults in force and the link states telemetry reports: what sets the conditions. */
     private final FaultState faults;
     private final Conditions conditions;
-    private final double[] nominalCapacity;
-    /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
-    private final double wire;
     private final LinkTimeline timeline;
     private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
@@ -65,21 +60,22 @@ public final class FluidSimulation implements Serializable {
         this.params = params;
         this.clock = new JobClock(events, seed);
         this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
-        this.nominalCapacity = new double[fabric.directedLinkCount()];
+        final double[] nominalCapacity = new double[fabric.directedLinkCount()];
         for (int d = 0; d < nominalCapacity.length; d++) {
             nominalCapacity[d] = fabric.link(d / 2).capacityBps();
         }
-        this.wire = fabric.technology().wirePerPayload();
+        final double wire = fabric.technology().wirePerPayload();
         final double[] payload = nominalCapacity.clone();
         for (int d = 0; d < payload.length; d++) {
             payload[d] /= wire;
         }
         this.allocator = new RateAllocator(payload);
-        this.bundles = new Bundles(payload.length);
+        final Bundles bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
         this.faults = new FaultState(fabric, placedJobs, faults, conditions, router, seed);
         this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
-        final LinkModel links = new LinkModel(fabric, params, conditions, allocator, bundles, table, nominalCapacity, wire);
+        final LinkModel links = new LinkModel(fabric, params, conditions, allocator, bundles, table, nominalCapacity,
+            wire);
         this.pfc = new PfcCoupling(links);
         this.completions = new Completions(flows, allocator);
         this.lockStep = new LockStep(flows, allocator, table, clock);
@@ -582,5 +578,4 @@ public final class FluidSimulation implements Serializable {
     private JobState job(final String id) {
         return clock.job(id);
     }
-
 }
