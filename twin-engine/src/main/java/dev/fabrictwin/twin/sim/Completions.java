@@ -110,7 +110,8 @@ final class Completions implements Serializable {
 
     /** Coarse completions: the next flow due by now, taken off the order, or null. */
     SimFlow pollDue(final double now) {
-        return dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS ? dueOrder[dueNext++] : null;
+        final boolean due = dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS;
+        return due ? dueOrder[dueNext++] : null;
     }
 
     /** Coarse completions: the flow's bytes are delivered now; it stays listed until the next solve. */

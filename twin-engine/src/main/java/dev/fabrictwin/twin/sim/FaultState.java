@@ -60,7 +60,7 @@ final class FaultState implements Serializable {
         }
     }
 
-    /** Fault {@code i} starts now (a flapping link's flaps are scheduled); the flows of its undeclared traffic, unrouted. */
+    /** Fault {@code i} starts now (a flapping link's flaps are scheduled); its undeclared traffic's flows, unrouted. */
     List<SimFlow> start(final int i, final EventQueue events, final double now) {
         activeFaults[i] = true;
         flapDown[i] = true;
@@ -116,7 +116,7 @@ final class FaultState implements Serializable {
         return true;
     }
 
-    /** Recomputes the conditions from the faults in force and the reports, and the router's states; whether paths moved. */
+    /** Recomputes the conditions and the router's states from the faults in force and the reports; if paths moved. */
     boolean apply() {
         final boolean[] upBefore = conditions.linkUp.clone();
         final double[] skewBefore = conditions.skew.clone();
@@ -144,7 +144,10 @@ final class FaultState implements Serializable {
         return reroute;
     }
 
-    /** How long a flapping link stays in the state it just entered: LINK_DOWN's half-period, LINK_FLAP's down time or the rest of its period. */
+    /**
+     * How long a flapping link stays in the state it just entered: LINK_DOWN's half-period, LINK_FLAP's down time or
+     * the rest of its period.
+     */
     private static double flapHalf(final FaultSpec f, final boolean down) {
         if (f.type() == FaultType.LINK_FLAP) {
             return down ? f.param("downSeconds") : f.param("period") - f.param("downSeconds");

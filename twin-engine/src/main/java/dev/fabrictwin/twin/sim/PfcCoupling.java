@@ -62,7 +62,8 @@ final class PfcCoupling implements Serializable {
         for (int d = 0; d < links.nominalCapacity.length; d++) {
             // The solver shares payload: the headers take their part of the wire.
             final double cap = links.conditions.linkUp[d / 2]
-                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d]) * pauseFactor[d]
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d])
+                    * pauseFactor[d]
                     / links.wire
                 : 0;
             if (cap != links.allocator.capacity(d)) {
@@ -244,7 +245,9 @@ final class PfcCoupling implements Serializable {
         final double[] deliverable = new double[n];
         for (int d = 0; d < n; d++) {
             deliverable[d] = links.conditions.linkUp[d / 2]
-                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d]) / links.wire : 0;
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d])
+                    / links.wire
+                : 0;
         }
         final double[] rate = new double[links.table.routeCount];
         for (int k = 0; k < links.table.routeCount; k++) {

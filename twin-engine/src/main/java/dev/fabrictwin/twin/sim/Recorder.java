@@ -72,7 +72,8 @@ final class Recorder implements Serializable {
             // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
             // (counted on its outgoing link): the two ends never share a link, so one array serves both.
             if (unmarked < 1) {
-                final double cnps = Math.min((1 - unmarked) * links.allocator.rate(links.table.routeId[k]) / 8 / mtu, cnpCap);
+                final double sent = links.allocator.rate(links.table.routeId[k]);
+                final double cnps = Math.min((1 - unmarked) * sent / 8 / mtu, cnpCap);
                 cnp[links.table.hops[to - 1]] += cnps;
                 cnp[links.table.hops[from]] += cnps;
             }

@@ -21,7 +21,8 @@ import dev.fabrictwin.twin.workload.Pattern;
 
 /**
  * The routes of the flows in flight: each flow routed (its pins, or each flow class's path of bundles), and all of
- * them flattened into primitive arrays as the per-solve passes read them. The arrays are read in place by {@link PfcCoupling} and {@link Recorder}.
+ * them flattened into primitive arrays as the per-solve passes read them, in place ({@link PfcCoupling},
+ * {@link Recorder}).
  */
 final class RouteTable implements Serializable {
 

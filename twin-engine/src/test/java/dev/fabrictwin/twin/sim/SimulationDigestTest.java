@@ -20,7 +20,7 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 /**
  * Pins the simulation to the bit: library scenarios run for a minute or more of simulated time, and a SHA-256 of every
  * iteration record, flow completion and every port's counters and gauges over each second must stay what the
- * simulation gave before it was carved into parts (issue 34). A change of physics changes these digests on purpose:
+ * simulation gave before it was carved into parts. A change of physics changes these digests on purpose:
  * record the new ones, and say why, in the same commit.
  */
 class SimulationDigestTest {
