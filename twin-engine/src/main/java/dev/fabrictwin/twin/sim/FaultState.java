@@ -30,7 +30,7 @@ final class FaultState implements Serializable {
     private final boolean[] activeFaults;
     /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
     private final boolean[] reportedDown;
-    /** The state each link's latest report asks for, in effect or still an event ({@link #setLinkUp}). */
+    /** The state each link's latest report asks for, in effect or still an event ({@link FluidSimulation#setLinkUp}). */
     private final boolean[] requestedDown;
     private final boolean[] flapDown;
 

@@ -69,7 +69,6 @@ final class RouteTable implements Serializable {
         this.conditions = conditions;
     }
 
-
     /** Pins to apply when their event comes (its sequence number). */
     void pinAt(final long sequence, final Collection<Pin> pins) {
         pendingPins.put(sequence, List.copyOf(pins));
@@ -101,7 +100,7 @@ final class RouteTable implements Serializable {
     void route(final SimFlow f) {
         if (f.delivered) {
             // a flow completed coarsely since the last solve: routing it again (a link's state changed, a pin moved
-            // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
+            // it) would deliver it, and end its job's comm, a second time (a ring would stay in comm for good)
             return;
         }
         markStale();
