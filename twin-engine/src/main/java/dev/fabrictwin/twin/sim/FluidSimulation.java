@@ -2,28 +2,17 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.SplittableRandom;
 
 import dev.fabrictwin.twin.fabric.Fabric;
-import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultSpec;
-import dev.fabrictwin.twin.fault.FaultTarget;
-import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Route;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.workload.FlowClass;
-import dev.fabrictwin.twin.workload.JobSpec;
-import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
 
@@ -42,155 +31,58 @@ import dev.fabrictwin.twin.workload.Transfer;
  */
 public final class FluidSimulation implements Serializable {
 
-    private static final double EPS_SECONDS = 1e-9;
+    private static final double EPS_SECONDS = EventQueue.EPS_SECONDS;
     private static final int PAUSE_HOPS = 3;
-    /** Share of a flow's bytes left at which it counts as finished with the flows finishing now. */
-    private static final double FINISH_TOLERANCE = 1e-3;
 
     private final Fabric fabric;
     private final Router router;
     private final RateAllocator allocator;
-    /** The allocator's links past the fabric's: the layers flow classes spread over. */
-    private final Bundles bundles;
-    /** Each class's path of bundles while no link changes state (a job's classes come again every iteration). */
-    private final Map<FlowClass, int[]> classPaths = new java.util.IdentityHashMap<>();
+    private final RouteTable table;
+    private final PfcCoupling pfc;
+    private final Recorder recorder;
+    private final Completions completions;
+    private final LockStep lockStep;
     private final ModelParams params;
-    private final List<FaultSpec> faults;
-    private final FaultEffects effects;
+    /** The faults in force and the link states telemetry reports: what sets the conditions. */
+    private final FaultState faults;
     private final Conditions conditions;
-    private final double[] nominalCapacity;
-    /** Wire bits per payload bit: the packets' headers (docs/twin.md). */
-    private final double wire;
-    private final double[] pauseFactor;
-    private final double[] pausedFraction;
     private final LinkTimeline timeline;
-    private final List<JobState> jobs = new ArrayList<>();
-    private final Map<String, JobState> jobsById = new HashMap<>();
+    private final JobClock clock;
     private final List<SimFlow> flows = new ArrayList<>();
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private final List<IterationRecord> iterations = new ArrayList<>();
-    /** Pins waiting for their instant, by the sequence number of their event. */
-    private final Map<Long, List<Pin>> pendingPins = new HashMap<>();
-    /** Explicit flows (a scenario's {@code flows:}) by the index their start events carry, and their completed runs. */
-    private final List<ExplicitFlow> explicitFlows = new ArrayList<>();
-    private final List<FlowCompletion> flowCompletions = new ArrayList<>();
-    private final boolean[] activeFaults;
-    /** Links telemetry reports down (the analyzer's replica follows reality, not a fault list). */
-    private final boolean[] reportedDown;
-    /** The state each link's latest report asks for, in effect or still an event ({@link #setLinkUp}). */
-    private final boolean[] requestedDown;
-    private final boolean[] flapDown;
-    private final long seed;
+    private final EventQueue events = new EventQueue();
     private double now;
-    private long eventSequence;
     private boolean started;
-    /** Whether link states are kept for the counters (the generator, the analyzer) or not (what-if answers). */
-    private boolean recording = true;
-    private double computeJitter;
-    /**
-     * The routes in flight flattened once per solve (every flow's routes in order, their links concatenated): the
-     * offered-load passes and the pause spread walk every hop several times per solve, and an all-to-all has tens of
-     * thousands of them, so they read primitive arrays rather than chase flows and routes.
-     */
-    private int[] hops = new int[0];
-    /** Index in {@code hops} after the last link of route k. */
-    private int[] routeEnd = new int[0];
-    /** Per route k: its flow, its allocator id and weight, whether it is its flow's first (to count flows per NIC). */
-    private SimFlow[] routeFlow = new SimFlow[0];
-    private int[] routeId = new int[0];
-    private double[] routeWeight = new double[0];
-    private boolean[] routeFirst = new boolean[0];
-    /**
-     * Per route k: its flow's NIC link and natural demand, read by every offered-load computation. A flow class's
-     * route has no NIC link (-1): its hops are bundles ({@link Bundles}), which the per-link passes skip.
-     */
-    private int[] routeNic = new int[0];
-    private double[] routeDemand = new double[0];
-    private int routeCount;
-    private int longestRoute;
-    private boolean anyLockStep;
-    /** Flows were added or re-routed since the routes were flattened (removals are compacted instead). */
-    private boolean routesStale = true;
-    /**
-     * The transport has no congestion control (queue pairs paced at line rate, PFC alone keeps it lossless): a NIC's
-     * queue pairs share its one FIFO in turn and PFC pauses fall on ingress ports (docs/twin.md, PFC without CC).
-     */
-    private boolean noCongestionControl;
-    /** Per directed link: the index of its physical link among the links of the node it enters (its ingress port). */
-    private final int[] ingressPort;
-    /** From the latest offered-load pass: each route's rate at its NIC and the share each link passes on. */
-    private double[] routeRate = new double[0];
-    private double[] passOn = new double[0];
-    /**
-     * Per-link scratch of {@link #record} and {@link #updatePauses}, reused across solve events (each event used to
-     * allocate a dozen arrays over every link, garbage that grew with the fabric); cleared before each use.
-     */
-    private transient double[][] scratch;
-    private transient int[] scratchFlows;
-    /**
-     * Coarse completions ({@link #setCompletionGrid}): 0 re-solves at every flow completion (exact); else a flow that
-     * completes between solves leaves its links at once and the others take up what it freed at the next multiple of
-     * this many seconds.
-     */
-    private double completionGrid;
-    /** Coarse completions: when the rates in force were solved (every flow's bytes are counted up to then). */
-    private double solvedAt;
-    /** Coarse completions: the flows that finish at the rates in force, by finish time, and the next one due. */
-    private SimFlow[] dueOrder = new SimFlow[0];
-    private int dueNext;
-    /** Coarse completions: when the first flow completed since the last solve (infinite: none has). */
-    private double completedSince = Double.POSITIVE_INFINITY;
 
     public FluidSimulation(final Fabric fabric, final List<PlacedJob> placedJobs, final Routing routing,
                            final List<FaultSpec> faults, final ModelParams params, final long seed) {
         this.fabric = fabric;
         this.router = new Router(fabric, routing);
         this.params = params;
-        this.faults = List.copyOf(faults);
-        this.seed = seed;
-        this.effects = new FaultEffects(fabric, placedJobs);
+        this.clock = new JobClock(events, seed);
         this.conditions = new Conditions(fabric.directedLinkCount(), fabric.links().size(), fabric.nodes().size());
-        this.nominalCapacity = new double[fabric.directedLinkCount()];
+        final double[] nominalCapacity = new double[fabric.directedLinkCount()];
         for (int d = 0; d < nominalCapacity.length; d++) {
             nominalCapacity[d] = fabric.link(d / 2).capacityBps();
         }
-        this.wire = fabric.technology().wirePerPayload();
-        this.pauseFactor = new double[nominalCapacity.length];
-        Arrays.fill(pauseFactor, 1.0);
-        this.pausedFraction = new double[nominalCapacity.length];
-        this.ingressPort = new int[nominalCapacity.length];
-        for (int d = 0; d < ingressPort.length; d++) {
-            final int[] at = fabric.linksOf(fabric.rxNode(d));
-            for (int i = 0; i < at.length; i++) {
-                if (at[i] == d / 2) {
-                    ingressPort[d] = i;
-                }
-            }
-        }
+        final double wire = fabric.technology().wirePerPayload();
         final double[] payload = nominalCapacity.clone();
         for (int d = 0; d < payload.length; d++) {
             payload[d] /= wire;
         }
         this.allocator = new RateAllocator(payload);
-        this.bundles = new Bundles(payload.length);
+        final Bundles bundles = new Bundles(payload.length);
         this.timeline = new LinkTimeline(fabric.directedLinkCount());
-        this.activeFaults = new boolean[this.faults.size()];
-        this.reportedDown = new boolean[fabric.links().size()];
-        this.requestedDown = new boolean[fabric.links().size()];
-        this.flapDown = new boolean[this.faults.size()];
-        for (final FaultSpec f : this.faults) {
-            effects.validate(f);
-        }
+        this.faults = new FaultState(fabric, placedJobs, faults, conditions, router, seed);
+        this.table = new RouteTable(fabric, router, allocator, bundles, conditions);
+        final LinkModel links = new LinkModel(fabric, params, conditions, allocator, bundles, table, nominalCapacity,
+            wire);
+        this.pfc = new PfcCoupling(links);
+        this.completions = new Completions(flows, allocator);
+        this.lockStep = new LockStep(flows, allocator, table, clock);
+        this.recorder = new Recorder(links, pfc, timeline);
         for (final PlacedJob j : placedJobs) {
-            register(j);
+            clock.register(j);
         }
-    }
-
-    private JobState register(final PlacedJob j) {
-        final JobState s = new JobState(j, new SplitMix(seed ^ (j.id().hashCode() * 0x9E3779B97F4A7C15L)));
-        jobs.add(s);
-        jobsById.put(j.id(), s);
-        return s;
     }
 
     /**
@@ -198,14 +90,14 @@ public final class FluidSimulation implements Serializable {
      * begins at {@code at} seconds (not before now). A job of the same id must have been ended first.
      */
     public void addJob(final PlacedJob job, final double at) {
-        final JobState old = jobsById.get(job.id());
+        final JobState old = clock.find(job.id());
         if (old != null && !old.ended) {
             throw new IllegalStateException("job '" + job.id() + "' is already running");
         }
-        final JobState j = register(job);
+        final JobState j = clock.register(job);
         j.phaseOffset = started ? Math.max(at, now) : at;
         if (started) {
-            scheduleFirstIteration(j);
+            clock.scheduleFirstIteration(j, now);
         }
     }
 
@@ -219,8 +111,7 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         if (started && at > now + EPS_SECONDS) {
-            j.endAt = Math.min(j.endAt, at);
-            schedule(at, EventKind.JOB_END, jobs.indexOf(j));
+            clock.scheduleEnd(j, at);
             return;
         }
         if (!started) {
@@ -233,16 +124,11 @@ public final class FluidSimulation implements Serializable {
 
     /** Whether the job runs at simulated time {@code t} (at most now): started by then, and not ended by then. */
     public boolean isRunning(final String jobId, final double t) {
-        final JobState j = jobsById.get(jobId);
-        return j != null && t + EPS_SECONDS >= j.phaseOffset && t < j.endAt && !(j.ended && t >= j.endedAt);
+        return clock.isRunning(jobId, t);
     }
 
     private void finish(final JobState j) {
-        j.ended = true;
-        j.endedAt = now;
-        final int ref = jobs.indexOf(j);
-        events.removeIf(e -> e.ref == ref && (e.kind == EventKind.COMM_START || e.kind == EventKind.BACKGROUND_TICK
-            || e.kind == EventKind.JOB_END));
+        clock.ended(j, now);
         flows.removeIf(f -> {
             if (f.job == j) {
                 f.release(allocator);
@@ -250,8 +136,6 @@ public final class FluidSimulation implements Serializable {
             }
             return false;
         });
-        j.active = 0;
-        j.inComm = false;
     }
 
     public Fabric fabric() {
@@ -268,7 +152,7 @@ public final class FluidSimulation implements Serializable {
     }
 
     public List<IterationRecord> iterations() {
-        return List.copyOf(iterations);
+        return clock.iterations();
     }
 
     public double now() {
@@ -293,7 +177,7 @@ public final class FluidSimulation implements Serializable {
             throw new IllegalStateException("the transport must be set before the simulation runs");
         }
         conditions.ecnByDefault = transport == dev.fabrictwin.twin.fabric.Transport.ECN;
-        noCongestionControl = transport == dev.fabrictwin.twin.fabric.Transport.PFC;
+        pfc.withoutCongestionControl(transport == dev.fabrictwin.twin.fabric.Transport.PFC);
         conditions.reset();
     }
 
@@ -302,7 +186,7 @@ public final class FluidSimulation implements Serializable {
      * which then skip building every link's state at every solve. Counters can no longer be asked of this run.
      */
     public void stopRecording() {
-        recording = false;
+        recorder.stop();
     }
 
     /**
@@ -313,7 +197,7 @@ public final class FluidSimulation implements Serializable {
         if (started) {
             throw new IllegalStateException("compute jitter must be set before the simulation runs");
         }
-        this.computeJitter = fraction;
+        clock.setComputeJitter(fraction);
     }
 
     /**
@@ -327,12 +211,12 @@ public final class FluidSimulation implements Serializable {
         if (!(seconds >= 0)) {
             throw new IllegalArgumentException("completion grid must be >= 0 seconds: " + seconds);
         }
-        completionGrid = seconds;
+        completions.setGrid(seconds);
     }
 
     /** Whether the latest report of the link ({@link #setLinkUp}, in effect or still ahead) has it up. */
     public boolean linkRequestedUp(final int link) {
-        return !requestedDown[link];
+        return faults.linkRequestedUp(link);
     }
 
     /**
@@ -341,10 +225,9 @@ public final class FluidSimulation implements Serializable {
      * time order per link (a report equal to the link's latest is dropped).
      */
     public void setLinkUp(final int link, final boolean up, final double at) {
-        if (requestedDown[link] == !up) {
+        if (!faults.request(link, up)) {
             return;
         }
-        requestedDown[link] = !up;
         if (started && at > now + EPS_SECONDS) {
             // an event of the run: the change takes effect at its instant however far the run has been advanced
             // when told (reports come in whatever order the devices' telemetry arrives)
@@ -352,8 +235,7 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         runUntil(Math.max(at, now));
-        if (reportedDown[link] != !up) {
-            reportedDown[link] = !up;
+        if (faults.report(link, up)) {
             applyConditions();
             solveAndRecord();
         }
@@ -374,30 +256,12 @@ public final class FluidSimulation implements Serializable {
             return;
         }
         if (started && at > now) {
-            pendingPins.put(eventSequence, List.copyOf(pins));
-            events.add(new Event(at, eventSequence++, EventKind.PIN, -1));
+            table.pinAt(events.schedule(at, EventKind.PIN, -1), pins);
             return;
         }
-        if (applyPins(pins) && started) {
+        if (table.applyPins(pins, flows) && started) {
             solveAndRecord();
         }
-    }
-
-    /** Sets the pins and re-routes the running flows they move; whether any pin changed. */
-    private boolean applyPins(final java.util.Collection<Pin> pins) {
-        final java.util.Set<Long> moved = new java.util.HashSet<>();
-        for (final Pin p : pins) {
-            final long key = Router.flowKey(p.source(), p.destination(), 0);
-            if (router.pin(key, p.node(), p.link())) {
-                moved.add(key);
-            }
-        }
-        for (final SimFlow f : flows) {
-            if (moved.contains(f.key)) {
-                route(f);
-            }
-        }
-        return !moved.isEmpty();
     }
 
     /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
@@ -418,20 +282,12 @@ public final class FluidSimulation implements Serializable {
      */
     public boolean retimeNextComm(final String jobId, final double at) {
         final JobState j = job(jobId);
-        final int ref = jobs.indexOf(j);
-        if (!started || j.ended || j.inComm || j.job.spec().pattern() == Pattern.BACKGROUND) {
-            return false;
-        }
-        events.removeIf(e -> e.kind == EventKind.COMM_START && e.ref == ref);
-        schedule(Math.max(at, now), EventKind.COMM_START, ref);
-        return true;
+        return started && clock.retimeNextComm(j, at, now);
     }
 
     /** When the job's pending comm phase starts (seconds), or NaN while it is in one or has none pending. */
     public double nextCommStart(final String jobId) {
-        final int ref = jobs.indexOf(job(jobId));
-        return events.stream().filter(e -> e.kind == EventKind.COMM_START && e.ref == ref)
-            .mapToDouble(Event::time).min().orElse(Double.NaN);
+        return clock.nextCommStart(job(jobId));
     }
 
     /**
@@ -465,8 +321,8 @@ public final class FluidSimulation implements Serializable {
     /** Forgets history before {@code t} (seconds): link states, iteration records and flow completions. For long runs. */
     public void forgetBefore(final double t) {
         timeline.forgetBefore(t);
-        iterations.removeIf(r -> r.commEnd() < t);
-        flowCompletions.removeIf(r -> r.end() < t);
+        clock.forgetBefore(t);
+        completions.forgetBefore(t);
     }
 
     /** A flow of no job: {@code bytes} from one NIC to another from {@code start} seconds, again every {@code repeat} if > 0. */
@@ -480,14 +336,14 @@ public final class FluidSimulation implements Serializable {
      */
     public void addFlow(final ExplicitFlow flow) {
         // a start already past begins now, and its repeats count from now
-        explicitFlows.add(flow.start() >= now ? flow
-            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat()));
-        schedule(explicitFlows.get(explicitFlows.size() - 1).start(), EventKind.FLOW_START, explicitFlows.size() - 1);
+        final ExplicitFlow x = flow.start() >= now ? flow
+            : new ExplicitFlow(flow.id(), flow.source(), flow.destination(), flow.bytes(), now, flow.repeat());
+        schedule(x.start(), EventKind.FLOW_START, completions.addExplicit(x));
     }
 
     /** The explicit flows' completed runs, in completion order. */
     public List<FlowCompletion> flowCompletions() {
-        return List.copyOf(flowCompletions);
+        return completions.flowCompletions();
     }
 
     /** Duration of the job's last completed comm phase (seconds), or NaN before the first one ends. */
@@ -505,19 +361,22 @@ public final class FluidSimulation implements Serializable {
         if (!started) {
             start();
         }
-        if (completionGrid > 0) {
+        if (completions.coarse()) {
             runCoarsely(until);
             return;
         }
         while (true) {
-            final double nextFlowEnd = nextFlowCompletion();
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
+            final double nextFlowEnd = completions.nextExact(now);
+            final double nextEvent = events.nextTime();
             final double next = Math.min(Math.min(nextFlowEnd, nextEvent), until);
-            advanceTo(next);
+            completions.advance(now, next);
+            now = Math.max(now, next);
             if (next >= until && nextEvent > until + EPS_SECONDS && nextFlowEnd > until + EPS_SECONDS) {
                 return;
             }
-            final boolean finished = finishFlows();
+            final List<SimFlow> done = completions.finishExactly();
+            done.forEach(this::delivered);
+            final boolean finished = !done.isEmpty();
             if (handleDueEvents() || finished) {
                 solveAndRecord();
             }
@@ -527,17 +386,16 @@ public final class FluidSimulation implements Serializable {
     /** {@link #runUntil} with coarse completions: flows complete on their own, the fabric re-solves on the grid. */
     private void runCoarsely(final double until) {
         while (true) {
-            final double nextCompletion = dueNext < dueOrder.length ? dueOrder[dueNext].finishAt : Double.POSITIVE_INFINITY;
-            final double nextEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
-            final double nextSolve = completedSince < Double.POSITIVE_INFINITY
-                ? (Math.floor(completedSince / completionGrid + EPS_SECONDS) + 1) * completionGrid : Double.POSITIVE_INFINITY;
+            final double nextCompletion = completions.nextDue();
+            final double nextEvent = events.nextTime();
+            final double nextSolve = completions.nextSolve();
             final double next = Math.min(Math.min(nextCompletion, nextEvent), Math.min(nextSolve, until));
             now = Math.max(now, next);
             if (next >= until && Math.min(Math.min(nextCompletion, nextEvent), nextSolve) > until + EPS_SECONDS) {
                 return;
             }
-            while (dueNext < dueOrder.length && dueOrder[dueNext].finishAt <= now + EPS_SECONDS) {
-                complete(dueOrder[dueNext++]);
+            for (SimFlow f = completions.pollDue(now); f != null; f = completions.pollDue(now)) {
+                complete(f);
             }
             final boolean onGrid = nextSolve <= now + EPS_SECONDS;
             if (handleDueEvents() || onGrid) {
@@ -549,9 +407,8 @@ public final class FluidSimulation implements Serializable {
     /** Handles the events due now; whether there were any. */
     private boolean handleDueEvents() {
         boolean any = false;
-        while (!events.isEmpty() && events.peek().time <= now + EPS_SECONDS) {
-            final Event e = events.poll();
-            if (e.kind == EventKind.LINK_REPORT && reportedDown[e.ref / 2] == (e.ref % 2 == 0)) {
+        for (Event e = events.pollDue(now); e != null; e = events.pollDue(now)) {
+            if (e.kind() == EventKind.LINK_REPORT && faults.reported(e.ref() / 2, e.ref() % 2 == 1)) {
                 continue; // a report of the state the link is in (one arrived out of order): no solve
             }
             handle(e);
@@ -569,152 +426,63 @@ public final class FluidSimulation implements Serializable {
         if (f.ids.length == 0) {
             return; // released since the solve (its job ended, it was re-routed)
         }
-        if (recording) {
-            final int mtu = fabric.technology().mtuBytes();
-            final double cnpCap = 1e6 / params.cnpIntervalUs();
-            for (int i = 0; i < f.routes.length && f.flowClass != null; i++) {
-                final double rate = allocator.rate(f.ids[i]);
-                for (final int b : f.routes[i].links()) {
-                    final int[] members = bundles.members(b);
-                    for (final int l : members) {
-                        timeline.lessOneFlow(l, now, rate * wire / members.length, 0);
-                    }
-                }
-            }
-            for (int i = 0; i < f.routes.length && f.flowClass == null; i++) {
-                final int[] links = f.routes[i].links();
-                final double rate = allocator.rate(f.ids[i]);
-                double unmarked = 1;
-                for (final int l : links) {
-                    unmarked *= 1 - timeline.latestMark(l);
-                }
-                final double cnps = unmarked < 1 ? Math.min((1 - unmarked) * rate / 8 / mtu, cnpCap) : 0;
-                for (int h = 0; h < links.length; h++) {
-                    final boolean end = h == 0 || h == links.length - 1;
-                    timeline.lessOneFlow(links[h], now, rate * wire, end ? cnps : 0);
-                }
-            }
-        }
-        f.remainingBytes = 0;
-        f.rateNow = 0;
-        f.release(allocator);
-        f.delivered = true; // it stays in the list until the next solve: nothing may route it again
-        completedSince = Math.min(completedSince, now);
+        recorder.lessFlow(f, now);
+        completions.completeCoarsely(f, now);
         delivered(f);
-    }
-
-    /** Coarse completions, before a solve: every flow's bytes counted up to now, completed flows dropped. */
-    private void countBytesSinceSolve() {
-        final double dt = now - solvedAt;
-        flows.removeIf(f -> f.delivered || f.ids.length == 0 && f.remainingBytes == 0);
-        if (dt > 0) {
-            for (final SimFlow f : flows) {
-                if (Double.isFinite(f.remainingBytes)) {
-                    f.remainingBytes = Math.max(0, f.remainingBytes - f.rateNow * dt / 8);
-                }
-            }
-        }
-        solvedAt = now;
-        completedSince = Double.POSITIVE_INFINITY;
-    }
-
-    /** Coarse completions, after a solve: each flow's rate and finish time, the finishing ones in order. */
-    private void orderCompletions() {
-        final List<SimFlow> finishing = new ArrayList<>();
-        for (final SimFlow f : flows) {
-            f.rateNow = f.rate(allocator);
-            f.finishAt = f.rateNow > 0 && Double.isFinite(f.remainingBytes) ? now + f.remainingBytes * 8 / f.rateNow
-                : Double.POSITIVE_INFINITY;
-            if (f.finishAt < Double.POSITIVE_INFINITY) {
-                finishing.add(f);
-            }
-        }
-        finishing.sort(java.util.Comparator.comparingDouble(f -> f.finishAt));
-        dueOrder = finishing.toArray(new SimFlow[0]);
-        dueNext = 0;
     }
 
     private void start() {
         started = true;
-        for (int i = 0; i < faults.size(); i++) {
-            final FaultSpec f = faults.get(i);
-            schedule(f.startSeconds(), EventKind.FAULT_START, i);
-            schedule(f.endSeconds(), EventKind.FAULT_END, i);
-        }
-        for (final JobState j : List.copyOf(jobs)) {
-            scheduleFirstIteration(j);
+        faults.scheduleAll(events);
+        for (final JobState j : List.copyOf(clock.all())) {
+            clock.scheduleFirstIteration(j, now);
         }
         applyConditions();
         solveAndRecord();
     }
 
-    private void scheduleFirstIteration(final JobState j) {
-        final JobSpec spec = j.job.spec();
-        final int ref = jobs.indexOf(j);
-        if (spec.pattern() == Pattern.BACKGROUND) {
-            schedule(j.phaseOffset, EventKind.BACKGROUND_TICK, ref);
-        } else {
-            j.computeStart = j.phaseOffset;
-            schedule(j.phaseOffset + spec.computeSeconds(), EventKind.COMM_START, ref);
-        }
-        if (j.endAt < Double.POSITIVE_INFINITY) {
-            schedule(Math.max(j.endAt, now), EventKind.JOB_END, ref);
-        }
-    }
-
     private void handle(final Event e) {
-        switch (e.kind) {
-            case COMM_START -> startComm(jobs.get(e.ref));
+        switch (e.kind()) {
+            case COMM_START -> startComm(clock.at(e.ref()));
             case BACKGROUND_TICK -> {
-                final JobState j = jobs.get(e.ref);
+                final JobState j = clock.at(e.ref());
                 addTransfers(j, j.job.transfers(), false);
-                j.job = redraw(j);
-                schedule(now + j.job.spec().periodSeconds(), EventKind.BACKGROUND_TICK, e.ref);
+                clock.redraw(j, now, e.ref());
             }
-            case JOB_END -> finish(jobs.get(e.ref));
-            case PIN -> applyPins(pendingPins.remove(e.sequence()));
+            case JOB_END -> finish(clock.at(e.ref()));
+            case PIN -> table.applyPins(table.pendingAt(e.sequence()), flows);
             case LINK_REPORT -> {
-                reportedDown[e.ref / 2] = e.ref % 2 == 0;
+                faults.report(e.ref() / 2, e.ref() % 2 == 1);
                 applyConditions();
             }
             case FLOW_START -> {
-                final ExplicitFlow x = explicitFlows.get(e.ref);
+                final ExplicitFlow x = completions.explicit(e.ref());
                 final SimFlow f = new SimFlow(null, x.source(), x.destination(), x.bytes(), Double.POSITIVE_INFINITY, -1,
                     Router.flowKey(x.source(), x.destination(), 0), false, fabric.txLink(x.source()));
-                f.explicit = e.ref;
+                f.explicit = e.ref();
                 f.startedAt = now;
-                route(f);
+                table.route(f);
                 flows.add(f);
                 if (x.repeat() > 0) {
-                    schedule(now + x.repeat(), EventKind.FLOW_START, e.ref);
+                    schedule(now + x.repeat(), EventKind.FLOW_START, e.ref());
                 }
             }
             case FAULT_START -> {
-                activeFaults[e.ref] = true;
-                flapDown[e.ref] = true;
-                final FaultSpec f = faults.get(e.ref);
-                if (f.type() == FaultType.LINK_DOWN && f.param("flapPeriod") > 0) {
-                    schedule(now + f.param("flapPeriod"), EventKind.FAULT_FLAP, e.ref);
-                }
-                if (f.type() == FaultType.LINK_FLAP) {
-                    schedule(now + f.param("downSeconds"), EventKind.FAULT_FLAP, e.ref);
-                }
-                if (f.type() == FaultType.UNEXPECTED_TRAFFIC) {
-                    addRogueFlows(e.ref, f);
+                for (final SimFlow f : faults.start(e.ref(), events, now)) {
+                    table.route(f);
+                    flows.add(f);
                 }
                 applyConditions();
             }
             case FAULT_FLAP -> {
-                if (activeFaults[e.ref]) {
-                    flapDown[e.ref] = !flapDown[e.ref];
-                    schedule(now + flapHalf(faults.get(e.ref), flapDown[e.ref]), EventKind.FAULT_FLAP, e.ref);
+                if (faults.flap(e.ref(), events, now)) {
                     applyConditions();
                 }
             }
             case FAULT_END -> {
-                activeFaults[e.ref] = false;
+                faults.end(e.ref());
                 flows.removeIf(f -> {
-                    if (f.rogueFault == e.ref) {
+                    if (f.rogueFault == e.ref()) {
                         f.release(allocator);
                         return true;
                     }
@@ -722,23 +490,14 @@ public final class FluidSimulation implements Serializable {
                 });
                 applyConditions();
             }
-            default -> throw new IllegalStateException("unknown event " + e.kind);
+            default -> throw new IllegalStateException("unknown event " + e.kind());
         }
-    }
-
-    /** How long a flapping link stays in the state it just entered: LINK_DOWN's half-period, LINK_FLAP's down time or the rest of its period. */
-    private static double flapHalf(final FaultSpec f, final boolean down) {
-        if (f.type() == FaultType.LINK_FLAP) {
-            return down ? f.param("downSeconds") : f.param("period") - f.param("downSeconds");
-        }
-        return f.param("flapPeriod");
     }
 
     private void startComm(final JobState j) {
-        j.inComm = true;
-        j.commStart = now;
+        clock.startComm(j, now);
         if (j.job.transfers().isEmpty() && j.job.classes().isEmpty()) {
-            endComm(j);
+            clock.endComm(j, now);
             return;
         }
         addTransfers(j, j.job.transfers(), j.job.spec().pattern().lockStep());
@@ -751,55 +510,10 @@ public final class FluidSimulation implements Serializable {
             final SimFlow f = new SimFlow(j, c.sources().get(0), c.destinations().get(0), c.bytes(),
                 Double.POSITIVE_INFINITY, -1, Router.flowKey(c.sources().get(0), c.destinations().get(0), 0), false, -1);
             f.flowClass = c;
-            route(f);
+            table.route(f);
             flows.add(f);
             j.active++;
         }
-    }
-
-    /**
-     * A class's path: the bundle of its source NICs' links, one bundle per hop of the equal-cost paths between its
-     * two switches, the bundle of its destination NICs' links (links that are down left out). Empty if none is up.
-     */
-    private int[] classPath(final FlowClass c) {
-        return classPaths.computeIfAbsent(c, this::findClassPath);
-    }
-
-    private int[] findClassPath(final FlowClass c) {
-        final int[] sources = upLinks(c.sources(), true);
-        final int[] destinations = upLinks(c.destinations(), false);
-        if (sources.length == 0 || destinations.length == 0) {
-            return new int[0];
-        }
-        final PortRef a = c.sources().get(0);
-        final PortRef b = c.destinations().get(0);
-        final int from = fabric.requireLinkAt(a).other(fabric.requireNode(a.device()).index());
-        final int to = fabric.requireLinkAt(b).other(fabric.requireNode(b.device()).index());
-        final int[][] layers = router.layers(from, to);
-        if (from != to && layers.length == 0) {
-            return new int[0];
-        }
-        final int[] path = new int[layers.length + 2];
-        path[0] = bundles.of(sources, allocator);
-        for (int i = 0; i < layers.length; i++) {
-            path[i + 1] = bundles.of(layers[i], allocator);
-        }
-        path[path.length - 1] = bundles.of(destinations, allocator);
-        return path;
-    }
-
-    private int[] upLinks(final List<PortRef> nics, final boolean sending) {
-        return nics.stream().mapToInt(p -> sending ? fabric.txLink(p) : fabric.rxLink(p))
-            .filter(d -> conditions.linkUp[d / 2]).toArray();
-    }
-
-    private void endComm(final JobState j) {
-        j.inComm = false;
-        iterations.add(new IterationRecord(j.job.id(), j.iteration++, j.computeStart, j.commStart, now));
-        j.lastCommSeconds = now - j.commStart;
-        j.computeStart = now;
-        final double drift = computeJitter > 0 ? Math.max(-0.5, computeJitter * gaussian(j.random)) : 0;
-        schedule(now + j.job.spec().computeSeconds() * (1 + drift), EventKind.COMM_START, jobs.indexOf(j));
     }
 
     private void addTransfers(final JobState j, final List<Transfer> transfers, final boolean lockStep) {
@@ -807,807 +521,61 @@ public final class FluidSimulation implements Serializable {
             // The hash sees what a switch sees (the two ends), never a label: renaming a job moves no flow.
             final SimFlow f = new SimFlow(j, t.source(), t.destination(), t.bytes(), Double.POSITIVE_INFINITY, -1,
                 Router.flowKey(t.source(), t.destination(), 0), lockStep, fabric.txLink(t.source()));
-            route(f);
+            table.route(f);
             flows.add(f);
             j.active++;
         }
     }
 
-    /**
-     * Undeclared traffic from where the fault's target names: a NIC sends it, or up to {@code senders} NICs under a
-     * switch (or of a job) do; each at {@code load} of its line rate, all towards one host NIC elsewhere (drawn from
-     * the fault's seed), so the receiver is congested as by an incast. The target is the culprit: the traffic is
-     * the sender's, its receiver a victim (as other simulators and operators name it).
-     */
-    private void addRogueFlows(final int faultIndex, final FaultSpec fault) {
-        final List<PortRef> targetNics = effects.targetPorts(fault.target()).stream()
-            .filter(p -> fabric.requireNode(p.device()).isHost()).toList();
-        final List<PortRef> sources = new ArrayList<>(targetNics.isEmpty() ? hostPortsUnder(fault.target()) : targetNics);
-        if (sources.isEmpty()) {
-            return;
-        }
-        final SplittableRandom random = new SplittableRandom(seed ^ fault.id().hashCode());
-        while (sources.size() > Math.max(1, (int) fault.param("senders"))) {
-            sources.remove(random.nextInt(sources.size()));
-        }
-        final List<Node> destinations = new ArrayList<>(fabric.hosts());
-        destinations.removeIf(h -> sources.stream().anyMatch(s -> s.device().equals(h.name())));
-        if (destinations.isEmpty()) {
-            return;
-        }
-        final PortRef dst = fabric.nicsOf(destinations.get(random.nextInt(destinations.size()))).get(0);
-        for (final PortRef src : sources) {
-            final double demand = fault.param("load") * fabric.requireLinkAt(src).capacityBps();
-            final SimFlow f = new SimFlow(null, src, dst, Double.POSITIVE_INFINITY, demand, faultIndex,
-                Router.flowKey(src, dst, fault.id().hashCode()), false, fabric.txLink(src));
-            route(f);
-            flows.add(f);
-        }
-    }
-
-    private List<PortRef> hostPortsUnder(final FaultTarget target) {
-        final List<PortRef> ports = new ArrayList<>();
-        final Node device = fabric.requireNode(target.device());
-        for (final int li : fabric.linksOf(device.index())) {
-            final int other = fabric.link(li).other(device.index());
-            if (fabric.node(other).isHost()) {
-                ports.add(fabric.link(li).portOf(other));
-            }
-        }
-        return ports;
-    }
-
-    private PlacedJob redraw(final JobState j) {
-        final PlacedJob placed = j.job;
-        final List<Transfer> next = new ArrayList<>();
-        final int hosts = placed.hosts().size();
-        final int k = placed.ranks().size() / hosts;
-        for (int h = 0; h < hosts && hosts > 1; h++) {
-            int peer = j.random.nextInt(hosts - 1);
-            if (peer >= h) {
-                peer++;
-            }
-            final int nic = j.random.nextInt(k);
-            next.add(new Transfer(placed.ranks().get(h * k + nic), placed.ranks().get(peer * k + nic),
-                placed.spec().bytesPerIteration()));
-        }
-        return new PlacedJob(placed.spec(), placed.hosts(), placed.ranks(), next);
-    }
-
-    private void route(final SimFlow f) {
-        if (f.delivered) {
-            // a flow completed coarsely since the last solve: routing it again (a link's state changed, a pin moved
-            // it) would deliver it, and end its job's comm, a second time (issue 14: a ring stuck in comm for good)
-            return;
-        }
-        routesStale = true;
-        f.release(allocator);
-        if (f.flowClass != null) {
-            final int[] path = classPath(f.flowClass);
-            f.routes = path.length == 0 ? new Route[0] : new Route[] {new Route(path, 1.0)};
-            f.ids = path.length == 0 ? new int[0] : new int[] {allocator.addFlow(path, f.demand(), f.flowClass.members())};
-            return;
-        }
-        // a background job's peers are drawn again every period: its flows do not come again
-        final boolean again = f.job == null || f.job.job.spec().pattern() != Pattern.BACKGROUND;
-        final List<Route> routes = router.routes(f.source, f.destination, f.key, again);
-        f.routes = routes.toArray(new Route[0]);
-        f.ids = new int[routes.size()];
-        for (int i = 0; i < routes.size(); i++) {
-            f.ids[i] = allocator.addFlow(routes.get(i).links(), f.demand() * routes.get(i).weight());
-        }
-    }
-
     /** Recomputes conditions from the active faults, pushes capacities to the solver, re-routes if paths changed. */
     private void applyConditions() {
-        final boolean[] upBefore = conditions.linkUp.clone();
-        final double[] skewBefore = conditions.skew.clone();
-        conditions.reset();
-        for (int i = 0; i < faults.size(); i++) {
-            if (activeFaults[i]) {
-                effects.apply(faults.get(i), conditions, flapDown[i]);
-            }
-        }
-        for (int l = 0; l < reportedDown.length; l++) {
-            if (reportedDown[l]) {
-                conditions.linkUp[l] = false;
-            }
-        }
-        boolean reroute = !Arrays.equals(skewBefore, conditions.skew);
-        for (int l = 0; l < upBefore.length; l++) {
-            if (upBefore[l] != conditions.linkUp[l]) {
-                router.setLinkUp(l, conditions.linkUp[l]);
-                reroute = true;
-            }
-        }
-        for (int n = 0; n < conditions.skew.length; n++) {
-            router.setSkew(n, conditions.skew[n]);
-        }
-        pushCapacities();
+        final boolean reroute = faults.apply();
+        pfc.pushCapacities();
         if (reroute) {
-            classPaths.clear();
+            table.forgetClassPaths();
             for (final SimFlow f : flows) {
-                route(f);
+                table.route(f);
             }
         }
-    }
-
-    private void pushCapacities() {
-        for (int d = 0; d < nominalCapacity.length; d++) {
-            // The solver shares payload: the headers take their part of the wire.
-            final double cap = conditions.linkUp[d / 2]
-                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) * pauseFactor[d]
-                    / wire
-                : 0;
-            if (cap != allocator.capacity(d)) {
-                allocator.setCapacity(d, cap);
-            }
-        }
-        bundles.pushCapacities(allocator);
     }
 
     private void solveAndRecord() {
-        if (completionGrid > 0) {
-            countBytesSinceSolve();
+        if (completions.coarse()) {
+            completions.beforeSolve(now);
         }
-        flattenRoutes();
-        pushNicShares();
-        solveCoupled();
+        table.flatten(flows);
+        pfc.pushNicShares();
+        lockStep.solve();
         // What links are offered depends on the flows and the links' own capacities, not on pauses: once per solve.
-        final double[] offered = offeredLoad();
+        final double[] offered = pfc.offeredLoad();
         // PFC: overloaded egresses pause the links that feed them, which then carry less for everyone.
         for (int hop = 0; hop < PAUSE_HOPS; hop++) {
-            if (!updatePauses(offered)) {
+            if (!pfc.updatePauses(offered)) {
                 break;
             }
-            pushCapacities();
-            pushNicShares();
-            solveCoupled();
+            pfc.pushCapacities();
+            pfc.pushNicShares();
+            lockStep.solve();
         }
-        record(offered);
-        if (completionGrid > 0) {
-            orderCompletions();
+        recorder.record(offered, now);
+        if (completions.coarse()) {
+            completions.afterSolve(now);
         }
-    }
-
-    /**
-     * PFC without congestion control: the queue pairs of a NIC are paced at line rate into its one FIFO, which sends
-     * their packets in turn whenever the NIC is not paused, so each of k active queue pairs gets 1/k of what the NIC
-     * sends and none can use time another leaves: a queue pair held back downstream holds the FIFO's head, and PFC
-     * pauses the whole NIC. Each flow's demand is capped at its NIC's (paused) capacity over its active flows; the
-     * network then reaches the NIC only through its pauses. With congestion control each queue pair has its own rate
-     * limiter and this does not apply.
-     */
-    private void pushNicShares() {
-        if (!noCongestionControl) {
-            return;
-        }
-        final int[] active = new int[nominalCapacity.length];
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) {
-                active[routeNic[k]]++;
-            }
-        }
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
-                final SimFlow f = routeFlow[k];
-                final double share = allocator.capacity(f.nicLink) / active[f.nicLink];
-                if (share != f.nicShare) {
-                    f.nicShare = share;
-                    if (!f.capped) {
-                        f.setDemand(allocator, f.demand());
-                    }
-                }
-            }
-        }
-    }
-
-    /** Rebuilds the flat routes after flows were added or re-routed, else drops the routes of released flows. */
-    private void flattenRoutes() {
-        if (routesStale) {
-            rebuildRoutes();
-            routesStale = false;
-            return;
-        }
-        int first = 0; // routes before the first released one stay where they are
-        while (first < routeCount && routeFlow[first].ids.length > 0) {
-            first++;
-        }
-        if (first == routeCount) {
-            return;
-        }
-        int kept = first;
-        int from = first == 0 ? 0 : routeEnd[first - 1];
-        int h = from;
-        for (int k = first; k < routeCount; k++) {
-            final int to = routeEnd[k];
-            if (routeFlow[k].ids.length > 0) { // released flows have no allocator ids left
-                System.arraycopy(hops, from, hops, h, to - from);
-                h += to - from;
-                routeEnd[kept] = h;
-                routeFlow[kept] = routeFlow[k];
-                routeId[kept] = routeId[k];
-                routeWeight[kept] = routeWeight[k];
-                routeFirst[kept] = routeFirst[k];
-                routeNic[kept] = routeNic[k];
-                routeDemand[kept] = routeDemand[k];
-                kept++;
-            }
-            from = to;
-        }
-        Arrays.fill(routeFlow, kept, routeCount, null);
-        routeCount = kept;
-    }
-
-    private void rebuildRoutes() {
-        int entries = 0;
-        int count = 0;
-        anyLockStep = false;
-        longestRoute = 0;
-        for (final SimFlow f : flows) {
-            anyLockStep |= f.lockStep;
-            count += f.routes.length;
-            for (final Route r : f.routes) {
-                entries += r.links().length;
-                longestRoute = Math.max(longestRoute, r.links().length);
-            }
-        }
-        if (hops.length < entries) {
-            hops = new int[entries + (entries >>> 2)];
-        }
-        if (routeEnd.length < count) {
-            final int size = count + (count >>> 2);
-            routeEnd = new int[size];
-            routeFlow = new SimFlow[size];
-            routeId = new int[size];
-            routeWeight = new double[size];
-            routeFirst = new boolean[size];
-            routeNic = new int[size];
-            routeDemand = new double[size];
-        }
-        int h = 0;
-        int k = 0;
-        for (final SimFlow f : flows) {
-            for (int i = 0; i < f.routes.length; i++) {
-                final int[] links = f.routes[i].links();
-                System.arraycopy(links, 0, hops, h, links.length);
-                h += links.length;
-                routeEnd[k] = h;
-                routeFlow[k] = f;
-                routeId[k] = f.ids[i];
-                routeWeight[k] = f.routes[i].weight();
-                routeFirst[k] = i == 0;
-                routeNic[k] = f.nicLink;
-                routeDemand[k] = f.naturalDemand;
-                k++;
-            }
-        }
-        Arrays.fill(routeFlow, k, Math.max(k, Math.min(routeCount, routeFlow.length)), null);
-        routeCount = count;
-    }
-
-    /** Max-min rates, then lock-step groups capped at their slowest member and re-solved. */
-    private void solveCoupled() {
-        if (!anyLockStep) {
-            allocator.resolve();
-            return;
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep && f.capped) {
-                f.setDemand(allocator, f.demand());
-                f.capped = false;
-            }
-        }
-        allocator.resolve();
-        for (final JobState j : jobs) {
-            j.minRate = Double.POSITIVE_INFINITY;
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep) {
-                f.job.minRate = Math.min(f.job.minRate, f.rate(allocator));
-            }
-        }
-        for (final SimFlow f : flows) {
-            if (f.lockStep && f.rate(allocator) > f.job.minRate * (1 + 1e-9)) {
-                f.setDemand(allocator, f.job.minRate);
-                f.capped = true;
-            }
-        }
-        allocator.resolve();
-    }
-
-    /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
-    private boolean updatePauses(final double[] offered) {
-        final int n = nominalCapacity.length;
-        // an egress's pause fraction depends on the egress alone: once per link, then spread to its feeders
-        final double[] egressPause = scratch(6);
-        boolean anyPause = false;
-        for (int e = 0; e < n; e++) {
-            if (offered[e] > 0) {
-                final double unpaused = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
-                egressPause[e] = CongestionModel.pauseFraction(params, unpaused, offered[e],
-                    conditions.ecnEnabled[fabric.txNode(e)]);
-                anyPause |= egressPause[e] > 0;
-            }
-        }
-        final double[] next = scratch(7);
-        if (anyPause && noCongestionControl) {
-            spreadPerIngress(egressPause, next);
-        } else if (anyPause) {
-            int from = 0;
-            for (int k = 0; k < routeCount; k++) {
-                final int to = routeEnd[k];
-                for (int i = routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
-                    final double pf = egressPause[hops[i]];
-                    if (pf > next[hops[i - 1]]) {
-                        next[hops[i - 1]] = pf;
-                    }
-                }
-                from = to;
-            }
-        }
-        boolean changed = false;
-        for (int d = 0; d < n; d++) {
-            final double factor = 1 - next[d];
-            pausedFraction[d] = next[d];
-            if (Math.abs(factor - pauseFactor[d]) > 1e-6) {
-                pauseFactor[d] = factor;
-                changed = true;
-            }
-        }
-        return changed;
-    }
-
-    /**
-     * PFC without congestion control: a switch counts its buffer per ingress port and pauses the port whose packets
-     * exceed XOFF. Every port's queue share oscillates between the same XON and XOFF, so a congested FIFO egress drains
-     * its ingress ports about equally: the egress is shared max-min among its ingress ports (a level L with
-     * Σ min(d_i, L) = capacity), and an ingress offering d_i > L is paused for 1 − L/d_i of the time, whatever else it
-     * carries (head-of-line blocking). A port offering less than L is not paused at all. Each feeder gets the largest
-     * pause of the egresses it feeds ({@code next}); only egresses that pause at all ({@code egressPause > 0}) count.
-     */
-    private void spreadPerIngress(final double[] egressPause, final double[] next) {
-        final int n = nominalCapacity.length;
-        final int[] slot = new int[n];
-        Arrays.fill(slot, -1);
-        final List<double[]> demand = new ArrayList<>();
-        final List<Integer> egresses = new ArrayList<>();
-        for (int e = 0; e < n; e++) {
-            if (egressPause[e] > 0) {
-                slot[e] = demand.size();
-                demand.add(new double[fabric.degree(fabric.txNode(e))]);
-                egresses.add(e);
-            }
-        }
-        // What each ingress port offers each paused egress: the routes' NIC rates through the links before it.
-        int h = 0;
-        for (int k = 0; k < routeCount; k++) {
-            double rate = routeRate[k];
-            int previous = -1;
-            if (routeNic[k] < 0) {
-                h = routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
-                continue;
-            }
-            for (final int to = routeEnd[k]; h < to; h++) {
-                final int l = hops[h];
-                if (previous >= 0 && slot[l] >= 0) {
-                    demand.get(slot[l])[ingressPort[previous]] += rate;
-                }
-                rate *= passOn[l];
-                previous = l;
-            }
-        }
-        for (int s = 0; s < egresses.size(); s++) {
-            final int e = egresses.get(s);
-            final double[] d = demand.get(s);
-            final double capacity = pauseFactor[e] > 0 ? allocator.capacity(e) / pauseFactor[e] : 0;
-            final double level = ingressLevel(d, capacity);
-            final int node = fabric.txNode(e);
-            for (int port = 0; port < d.length; port++) {
-                if (d[port] > level) {
-                    final int link = fabric.linkOf(node, port);
-                    final int feeder = fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
-                    final double pf = 1 - level / d[port];
-                    if (pf > next[feeder]) {
-                        next[feeder] = pf;
-                    }
-                }
-            }
-        }
-    }
-
-    /** The max-min level L of an egress's capacity over its ingress ports' demands: Σ min(d_i, L) = capacity. */
-    static double ingressLevel(final double[] demands, final double capacity) {
-        int m = 0;
-        final double[] d = new double[demands.length];
-        for (final double x : demands) {
-            if (x > 0) { // most ports of a switch send nothing to a given egress
-                d[m++] = x;
-            }
-        }
-        Arrays.sort(d, 0, m);
-        double left = capacity;
-        for (int i = 0; i < m; i++) {
-            final int rest = m - i;
-            if (d[i] * rest >= left) {
-                return left / rest;
-            }
-            left -= d[i];
-        }
-        return Double.POSITIVE_INFINITY;
-    }
-
-    /**
-     * What each link is offered: every flow starts at min(its demand, its fair share of its NIC's line rate) (a NIC
-     * with k active flows offers each 1/k of its rate) and reaches each next link at what the links before it could
-     * deliver — an overloaded link passes on its capacity, shared in proportion to what it was offered (a FIFO). So
-     * colliding elephants overload the link where they collide, not every link behind it: a link downstream sees
-     * only what its feeders deliver (docs/twin.md, PFC). Computed as a fixed point, exact after as many passes as
-     * the longest path has links (paths go up then down, so no link feeds itself).
-     */
-    private double[] offeredLoad() {
-        final int n = nominalCapacity.length;
-        final int[] flowsFromNic = new int[n];
-        for (int k = 0; k < routeCount; k++) {
-            if (routeFirst[k] && routeNic[k] >= 0) {
-                flowsFromNic[routeNic[k]]++;
-            }
-        }
-        final double[] deliverable = new double[n];
-        for (int d = 0; d < n; d++) {
-            deliverable[d] = conditions.linkUp[d / 2]
-                ? nominalCapacity[d] * conditions.capacityFactor[d] * (1 - conditions.stormPause[d]) / wire : 0;
-        }
-        final double[] rate = new double[routeCount];
-        for (int k = 0; k < routeCount; k++) {
-            final int nic = routeNic[k];
-            if (nic < 0) {
-                continue;
-            }
-            final double natural = Math.min(routeDemand[k],
-                nominalCapacity[nic] * conditions.capacityFactor[nic] / wire / flowsFromNic[nic]);
-            rate[k] = natural * routeWeight[k];
-        }
-        routeRate = rate;
-        final double[] offered = offeredByPasses(n, longestRoute, rate, deliverable);
-        spreadBundles(offered, 1, null);
-        return offered;
-    }
-
-    /**
-     * Hands what each bundle carries to its members, evenly: {@code scale ×} its load to {@code into}, and with
-     * {@code flowsOn} its flows (a class counts all its members) to the members' flow counts.
-     */
-    private void spreadBundles(final double[] into, final double scale, final int[] flowsOn) {
-        if (bundles.count() == 0) {
-            return;
-        }
-        final double[] members = new double[bundles.count()];
-        if (flowsOn != null) {
-            int h = 0;
-            for (int k = 0; k < routeCount; k++) {
-                final int to = routeEnd[k];
-                for (; h < to; h++) {
-                    if (routeNic[k] < 0) {
-                        members[hops[h] - bundles.id(0)] += routeFlow[k].flowClass.members();
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < members.length; i++) {
-            final int id = bundles.id(i);
-            final double load = allocator.load(id) * scale;
-            final int[] links = bundles.members(id);
-            for (final int l : links) {
-                into[l] += load / links.length;
-                if (flowsOn != null) {
-                    flowsOn[l] += (int) Math.round(members[i] / links.length);
-                }
-            }
-        }
-    }
-
-    /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
-    private double[] offeredByPasses(final int n, final int longest, final double[] natural, final double[] deliverable) {
-        double[] offered = null;
-        final double[] passOn = new double[n]; // share of what a link is offered that it passes on
-        Arrays.fill(passOn, 1.0);
-        for (int pass = 0; pass < Math.max(1, longest); pass++) {
-            final double[] next = new double[n];
-            int h = 0;
-            for (int k = 0; k < routeCount; k++) {
-                double rate = natural[k];
-                if (routeNic[k] < 0) {
-                    h = routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
-                    continue;
-                }
-                for (final int to = routeEnd[k]; h < to; h++) {
-                    final int l = hops[h];
-                    next[l] += rate;
-                    rate *= passOn[l];
-                }
-            }
-            if (offered != null && Arrays.equals(offered, next)) {
-                break;
-            }
-            offered = next;
-            boolean overloaded = false;
-            for (int l = 0; l < n; l++) {
-                passOn[l] = offered[l] > deliverable[l] ? deliverable[l] / offered[l] : 1;
-                overloaded |= passOn[l] < 1;
-            }
-            if (!overloaded) {
-                break; // nothing scaled: the next pass would give the same loads
-            }
-        }
-        this.passOn = passOn;
-        return offered;
-    }
-
-    private void record(final double[] offeredPayload) {
-        if (!recording) {
-            return;
-        }
-        final int n = nominalCapacity.length;
-        final double[] offered = scratch(0);
-        // What the wire carries (the states and counters): the payload with its headers.
-        final double[] rate = scratch(1);
-        final double[] capacity = scratch(2);
-        for (int d = 0; d < n; d++) {
-            rate[d] = allocator.load(d) * wire;
-            capacity[d] = allocator.capacity(d) * wire;
-            offered[d] = offeredPayload[d] * wire;
-        }
-        final int[] flowCount = scratchFlows();
-        spreadBundles(rate, wire, flowCount);
-        final double[] cnp = scratch(3);
-        final int mtu = fabric.technology().mtuBytes();
-        final double[] mark = scratch(4);
-        final double[] queue = scratch(5);
-        for (int d = 0; d < n; d++) {
-            final boolean ecn = conditions.ecnEnabled[fabric.txNode(d)];
-            queue[d] = CongestionModel.queueBytes(params, rate[d], capacity[d], offered[d], mtu, ecn);
-            mark[d] = ecn ? CongestionModel.markProbability(params, queue[d], nominalCapacity[d]) : 0;
-        }
-        final double cnpCap = 1e6 / params.cnpIntervalUs();
-        int from = 0;
-        for (int k = 0; k < routeCount; k++) {
-            final int to = routeEnd[k];
-            if (routeNic[k] < 0) {
-                from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
-                continue;
-            }
-            double unmarked = 1;
-            for (int h = from; h < to; h++) {
-                flowCount[hops[h]]++;
-                unmarked *= 1 - mark[hops[h]];
-            }
-            // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
-            // (counted on its outgoing link): the two ends never share a link, so one array serves both.
-            if (unmarked < 1) {
-                final double cnps = Math.min((1 - unmarked) * allocator.rate(routeId[k]) / 8 / mtu, cnpCap);
-                cnp[hops[to - 1]] += cnps;
-                cnp[hops[from]] += cnps;
-            }
-            from = to;
-        }
-        for (int d = 0; d < n; d++) {
-            if (!timeline.keeps(d)) {
-                timeline.noteMark(d, mark[d]);
-                continue;
-            }
-            final boolean storm = conditions.stormPause[d] > 0;
-            // a LinkState's values, without the object (LinkTimeline.append)
-            timeline.append(d, now, rate[d], capacity[d], offered[d], flowCount[d],
-                queue[d], mark[d], Math.max(pausedFraction[d], conditions.stormPause[d]), storm,
-                conditions.dropFraction[d], conditions.fecPerBit[d], conditions.crcPerPacket[d],
-                conditions.addedLatencyUs[d], cnp[d], conditions.linkUp[d / 2]);
-        }
-    }
-
-    /** Per-link scratch array {@code i} (one per directed link), zeroed. */
-    private double[] scratch(final int i) {
-        final int n = nominalCapacity.length;
-        if (scratch == null) {
-            scratch = new double[8][];
-        }
-        if (scratch[i] == null || scratch[i].length != n) {
-            scratch[i] = new double[n];
-        } else {
-            Arrays.fill(scratch[i], 0);
-        }
-        return scratch[i];
-    }
-
-    private int[] scratchFlows() {
-        final int n = nominalCapacity.length;
-        if (scratchFlows == null || scratchFlows.length != n) {
-            scratchFlows = new int[n];
-        } else {
-            Arrays.fill(scratchFlows, 0);
-        }
-        return scratchFlows;
-    }
-
-    /** When the next flow completes at today's rates; notes each flow's rate for {@link #advanceTo}, which follows. */
-    private double nextFlowCompletion() {
-        double t = Double.POSITIVE_INFINITY;
-        for (final SimFlow f : flows) {
-            final double rate = f.rate(allocator);
-            f.rateNow = rate;
-            if (rate > 0 && Double.isFinite(f.remainingBytes)) {
-                t = Math.min(t, now + f.remainingBytes * 8 / rate);
-            }
-        }
-        return t;
-    }
-
-    /** Moves every flow's bytes at the rates {@link #nextFlowCompletion} just noted (nothing is solved between). */
-    private void advanceTo(final double t) {
-        final double dt = t - now;
-        if (dt > 0) {
-            for (final SimFlow f : flows) {
-                if (Double.isFinite(f.remainingBytes)) {
-                    f.remainingBytes -= f.rateNow * dt / 8;
-                }
-            }
-            now = t;
-        }
-    }
-
-    /**
-     * Removes flows whose bytes are delivered, together with those within {@link #FINISH_TOLERANCE} of their size of
-     * done (one event for a cluster of near-simultaneous completions instead of one each: an all-to-all's thousands
-     * of flows end in clusters); ends the comm phase of jobs whose last flow finished.
-     */
-    private boolean finishFlows() {
-        final List<SimFlow> done = new ArrayList<>();
-        flows.removeIf(f -> {
-            if (Double.isFinite(f.totalBytes) && f.remainingBytes <= Math.max(1.0, f.totalBytes * FINISH_TOLERANCE)) {
-                f.release(allocator);
-                done.add(f);
-                return true;
-            }
-            return false;
-        });
-        for (int i = done.size() - 1; i >= 0; i--) {
-            delivered(done.get(i));
-        }
-        return !done.isEmpty();
     }
 
     /** A flow's bytes are all delivered now: an explicit flow's run is recorded, a job's last flow ends its comm phase. */
     private void delivered(final SimFlow f) {
-        if (f.explicit >= 0) {
-            final ExplicitFlow x = explicitFlows.get(f.explicit);
-            final int round = x.repeat() > 0 ? (int) Math.round((f.startedAt - x.start()) / x.repeat()) : 0;
-            flowCompletions.add(new FlowCompletion(x.id(), round, f.startedAt, now));
-        }
+        completions.delivered(f, now);
         if (f.job != null && --f.job.active == 0 && f.job.inComm) {
-            endComm(f.job);
+            clock.endComm(f.job, now);
         }
-    }
-
-    /** Standard normal from a seeded stream (Box–Muller), so drift is reproducible. */
-    private static double gaussian(final SplitMix random) {
-        final double u = 1 - random.nextDouble();
-        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.nextDouble());
     }
 
     private void schedule(final double time, final EventKind kind, final int ref) {
-        events.add(new Event(time, eventSequence++, kind, ref));
+        events.schedule(time, kind, ref);
     }
 
     private JobState job(final String id) {
-        final JobState j = jobsById.get(id);
-        if (j == null) {
-            throw new IllegalArgumentException("unknown job '" + id + "'");
-        }
-        return j;
-    }
-
-    private enum EventKind { COMM_START, BACKGROUND_TICK, FAULT_START, FAULT_FLAP, FAULT_END, JOB_END, FLOW_START, PIN,
-        LINK_REPORT }
-
-    private record Event(double time, long sequence, EventKind kind, int ref) implements Comparable<Event>, Serializable {
-        @Override
-        public int compareTo(final Event o) {
-            final int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(sequence, o.sequence);
-        }
-    }
-
-    /** A job's progress through its iterations. */
-    private static final class JobState implements Serializable {
-        PlacedJob job;
-        final SplitMix random;
-        double phaseOffset;
-        double computeStart;
-        double commStart;
-        boolean inComm;
-        int iteration;
-        int active;
-        double minRate;
-        double lastCommSeconds = Double.NaN;
-        double endAt = Double.POSITIVE_INFINITY;
-        boolean ended;
-        double endedAt = Double.POSITIVE_INFINITY;
-
-        JobState(final PlacedJob job, final SplitMix random) {
-            this.job = job;
-            this.random = random;
-        }
-    }
-
-    /** One transfer in flight, on one route (ECMP) or several (spray). */
-    private static final class SimFlow implements Serializable {
-        final JobState job;
-        final PortRef source;
-        final PortRef destination;
-        final double totalBytes;
-        final double naturalDemand;
-        final int rogueFault;
-        final long key;
-        final boolean lockStep;
-        double remainingBytes;
-        Route[] routes = new Route[0];
-        int[] ids = new int[0];
-        boolean capped;
-        /** Completed between two solves (coarse completions), still listed until the next one. */
-        boolean delivered;
-        /** Its rate since the last solve, noted once per step of {@link #runUntil}. */
-        double rateNow;
-        /** Coarse completions: when it finishes at the rates in force. */
-        double finishAt = Double.POSITIVE_INFINITY;
-        /** The class of flows this one stands for (a large all-to-all), else null. */
-        FlowClass flowClass;
-        /** Index of the explicit flow this runs (-1 for a job's or a fault's) and when this run started. */
-        int explicit = -1;
-        double startedAt;
-        /** Its share of its NIC's capacity (PFC without congestion control, {@link #pushNicShares}), else infinite. */
-        double nicShare = Double.POSITIVE_INFINITY;
-        /** The directed link its NIC sends on (looked up once: it is on every hot path). */
-        final int nicLink;
-
-        SimFlow(final JobState job, final PortRef source, final PortRef destination, final double bytes,
-                final double naturalDemand, final int rogueFault, final long key, final boolean lockStep,
-                final int nicLink) {
-            this.nicLink = nicLink;
-            this.job = job;
-            this.source = source;
-            this.destination = destination;
-            this.totalBytes = bytes;
-            this.remainingBytes = bytes;
-            this.naturalDemand = naturalDemand;
-            this.rogueFault = rogueFault;
-            this.key = key;
-            this.lockStep = lockStep;
-        }
-
-        /** Its demand: what it asks for, within its NIC's share when the transport has no congestion control. */
-        double demand() {
-            return Math.min(naturalDemand, nicShare);
-        }
-
-        double rate(final RateAllocator a) {
-            double r = 0;
-            for (final int id : ids) {
-                r += a.rate(id);
-            }
-            return r;
-        }
-
-        void setDemand(final RateAllocator a, final double demand) {
-            for (int i = 0; i < ids.length; i++) {
-                a.setDemand(ids[i], demand * routes[i].weight());
-            }
-        }
-
-        void release(final RateAllocator a) {
-            for (final int id : ids) {
-                a.removeFlow(id);
-            }
-            ids = new int[0];
-        }
+        return clock.job(id);
     }
 }

@@ -1,0 +1,304 @@
+package dev.fabrictwin.twin.sim;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.fabrictwin.twin.model.CongestionModel;
+
+/**
+ * PFC's coupling of the links: what each link is offered when flows start at their NIC's share and reach each next
+ * link at what the links before could deliver, the pauses an overloaded egress spreads to the links that feed it, and
+ * the capacities the solver sees once pauses take their part (docs/twin.md, PFC).
+ */
+final class PfcCoupling implements Serializable {
+
+    private final LinkModel links;
+    /** Per directed link: the share of time it is not paused (1: never paused), and the share it is. */
+    private final double[] pauseFactor;
+    private final double[] pausedFraction;
+    /**
+     * The transport has no congestion control (queue pairs paced at line rate, PFC alone keeps it lossless): a NIC's
+     * queue pairs share its one FIFO in turn and PFC pauses fall on ingress ports (docs/twin.md, PFC without CC).
+     */
+    private boolean noCongestionControl;
+    /** Per directed link: the index of its physical link among the links of the node it enters (its ingress port). */
+    private final int[] ingressPort;
+    /** From the latest offered-load pass: each route's rate at its NIC and the share each link passes on. */
+    private double[] routeRate = new double[0];
+    private double[] passOn = new double[0];
+    /** Per-link scratch of {@link #updatePauses}, reused across solve events; cleared before each use. */
+    private final LinkScratch scratch;
+
+    PfcCoupling(final LinkModel links) {
+        this.links = links;
+        this.scratch = new LinkScratch(links.nominalCapacity.length, 2);
+        this.pauseFactor = new double[links.nominalCapacity.length];
+        Arrays.fill(pauseFactor, 1.0);
+        this.pausedFraction = new double[links.nominalCapacity.length];
+        this.ingressPort = new int[links.nominalCapacity.length];
+        for (int d = 0; d < ingressPort.length; d++) {
+            final int[] at = links.fabric.linksOf(links.fabric.rxNode(d));
+            for (int i = 0; i < at.length; i++) {
+                if (at[i] == d / 2) {
+                    ingressPort[d] = i;
+                }
+            }
+        }
+    }
+
+    /** Whether the transport has no congestion control (PFC alone): set before the run. */
+    void withoutCongestionControl(final boolean none) {
+        noCongestionControl = none;
+    }
+
+    /** The share of time the link was paused at the latest solve. */
+    double pausedFraction(final int directedLink) {
+        return pausedFraction[directedLink];
+    }
+
+    void pushCapacities() {
+        for (int d = 0; d < links.nominalCapacity.length; d++) {
+            // The solver shares payload: the headers take their part of the wire.
+            final double cap = links.conditions.linkUp[d / 2]
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d])
+                    * pauseFactor[d]
+                    / links.wire
+                : 0;
+            if (cap != links.allocator.capacity(d)) {
+                links.allocator.setCapacity(d, cap);
+            }
+        }
+        links.bundles.pushCapacities(links.allocator);
+    }
+
+    /**
+     * PFC without congestion control: the queue pairs of a NIC are paced at line rate into its one FIFO, which sends
+     * their packets in turn whenever the NIC is not paused, so each of k active queue pairs gets 1/k of what the NIC
+     * sends and none can use time another leaves: a queue pair held back downstream holds the FIFO's head, and PFC
+     * pauses the whole NIC. Each flow's demand is capped at its NIC's (paused) capacity over its active flows; the
+     * network then reaches the NIC only through its pauses. With congestion control each queue pair has its own rate
+     * limiter and this does not apply.
+     */
+    void pushNicShares() {
+        if (!noCongestionControl) {
+            return;
+        }
+        final int[] active = new int[links.nominalCapacity.length];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) {
+                active[links.table.routeNic[k]]++;
+            }
+        }
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) { // flow classes: no NIC FIFO share (docs/twin.md)
+                final SimFlow f = links.table.routeFlow[k];
+                final double share = links.allocator.capacity(f.nicLink) / active[f.nicLink];
+                if (share != f.nicShare) {
+                    f.nicShare = share;
+                    if (!f.capped) {
+                        f.setDemand(links.allocator, f.demand());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Sets each link's pause factor from the overload of the egresses it feeds; true if anything changed. */
+    boolean updatePauses(final double[] offered) {
+        final int n = links.nominalCapacity.length;
+        // an egress's pause fraction depends on the egress alone: once per link, then spread to its feeders
+        final double[] egressPause = scratch.zeroed(0);
+        boolean anyPause = false;
+        for (int e = 0; e < n; e++) {
+            if (offered[e] > 0) {
+                final double unpaused = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
+                egressPause[e] = CongestionModel.pauseFraction(links.params, unpaused, offered[e],
+                    links.conditions.ecnEnabled[links.fabric.txNode(e)]);
+                anyPause |= egressPause[e] > 0;
+            }
+        }
+        final double[] next = scratch.zeroed(1);
+        if (anyPause && noCongestionControl) {
+            spreadPerIngress(egressPause, next);
+        } else if (anyPause) {
+            int from = 0;
+            for (int k = 0; k < links.table.routeCount; k++) {
+                final int to = links.table.routeEnd[k];
+                for (int i = links.table.routeNic[k] < 0 ? to : from + 1; i < to; i++) { // a class's hops are bundles
+                    final double pf = egressPause[links.table.hops[i]];
+                    if (pf > next[links.table.hops[i - 1]]) {
+                        next[links.table.hops[i - 1]] = pf;
+                    }
+                }
+                from = to;
+            }
+        }
+        boolean changed = false;
+        for (int d = 0; d < n; d++) {
+            final double factor = 1 - next[d];
+            pausedFraction[d] = next[d];
+            if (Math.abs(factor - pauseFactor[d]) > 1e-6) {
+                pauseFactor[d] = factor;
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * PFC without congestion control: a switch counts its buffer per ingress port and pauses the port whose packets
+     * exceed XOFF. Every port's queue share oscillates between the same XON and XOFF, so a congested FIFO egress drains
+     * its ingress ports about equally: the egress is shared max-min among its ingress ports (a level L with
+     * Σ min(d_i, L) = capacity), and an ingress offering d_i > L is paused for 1 − L/d_i of the time, whatever else it
+     * carries (head-of-line blocking). A port offering less than L is not paused at all. Each feeder gets the largest
+     * pause of the egresses it feeds ({@code next}); only egresses that pause at all ({@code egressPause > 0}) count.
+     */
+    private void spreadPerIngress(final double[] egressPause, final double[] next) {
+        final int n = links.nominalCapacity.length;
+        final int[] slot = new int[n];
+        Arrays.fill(slot, -1);
+        final List<double[]> demand = new ArrayList<>();
+        final List<Integer> egresses = new ArrayList<>();
+        for (int e = 0; e < n; e++) {
+            if (egressPause[e] > 0) {
+                slot[e] = demand.size();
+                demand.add(new double[links.fabric.degree(links.fabric.txNode(e))]);
+                egresses.add(e);
+            }
+        }
+        // What each ingress port offers each paused egress: the routes' NIC rates through the links before it.
+        int h = 0;
+        for (int k = 0; k < links.table.routeCount; k++) {
+            double rate = routeRate[k];
+            int previous = -1;
+            if (links.table.routeNic[k] < 0) {
+                h = links.table.routeEnd[k]; // a class's hops are bundles: it offers what it is given (docs/twin.md)
+                continue;
+            }
+            for (final int to = links.table.routeEnd[k]; h < to; h++) {
+                final int l = links.table.hops[h];
+                if (previous >= 0 && slot[l] >= 0) {
+                    demand.get(slot[l])[ingressPort[previous]] += rate;
+                }
+                rate *= passOn[l];
+                previous = l;
+            }
+        }
+        for (int s = 0; s < egresses.size(); s++) {
+            final int e = egresses.get(s);
+            final double[] d = demand.get(s);
+            final double capacity = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
+            final double level = ingressLevel(d, capacity);
+            final int node = links.fabric.txNode(e);
+            for (int port = 0; port < d.length; port++) {
+                if (d[port] > level) {
+                    final int link = links.fabric.linkOf(node, port);
+                    final int feeder = links.fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
+                    final double pf = 1 - level / d[port];
+                    if (pf > next[feeder]) {
+                        next[feeder] = pf;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The max-min level L of an egress's capacity over its ingress ports' demands: Σ min(d_i, L) = capacity. */
+    static double ingressLevel(final double[] demands, final double capacity) {
+        int m = 0;
+        final double[] d = new double[demands.length];
+        for (final double x : demands) {
+            if (x > 0) { // most ports of a switch send nothing to a given egress
+                d[m++] = x;
+            }
+        }
+        Arrays.sort(d, 0, m);
+        double left = capacity;
+        for (int i = 0; i < m; i++) {
+            final int rest = m - i;
+            if (d[i] * rest >= left) {
+                return left / rest;
+            }
+            left -= d[i];
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /**
+     * What each link is offered: every flow starts at min(its demand, its fair share of its NIC's line rate) (a NIC
+     * with k active flows offers each 1/k of its rate) and reaches each next link at what the links before it could
+     * deliver — an overloaded link passes on its capacity, shared in proportion to what it was offered (a FIFO). So
+     * colliding elephants overload the link where they collide, not every link behind it: a link downstream sees
+     * only what its feeders deliver (docs/twin.md, PFC). Computed as a fixed point, exact after as many passes as
+     * the longest path has links (paths go up then down, so no link feeds itself).
+     */
+    double[] offeredLoad() {
+        final int n = links.nominalCapacity.length;
+        final int[] flowsFromNic = new int[n];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            if (links.table.routeFirst[k] && links.table.routeNic[k] >= 0) {
+                flowsFromNic[links.table.routeNic[k]]++;
+            }
+        }
+        final double[] deliverable = new double[n];
+        for (int d = 0; d < n; d++) {
+            deliverable[d] = links.conditions.linkUp[d / 2]
+                ? links.nominalCapacity[d] * links.conditions.capacityFactor[d] * (1 - links.conditions.stormPause[d])
+                    / links.wire
+                : 0;
+        }
+        final double[] rate = new double[links.table.routeCount];
+        for (int k = 0; k < links.table.routeCount; k++) {
+            final int nic = links.table.routeNic[k];
+            if (nic < 0) {
+                continue;
+            }
+            final double natural = Math.min(links.table.routeDemand[k],
+                links.nominalCapacity[nic] * links.conditions.capacityFactor[nic] / links.wire / flowsFromNic[nic]);
+            rate[k] = natural * links.table.routeWeight[k];
+        }
+        routeRate = rate;
+        final double[] offered = offeredByPasses(n, links.table.longestRoute, rate, deliverable);
+        links.table.spreadBundles(offered, 1, null);
+        return offered;
+    }
+
+    /** The fixed point, exact after as many passes as the longest path has links (paths go up then down). */
+    private double[] offeredByPasses(final int n, final int longest, final double[] natural, final double[] deliverable) {
+        double[] offered = null;
+        final double[] passOn = new double[n]; // share of what a link is offered that it passes on
+        Arrays.fill(passOn, 1.0);
+        for (int pass = 0; pass < Math.max(1, longest); pass++) {
+            final double[] next = new double[n];
+            int h = 0;
+            for (int k = 0; k < links.table.routeCount; k++) {
+                double rate = natural[k];
+                if (links.table.routeNic[k] < 0) {
+                    h = links.table.routeEnd[k]; // a class's hops are bundles, spread over their members afterwards
+                    continue;
+                }
+                for (final int to = links.table.routeEnd[k]; h < to; h++) {
+                    final int l = links.table.hops[h];
+                    next[l] += rate;
+                    rate *= passOn[l];
+                }
+            }
+            if (offered != null && Arrays.equals(offered, next)) {
+                break;
+            }
+            offered = next;
+            boolean overloaded = false;
+            for (int l = 0; l < n; l++) {
+                passOn[l] = offered[l] > deliverable[l] ? deliverable[l] / offered[l] : 1;
+                overloaded |= passOn[l] < 1;
+            }
+            if (!overloaded) {
+                break; // nothing scaled: the next pass would give the same loads
+            }
+        }
+        this.passOn = passOn;
+        return offered;
+    }
+}
