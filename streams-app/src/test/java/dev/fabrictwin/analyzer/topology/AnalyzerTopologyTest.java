@@ -211,7 +211,7 @@ class AnalyzerTopologyTest {
     }
 
     /**
-     * Issue 32 item 9: an upgraded build takes back the phase locks and the learned paths too, so its first ticks
+     * An upgraded build takes back the phase locks and the learned paths too, so its first ticks
      * judge the jobs as the uninterrupted analysis does. A ring (4 s iterations: phase visible at 1 s sampling) and
      * an all-to-all (3 s) share a fabric whose hash the replica does not know; a minute of telemetry teaches the
      * analysis their phases and paths. The upgraded analysis starts from the next samples with that minute's learned

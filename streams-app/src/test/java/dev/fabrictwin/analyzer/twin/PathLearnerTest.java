@@ -129,7 +129,7 @@ class PathLearnerTest {
     }
 
     /**
-     * The learned section (issue 32): pins are written by name and taken back into a fresh replica before it runs;
+     * The learned section: pins are written by name and taken back into a fresh replica before it runs;
      * one naming a NIC the fabric does not have is dropped.
      */
     @Test
