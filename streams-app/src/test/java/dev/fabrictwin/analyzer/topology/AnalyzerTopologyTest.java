@@ -290,6 +290,21 @@ class AnalyzerTopologyTest {
                 .readValuesToList().forEach(v -> upgradedAlerts.add(AlertJson.read(v)));
         }
 
+        // both parts hold what was learned, and a fresh analysis that takes them back writes them again unchanged
+        final dev.fabrictwin.analyzer.checkpoint.LearnedState section =
+            dev.fabrictwin.analyzer.checkpoint.LearnedState.fromBytes(learned.get("learned-chunk-0"));
+        final List<com.fasterxml.jackson.databind.JsonNode> jobDocuments = new ArrayList<>();
+        JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster)).forEach(jobDocuments::add);
+        final dev.fabrictwin.analyzer.FabricAnalyzer fresh = new dev.fabrictwin.analyzer.FabricAnalyzer(
+            dev.fabrictwin.analyzer.twin.TwinReplica.from(JSON.readTree(
+                dev.fabrictwin.simulator.SimulationFiles.topologyJson(cluster)), jobDocuments, upgradeMs),
+            dev.fabrictwin.analyzer.AnalyzerConfig.defaults(1_000));
+        assertThat(fresh.relearn(section)).contains("phase-locks", "learned-paths");
+        for (final String part : List.of("phase-locks", "learned-paths")) {
+            assertThat(section.parts().get(part).bytes()).as(part).hasSizeGreaterThan(200)
+                .isEqualTo(fresh.learned().parts().get(part).bytes());
+        }
+
         assertThat(uninterruptedAlerts).as("a healthy fabric").isEmpty();
         assertThat(upgradedAlerts).as("the upgraded analysis opens nothing the uninterrupted one did not").isEmpty();
         final Map<String, dev.fabrictwin.contract.job.JobHealth> reference = new HashMap<>();
