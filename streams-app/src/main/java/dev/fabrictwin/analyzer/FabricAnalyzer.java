@@ -175,7 +175,11 @@ public final class FabricAnalyzer implements Serializable {
         final List<JobHealth> health = new ArrayList<>();
         final List<ShardTick> shardTicks = new ArrayList<>();
         if (!closed.isEmpty() && !twin.started()) {
-            twin.anchor(epochOf(closed.get(0)));
+            final long epoch = epochOf(closed.get(0));
+            twin.anchor(epoch); // builds the replica's run anew: what was taken back is pinned after it
+            if (config.learnPaths()) {
+                paths.pinTakenBack(twin, epoch);
+            }
         }
         for (final Tick tick : closed) {
             consultTwin(tick);
@@ -243,6 +247,10 @@ public final class FabricAnalyzer implements Serializable {
             }
         }
         parts.add(jobs);
+        parts.add(jobs.phaseLocks());
+        if (config.learnPaths()) {
+            parts.add(paths);
+        }
         return parts;
     }
 

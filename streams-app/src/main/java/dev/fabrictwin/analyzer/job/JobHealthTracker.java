@@ -66,6 +66,8 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
     /** Each job's NICs by port index, in rank order (a sum over them does not depend on hashing). */
     private final Map<String, int[]> ranks = new HashMap<>();
     private final Map<String, Long> lastTrafficMs = new HashMap<>();
+    /** Jobs whose fit came from an earlier build's learned section: the replica is steered by it once it can be. */
+    private final Set<String> takenBack = new HashSet<>();
     /** NIC intervals taken for the phase locks, not yet fed (their tick is open): bounded by the open ticks. */
     private final List<Unfed> unfed = new ArrayList<>();
 
@@ -117,6 +119,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         }
         bottlenecked.remove(job);
         unsteered.remove(job);
+        takenBack.remove(job);
     }
 
     /**
@@ -169,6 +172,10 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
             final double perSec = seconds > 0 ? 1 / seconds : 0;
             final double twinComm = twin.lastCommMs(j.id());
             final boolean coarse = j.spec().periodSeconds() * 1000 < cal.coarsePeriods() * (tick.endMs() - tick.startMs());
+            if (coarse && locks.remove(j.id()) != null) {
+                // never fitted: fed on, its window would only grow (and fill the learned part) without end
+                lockedNics.values().removeIf(j.id()::equals);
+            }
             final PhaseFit fit = coarse ? average(j, twinComm, expected, observed, tick.endMs() - tick.startMs())
                 : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000);
             // what is reported: phase fits smoothed as the job is judged, or the coarse steady figure; NaN is unknown
@@ -191,7 +198,17 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
      */
     private PhaseFit lock(final String job, final double twinComm, final long nowMs, final double periodMs) {
         final PhaseLock lock = locks.get(job);
-        if (lock == null || Double.isNaN(twinComm)) {
+        if (lock == null) {
+            return null;
+        }
+        if (takenBack.contains(job)) {
+            // the alignment an earlier build learned: the fresh replica follows it before its own first comm phase
+            final PhaseFit learned = latestFits.get(job);
+            if (learned == null || steer(job, learned)) {
+                takenBack.remove(job);
+            }
+        }
+        if (Double.isNaN(twinComm)) {
             return null;
         }
         final Long lastFit = lastFitMs.get(job);
@@ -364,6 +381,96 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
             fitsSeen.put(job, in.readInt());
         }
         return true;
+    }
+
+    /**
+     * The phase locks as a learned part of their own ({@code phase-locks}): per job id, the alignment of its comm
+     * phases to the telemetry (the latest fit and when it was made), the fits the reported slowdown is the median of,
+     * and the lock's observation window; an upgraded analysis steers its fresh replica by them at once instead of
+     * after two periods and {@link DetectionCalibration.Jobs#smoothing} fits.
+     */
+    public LearnedPart phaseLocks() {
+        return new PhaseLocks();
+    }
+
+    private final class PhaseLocks implements LearnedPart {
+
+        @Override
+        public String learnedName() {
+            return "phase-locks";
+        }
+
+        @Override
+        public int learnedVersion() {
+            return 1;
+        }
+
+        @Override
+        public void writeLearned(final DataOutput out) throws IOException {
+            final TreeMap<String, PhaseLock> sorted = new TreeMap<>(locks);
+            sorted.entrySet().removeIf(e -> e.getValue().isEmpty() && !lastFitMs.containsKey(e.getKey())); // nothing yet
+            out.writeInt(sorted.size());
+            for (final Map.Entry<String, PhaseLock> e : sorted.entrySet()) {
+                final String job = e.getKey();
+                out.writeUTF(job);
+                out.writeLong(lastFitMs.getOrDefault(job, Long.MIN_VALUE));
+                final PhaseFit fit = latestFits.get(job);
+                out.writeBoolean(fit != null);
+                if (fit != null) {
+                    out.writeDouble(fit.lastCommStartMs());
+                    out.writeDouble(fit.commMs());
+                    out.writeDouble(fit.periodMs());
+                    out.writeDouble(fit.quality());
+                }
+                final java.util.ArrayDeque<Double> recent = recentSlowdowns.getOrDefault(job, new java.util.ArrayDeque<>());
+                out.writeInt(recent.size());
+                for (final double r : recent) {
+                    out.writeDouble(r);
+                }
+                out.writeInt(failedFits.getOrDefault(job, 0));
+                e.getValue().writeWindow(out);
+            }
+        }
+
+        /** Jobs the new replica does not run from its start (ended, or another placement's ids) are dropped. */
+        @Override
+        public boolean readLearned(final DataInput in, final int version) throws IOException {
+            if (version != 1) {
+                return false;
+            }
+            final int jobs = in.readInt();
+            for (int i = 0; i < jobs; i++) {
+                final String job = in.readUTF();
+                final long fitMs = in.readLong();
+                final PhaseFit fit = in.readBoolean()
+                    ? new PhaseFit(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble()) : null;
+                final java.util.ArrayDeque<Double> recent = new java.util.ArrayDeque<>();
+                for (int r = in.readInt(); r > 0; r--) {
+                    recent.addLast(in.readDouble());
+                }
+                final int failed = in.readInt();
+                final PhaseLock lock = locks.containsKey(job)
+                    ? locks.get(job) : new PhaseLock(1, cal.phase()); // read past a job that is gone
+                lock.readWindow(in);
+                if (!locks.containsKey(job)) {
+                    continue;
+                }
+                if (fitMs != Long.MIN_VALUE) {
+                    lastFitMs.put(job, fitMs);
+                }
+                if (fit != null) {
+                    latestFits.put(job, fit);
+                    takenBack.add(job);
+                }
+                if (!recent.isEmpty()) {
+                    recentSlowdowns.put(job, recent);
+                }
+                if (failed > 0) {
+                    failedFits.put(job, failed);
+                }
+            }
+            return true;
+        }
     }
 
     public double slowdown(final String job) {

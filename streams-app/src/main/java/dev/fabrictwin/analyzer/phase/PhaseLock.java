@@ -1,5 +1,8 @@
 package dev.fabrictwin.analyzer.phase;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -44,6 +47,35 @@ public final class PhaseLock implements Serializable {
     public void observe(final long t0, final long t1, final double txBytes) {
         window.addLast(new Observation(t0, t1, txBytes));
         latestMs = Math.max(latestMs, t1);
+    }
+
+    /** Whether the lock holds no observation. */
+    public boolean isEmpty() {
+        return window.isEmpty();
+    }
+
+    /**
+     * The observations the next fit spans, for an upgraded analysis to fit on at once (the job-health tracker's
+     * learned part {@code phase-locks}): the latest end, then each observation's span (epoch ms) and bytes, 24 bytes.
+     */
+    public void writeWindow(final DataOutput out) throws IOException {
+        out.writeLong(latestMs);
+        out.writeInt(window.size());
+        for (final Observation o : window) {
+            out.writeLong(o.t0);
+            out.writeLong(o.t1);
+            out.writeDouble(o.bytes);
+        }
+    }
+
+    /** Takes back a window {@link #writeWindow} wrote, before this lock has observed anything. */
+    public void readWindow(final DataInput in) throws IOException {
+        window.clear();
+        latestMs = in.readLong();
+        final int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            window.addLast(new Observation(in.readLong(), in.readLong(), in.readDouble()));
+        }
     }
 
     /**

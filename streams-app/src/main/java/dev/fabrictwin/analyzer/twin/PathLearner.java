@@ -1,13 +1,18 @@
 package dev.fabrictwin.analyzer.twin;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -36,9 +41,18 @@ import dev.fabrictwin.twin.workload.Transfer;
  *
  * <p>It learns only from calm epochs: no link went down and no root-cause alert was open. A fault's traffic is a
  * departure from the healthy fabric, not a path to learn (a slowed link would otherwise lose its flows on paper).
- * State: one sum per directed link (bounded by the fabric); the pins live in the replica's router, one per flow.
+ * State: one sum per directed link (bounded by the fabric); the pins live in the replica's router, one per flow, and
+ * the latest one per flow here too: they are its learned part ({@code learned-paths}), which an upgraded analysis pins
+ * into its fresh replica before it runs.
  */
-public final class PathLearner implements Serializable {
+public final class PathLearner implements Serializable, LearnedPart {
+
+    /** A flow, by its two NICs (as the replica's hash and pins name it). */
+    private record Flow(PortRef source, PortRef destination) implements Serializable {
+    }
+
+    private static final Comparator<PortRef> BY_NAME =
+        Comparator.comparing(PortRef::device).thenComparing(PortRef::port);
 
     private final Fabric fabric;
     private final DetectionCalibration.Paths cal;
@@ -46,6 +60,10 @@ public final class PathLearner implements Serializable {
     private int ticks;
     private boolean disturbed;
     private long moves;
+    /** The latest pin of every flow moved: what the replica's router holds for the job flows. */
+    private final Map<Flow, FluidSimulation.Pin> pinned = new HashMap<>();
+    /** Pins an earlier build learned, for the replica to take before it runs ({@link #pinTakenBack}). */
+    private final List<FluidSimulation.Pin> takenBack = new ArrayList<>();
 
     public PathLearner(final Fabric fabric, final DetectionCalibration.Paths calibration) {
         this.fabric = fabric;
@@ -117,10 +135,85 @@ public final class PathLearner implements Serializable {
             }
         }
         moves += pins.size();
+        pins.forEach(p -> pinned.put(new Flow(p.source(), p.destination()), p));
         // the replica runs up to the grace and a few fast-clock ticks ahead of the tick that closes: the pins take
         // effect at a fixed instant past that, so a restarted or reordered analysis pins at the same moment
         twin.pin(pins, atMs + cal.pinDelayMs());
         return pins.size();
+    }
+
+    @Override
+    public String learnedName() {
+        return "learned-paths";
+    }
+
+    @Override
+    public int learnedVersion() {
+        return 1;
+    }
+
+    /**
+     * Every pinned flow by name, sorted: its source and destination NIC (device, port), then the port of its source
+     * switch it is pinned to (device, port), whose link is the first hop; never an index a new topology reorders.
+     */
+    @Override
+    public void writeLearned(final DataOutput out) throws IOException {
+        final List<FluidSimulation.Pin> sorted = new ArrayList<>(pinned.values());
+        sorted.sort(Comparator.comparing(FluidSimulation.Pin::source, BY_NAME)
+            .thenComparing(FluidSimulation.Pin::destination, BY_NAME));
+        out.writeInt(sorted.size());
+        for (final FluidSimulation.Pin p : sorted) {
+            final dev.fabrictwin.twin.fabric.Link link = fabric.link(p.link());
+            for (final PortRef port : List.of(p.source(), p.destination(),
+                link.lowerNode() == p.node() ? link.lower() : link.upper())) {
+                out.writeUTF(port.device());
+                out.writeUTF(port.port());
+            }
+        }
+    }
+
+    /** A pin naming a port or switch this fabric does not have is dropped; the rest wait for {@link #pinTakenBack}. */
+    @Override
+    public boolean readLearned(final DataInput in, final int version) throws IOException {
+        if (version != 1) {
+            return false;
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            final PortRef source = new PortRef(in.readUTF(), in.readUTF());
+            final PortRef destination = new PortRef(in.readUTF(), in.readUTF());
+            final PortRef via = new PortRef(in.readUTF(), in.readUTF());
+            final int viaIndex = fabric.portIndex(via);
+            if (fabric.portIndex(source) < 0 || fabric.portIndex(destination) < 0 || viaIndex < 0) {
+                continue;
+            }
+            final FluidSimulation.Pin pin = new FluidSimulation.Pin(source, destination,
+                fabric.requireNode(via.device()).index(), viaIndex / 2);
+            pinned.put(new Flow(source, destination), pin);
+            takenBack.add(pin);
+        }
+        return true;
+    }
+
+    /**
+     * Pins what an earlier build learned into the replica before it runs, from its epoch {@code epochMs} on (as
+     * {@link #onTick} pins, at the start of the run): a pin whose link is no longer one of its flow's first hops at
+     * that switch is dropped.
+     */
+    public void pinTakenBack(final TwinReplica twin, final long epochMs) {
+        if (takenBack.isEmpty()) {
+            return;
+        }
+        final List<FluidSimulation.Pin> valid = new ArrayList<>();
+        for (final FluidSimulation.Pin p : takenBack) {
+            final Router.Choices choices = twin.choices(p.source(), p.destination());
+            if (choices.node() == p.node() && contains(choices.firstHops(), p.link())) {
+                valid.add(p);
+            } else {
+                pinned.remove(new Flow(p.source(), p.destination()));
+            }
+        }
+        takenBack.clear();
+        twin.pin(valid, epochMs);
     }
 
     /** Moves flow {@code i} to the first hop that cuts the squared residual most, if it cuts it enough. */

@@ -26,7 +26,7 @@ class CheckpointCompatibilityTest {
 
     private static final Path COMMITTED = Path.of("src", "test", "resources", "checkpoint", "mixed-down-drop-ecn-120s.learned");
     private static final List<String> PARTS = List.of("link-errors", "ecn-misconfig", "unexpected-traffic",
-        "ecmp-calm-shares", "latency-slo", "job-baselines");
+        "ecmp-calm-shares", "latency-slo", "job-baselines", "phase-locks", "learned-paths");
 
     @Test
     void anUpgradedAnalysisTakesBackEveryLearnedPartOfTheCommittedCheckpoint() throws Exception {

@@ -210,6 +210,150 @@ class AnalyzerTopologyTest {
         }
     }
 
+    /**
+     * An upgraded build takes back the phase locks and the learned paths too, so its first ticks
+     * judge the jobs as the uninterrupted analysis does. A ring (4 s iterations: phase visible at 1 s sampling) and
+     * an all-to-all (3 s) share a fabric whose hash the replica does not know; a minute of telemetry teaches the
+     * analysis their phases and paths. The upgraded analysis starts from the next samples with that minute's learned
+     * section: from its replica's first comm phase on, each job's expected comm time (the replica, steered and
+     * pinned) and slowdown (the phase fits) are the uninterrupted analysis', and it opens no alert.
+     */
+    @Test
+    void shouldJudgeJobsAsTheUninterruptedAnalysisFromTheFirstTicksOfAnUpgradedOne() throws Exception {
+        final dev.fabrictwin.twin.scenario.Scenario scenario = ScenarioParser.parse(ScenarioParser.tree("""
+            name: learned-phases-and-paths
+            seed: 11
+            duration: 100s
+            sampleInterval: 1s
+            fabric: {kind: spine-leaf, spines: 2, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 1, linkSpeed: 400G}
+            jobs:
+              - {id: ring, hosts: 8, pattern: ring-allreduce, bytesPerIteration: 16GB, iterationPeriod: 4s, commFraction: 0.35}
+              - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 4GB, iterationPeriod: 3s, commFraction: 0.4}
+            """), Path.of("."));
+        final dev.fabrictwin.simulator.SyntheticCluster cluster =
+            new dev.fabrictwin.simulator.SyntheticCluster(scenario, scenario.telemetry());
+        final List<dev.fabrictwin.twin.telemetry.Sample> all = new ArrayList<>();
+        cluster.run(all::add, n -> { });
+        final long upgradeMs = scenario.epoch().toEpochMilli() + 60_000;
+        int upgradeAt = 0;
+        while (all.get(upgradeAt).ts() < upgradeMs) {
+            upgradeAt++;
+        }
+        int resumeAt = upgradeAt; // the rates stage's last sample of each port is kept across an upgrade: one back
+        while (all.get(resumeAt - 1).ts() >= upgradeMs - 1_000) {
+            resumeAt--;
+        }
+
+        final Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-uninterrupted");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("uninterrupted").toString());
+        final Map<String, byte[]> learned;
+        final List<dev.fabrictwin.contract.job.JobHealth> uninterrupted;
+        final List<Alert> uninterruptedAlerts = new ArrayList<>();
+        try (TopologyTestDriver first = new TopologyTestDriver(
+            AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
+            final TestInputTopic<String, byte[]> in = documents(first, cluster);
+            for (int i = 0; i < upgradeAt; i++) {
+                if (i == resumeAt) {
+                    // the learned section is due: written with the checkpoint after the next batch
+                    first.advanceWallClockTime(java.time.Duration.ofMinutes(2));
+                }
+                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+            }
+            learned = section(first, "learned-");
+            for (int i = upgradeAt; i < all.size(); i++) {
+                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+            }
+            uninterrupted = jobHealth(first);
+            first.createOutputTopic(Topics.DEFAULT.alerts().name(), new StringDeserializer(), new ByteArrayDeserializer())
+                .readValuesToList().forEach(v -> uninterruptedAlerts.add(AlertJson.read(v)));
+        }
+
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-upgraded");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("upgraded").toString());
+        final List<dev.fabrictwin.contract.job.JobHealth> upgraded;
+        final List<Alert> upgradedAlerts = new ArrayList<>();
+        try (TopologyTestDriver second = new TopologyTestDriver(
+            AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
+            final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+                second.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
+            learned.forEach(store::put);
+            store.put("meta", java.nio.ByteBuffer.allocate(4).putInt(1).array()); // an exact section it cannot read
+            store.put("chunk-0", new byte[] {1, 2, 3});
+            final TestInputTopic<String, byte[]> in = documents(second, cluster);
+            for (int i = resumeAt; i < all.size(); i++) {
+                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+            }
+            upgraded = jobHealth(second);
+            second.createOutputTopic(Topics.DEFAULT.alerts().name(), new StringDeserializer(), new ByteArrayDeserializer())
+                .readValuesToList().forEach(v -> upgradedAlerts.add(AlertJson.read(v)));
+        }
+
+        // both parts hold what was learned, and a fresh analysis that takes them back writes them again unchanged
+        final dev.fabrictwin.analyzer.checkpoint.LearnedState section =
+            dev.fabrictwin.analyzer.checkpoint.LearnedState.fromBytes(learned.get("learned-chunk-0"));
+        final List<com.fasterxml.jackson.databind.JsonNode> jobDocuments = new ArrayList<>();
+        JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster)).forEach(jobDocuments::add);
+        final dev.fabrictwin.analyzer.FabricAnalyzer fresh = new dev.fabrictwin.analyzer.FabricAnalyzer(
+            dev.fabrictwin.analyzer.twin.TwinReplica.from(JSON.readTree(
+                dev.fabrictwin.simulator.SimulationFiles.topologyJson(cluster)), jobDocuments, upgradeMs),
+            dev.fabrictwin.analyzer.AnalyzerConfig.defaults(1_000));
+        assertThat(fresh.relearn(section)).contains("phase-locks", "learned-paths");
+        for (final String part : List.of("phase-locks", "learned-paths")) {
+            assertThat(section.parts().get(part).bytes()).as(part).hasSizeGreaterThan(200)
+                .isEqualTo(fresh.learned().parts().get(part).bytes());
+        }
+
+        assertThat(uninterruptedAlerts).as("a healthy fabric").isEmpty();
+        assertThat(upgradedAlerts).as("the upgraded analysis opens nothing the uninterrupted one did not").isEmpty();
+        final Map<String, dev.fabrictwin.contract.job.JobHealth> reference = new HashMap<>();
+        uninterrupted.forEach(h -> reference.put(h.job() + "@" + h.ts(), h));
+        for (final String job : List.of("ring", "a2a")) {
+            // from the upgraded replica's first comm phase (its comm time is unknown before one has run), for 20 s
+            final long from = upgraded.stream().filter(h -> h.job().equals(job) && !Double.isNaN(h.expectedCommMs()))
+                .mapToLong(dev.fabrictwin.contract.job.JobHealth::ts).min().orElseThrow();
+            assertThat(from).as("%s: the upgraded replica's first comm phase", job).isLessThanOrEqualTo(upgradeMs + 6_000);
+            final List<dev.fabrictwin.contract.job.JobHealth> firstTicks = upgraded.stream()
+                .filter(h -> h.job().equals(job) && h.ts() >= from && h.ts() < from + 20_000).toList();
+            assertThat(firstTicks).hasSizeGreaterThanOrEqualTo(19);
+            for (final dev.fabrictwin.contract.job.JobHealth h : firstTicks) {
+                final dev.fabrictwin.contract.job.JobHealth same = reference.get(job + "@" + h.ts());
+                final String at = job + " at +" + (h.ts() - upgradeMs) + " ms";
+                assertThat(same).as(at).isNotNull();
+                assertThat(h.expectedCommMs()).as("%s: the replica's comm time (its flows pinned alike)", at)
+                    .isCloseTo(same.expectedCommMs(), org.assertj.core.data.Percentage.withPercentage(1));
+                assertThat(h.phaseQuality()).as("%s: its phase locked as firmly", at)
+                    .isCloseTo(same.phaseQuality(), org.assertj.core.data.Offset.offset(0.02));
+                // later fits span a window with the upgrade's gap in it: known alike, not equal to the bit
+                assertThat(Double.isNaN(h.slowdown())).as("%s: its slowdown unknown", at)
+                    .isEqualTo(Double.isNaN(same.slowdown()));
+                assertThat(h.bottleneck()).as(at).isEqualTo(same.bottleneck());
+            }
+        }
+    }
+
+    /** The simulated fabric's topology and jobs on their topics; the samples topic to feed. */
+    private static TestInputTopic<String, byte[]> documents(final TopologyTestDriver driver,
+                                                            final dev.fabrictwin.simulator.SyntheticCluster cluster)
+        throws Exception {
+        driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
+            .pipeInput(cluster.fabric().id(), dev.fabrictwin.simulator.SimulationFiles.topologyJson(cluster)
+                .getBytes(StandardCharsets.UTF_8));
+        final TestInputTopic<String, byte[]> jobs =
+            driver.createInputTopic(Topics.DEFAULT.jobs().name(), new StringSerializer(), new ByteArraySerializer());
+        for (final com.fasterxml.jackson.databind.JsonNode j
+            : JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster))) {
+            jobs.pipeInput(j.get("id").asText(), JSON.writeValueAsBytes(j));
+        }
+        return driver.createInputTopic(Topics.DEFAULT.samples().name(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static List<dev.fabrictwin.contract.job.JobHealth> jobHealth(final TopologyTestDriver driver) {
+        return driver.createOutputTopic(Topics.DEFAULT.jobHealth().name(), new StringDeserializer(),
+            dev.fabrictwin.contract.job.JobHealthJson.SERDE.deserializer()).readValuesToList();
+    }
+
     private static Map<String, byte[]> section(final TopologyTestDriver driver, final String prefix) {
         final Map<String, byte[]> out = new java.util.TreeMap<>();
         final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =

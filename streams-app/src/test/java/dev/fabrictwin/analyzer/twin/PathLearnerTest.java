@@ -127,4 +127,56 @@ class PathLearnerTest {
         assertThat(run.alerts()).anySatisfy(a -> assertThat(a.id()).isEqualTo("LINK_DOWN:link:leaf-1~spine-2"));
         assertThat(run.analyzer().pathMoves()).isZero();
     }
+
+    /**
+     * The learned section: pins are written by name and taken back into a fresh replica before it runs;
+     * one naming a NIC the fabric does not have is dropped.
+     */
+    @Test
+    void shouldPinWhatAnEarlierBuildLearnedByNameAndDropWhatTheFabricLacks() throws Exception {
+        final Scenario scenario = scenario(7, "10s", "");
+        final com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        final dev.fabrictwin.twin.sim.Twin generator =
+            dev.fabrictwin.twin.sim.Twin.healthy(scenario, dev.fabrictwin.twin.model.ModelParams.defaults());
+        final List<com.fasterxml.jackson.databind.JsonNode> jobs = generator.jobs().stream()
+            .<com.fasterxml.jackson.databind.JsonNode>map(j -> dev.fabrictwin.twin.workload.JobJson.toJson(j, json)).toList();
+        final long epoch = scenario.epoch().toEpochMilli();
+        final TwinReplica replica = TwinReplica.from(
+            dev.fabrictwin.twin.fabric.FabricJson.toJson(generator.fabric(), json), jobs, epoch);
+        final dev.fabrictwin.twin.fabric.Fabric fabric = replica.fabric();
+        final Transfer flow = replica.jobs().stream().filter(j -> j.id().equals("a2a")).findFirst().orElseThrow()
+            .transfers().stream().filter(t -> replica.choices(t.source(), t.destination()).firstHops().length > 1)
+            .findFirst().orElseThrow();
+        final Router.Choices choices = replica.choices(flow.source(), flow.destination());
+        final int other = java.util.Arrays.stream(choices.firstHops())
+            .filter(l -> l != replica.firstHop(flow.source(), flow.destination())).findFirst().orElseThrow();
+        final dev.fabrictwin.twin.fabric.Link link = fabric.link(other);
+        final dev.fabrictwin.twin.fabric.PortRef via = link.lowerNode() == choices.node() ? link.lower() : link.upper();
+
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeInt(2);
+            for (final dev.fabrictwin.twin.fabric.PortRef p : List.of(flow.source(), flow.destination(), via,
+                new dev.fabrictwin.twin.fabric.PortRef("host-99", "eth0"), flow.destination(), via)) {
+                out.writeUTF(p.device());
+                out.writeUTF(p.port());
+            }
+        }
+        final PathLearner learner = new PathLearner(fabric, AnalyzerConfig.defaults(1_000).calibration().paths());
+        try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            assertThat(learner.readLearned(in, 1)).isTrue();
+        }
+        learner.pinTakenBack(replica, epoch);
+
+        assertThat(replica.firstHop(flow.source(), flow.destination())).as("the pinned first hop").isEqualTo(other);
+        final java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(again)) {
+            learner.writeLearned(out);
+        }
+        final byte[] kept = again.toByteArray();
+        assertThat(java.nio.ByteBuffer.wrap(kept).getInt()).as("pins written again").isEqualTo(1);
+        assertThat(new String(kept, java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("host-99");
+        assertThat(learner.readLearned(new java.io.DataInputStream(new java.io.ByteArrayInputStream(kept)), 2))
+            .as("a version this build does not read").isFalse();
+    }
 }
