@@ -105,7 +105,7 @@ class PathLearnerTest {
             assertThat(misplaced(hashed)).as("seed %d: the replica's own hash", seed).isGreaterThan(0.15);
             assertThat(misplaced(learned)).as("seed %d: learned", seed).isLessThan(0.02);
             // learning raises nothing the replica's own hash did not (seed 42's default telemetry has one false
-            // SILENT_DROP either way: the conservation test under read jitter, issue 15)
+            // SILENT_DROP either way: the conservation test under read jitter)
             assertThat(learned.alerts().stream().map(Alert::id).distinct()).as("seed %d", seed)
                 .isSubsetOf(hashed.alerts().stream().map(Alert::id).distinct().toList());
             assertThat(learned.analyzer().pathMoves()).as("seed %d: flows moved", seed).isPositive();
