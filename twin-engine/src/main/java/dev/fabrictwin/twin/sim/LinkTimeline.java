@@ -87,7 +87,7 @@ public final class LinkTimeline implements Serializable {
 
     /**
      * As {@link #append(int, LinkState)}, from the values of a {@link LinkState}: the simulation records every link
-     * at every solve event, and most are unchanged, so no object is made for them (issue 14: the garbage per event
+     * at every solve event, and most are unchanged, so no object is made for them (the garbage per event
      * grew with the fabric).
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
