@@ -1,0 +1,40 @@
+package dev.fabrictwin.analyzer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.fabrictwin.analyzer.AnalyzerListener;
+
+/**
+ * The analyzer's internal topics, stores and processors are a compatibility surface: a running application's
+ * changelogs, its lane repartition topics ({@code analyzer-intervals-lane-N}) and its committed offsets are found by
+ * these names, so renaming one (or a new processor shifting the generated names after it) strands a deployed
+ * application's state. The topology's description is pinned in test resources ({@code topology/}); a deliberate change
+ * regenerates it with {@code -Dfabric.topology.regenerate=true} and says so in docs/analyzer.md's upgrade notes.
+ */
+class TopologyNamesTest {
+
+    private static final Path PINNED = Path.of("src/test/resources/topology");
+
+    @ParameterizedTest(name = "{0} shards")
+    @ValueSource(ints = {0, 4})
+    void shouldKeepTheNamesADeployedApplicationsStateIsFoundBy(final int shards) throws IOException {
+        final AnalyzerSettings settings = shards == 0 ? AnalyzerSettings.defaults(1_000)
+            : AnalyzerSettings.defaults(1_000).withShards(shards);
+        final String described = AnalyzerTopology.build(settings, AnalyzerListener.NONE).describe().toString();
+        final Path pinned = PINNED.resolve(shards == 0 ? "unsharded.txt" : "sharded-" + shards + ".txt");
+        if (Boolean.getBoolean("fabric.topology.regenerate")) {
+            Files.createDirectories(PINNED);
+            Files.writeString(pinned, described, StandardCharsets.UTF_8);
+        }
+        assertThat(described).as("the topology's description against %s", pinned)
+            .isEqualTo(Files.readString(pinned, StandardCharsets.UTF_8));
+    }
+}
