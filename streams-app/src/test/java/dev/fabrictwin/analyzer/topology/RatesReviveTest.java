@@ -38,6 +38,7 @@ class RatesReviveTest {
 
     @Test
     void aRevivedTaskSendsEachIntervalOnceFromTheCommittedState() {
+        context.setCurrentSystemTimeMs(EPOCH + 3_600_000L); // the wall clock the time gate judges stamps against
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);
         processor.init(context);
