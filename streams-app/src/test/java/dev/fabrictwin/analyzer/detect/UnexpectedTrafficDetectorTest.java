@@ -202,7 +202,8 @@ class UnexpectedTrafficDetectorTest {
             d.linkErrorWindowSeconds(), d.linkErrorHorizonSeconds(), d.linkErrorPriorErrors(), d.linkErrorWarmUpSeconds(),
             d.silentDrop(), d.ecmp(), new DetectionCalibration.UnexpectedTraffic(WINDOW, 0.5, 1.5,
                 d.unexpectedTraffic().backgroundWindows(), d.unexpectedTraffic().backgroundWarmUp(),
-                d.unexpectedTraffic().backgroundQuantile()), d.ecn(), d.pfc(),
+                d.unexpectedTraffic().backgroundQuantile(), d.unexpectedTraffic().rhythmShare(),
+                d.unexpectedTraffic().rhythmSlackMinutes(), d.unexpectedTraffic().rhythmDecline()), d.ecn(), d.pfc(),
             d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths(), d.linkFlap());
         final HandTicks strict = hand.withConfig(hand.config().withCalibration(halfOfLine));
 
