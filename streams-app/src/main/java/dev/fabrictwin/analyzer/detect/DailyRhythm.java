@@ -71,7 +71,12 @@ final class DailyRhythm implements Serializable {
 
     /** The values {@code key} learned so far in the clock hour of {@code endMs} (0 when it is not its visit's). */
     int visitValues(final int key, final long endMs) {
-        return visitHour[key] == Math.floorDiv(endMs, HOUR_MS) ? visitValues[key] : 0;
+        return visitHour[key] == hour(endMs) ? visitValues[key] : 0;
+    }
+
+    /** The clock hour (since the epoch) of a span ending at {@code endMs}: that of its last instant. */
+    private static long hour(final long endMs) {
+        return Math.floorDiv(endMs - 1, HOUR_MS);
     }
 
     /**
@@ -79,7 +84,7 @@ final class DailyRhythm implements Serializable {
      * clock hour first closes the key's visit in progress into its hour of day.
      */
     void learn(final int key, final long endMs, final double level, final double decline) {
-        final long hour = Math.floorDiv(endMs, HOUR_MS);
+        final long hour = hour(endMs);
         if (visitHour[key] != hour) {
             close(key, decline);
             visitHour[key] = hour;
@@ -131,8 +136,9 @@ final class DailyRhythm implements Serializable {
             }
         }
         double level = Double.NaN;
-        final long first = Math.floorDiv(endMs - slackMs, HOUR_MS);
-        final long last = Math.min(Math.floorDiv(endMs + slackMs, HOUR_MS), first + HOURS - 1);
+        // the hours meeting [end - slack, end + slack), and always the window's own
+        final long first = Math.min(Math.floorDiv(endMs - slackMs, HOUR_MS), hour(endMs));
+        final long last = Math.min(Math.max(Math.floorDiv(endMs + slackMs - 1, HOUR_MS), hour(endMs)), first + HOURS - 1);
         for (long hour = first; hour <= last; hour++) {
             final char c = levels[HOURS * key + (int) Math.floorMod(hour, HOURS)];
             final double l = c == NONE ? allDay : c * UNIT;

@@ -191,6 +191,77 @@ class UnexpectedTrafficDetectorTest {
         assertThat(UnexpectedTrafficDetector.excess(25, 5, 0, cal)).isEmpty();
     }
 
+    /** Minute ticks: a window is 5 minutes, a day 1,440 ticks; tick {@code i} ends {@code i} minutes past midnight. */
+    private final HandTicks minutes = hand.withTickMs(60_000);
+    private static final double LINE_PER_MINUTE = HandTicks.LINE_BYTES_PER_S * 60;
+    private static final int DAY = 1_440;
+    /** The analysis starts at noon of the first day, while the day's traffic runs: it is the fabric's normal. */
+    private static final int NOON = 720;
+
+    /** host-0 sends undeclared traffic to host-2 twice as high by day (07:00–19:00) as by night: 50 % and 25 %. */
+    private static double rhythm(final int minute) {
+        final int ofDay = Math.floorMod(minute - 1, DAY);
+        return ofDay >= 7 * 60 && ofDay < 19 * 60 ? 0.5 : 0.25;
+    }
+
+    /** {@code days} of minute ticks from noon, host-0 sending {@code share.applyAsDouble(minute)} of line rate. */
+    private HandTicks.Run days(final UnexpectedTrafficDetector detector, final double days,
+                               final java.util.function.IntToDoubleFunction share) {
+        return minutes.drive(detector, (int) (days * DAY),
+            i -> minuteFlow(NOON + i, share.applyAsDouble(NOON + i) * LINE_PER_MINUTE));
+    }
+
+    private HandTicks.TickBuilder minuteFlow(final int minute, final double bytes) {
+        return minutes.tick(minute).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, bytes)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes);
+    }
+
+    /**
+     * Issue 37: undeclared traffic twice as high by day as by night is the port's normal at each time of day. Judged by
+     * its recent windows only, the morning's rise over the night's level was unexpected every morning.
+     */
+    @Test
+    void shouldLearnADailyRhythmAndRaiseNothingAtTheMorningsRise() {
+        final HandTicks.Run perTick = days(detector, 3.5, UnexpectedTrafficDetectorTest::rhythm);
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    /**
+     * A source adding 24 % of line rate at night, from the evening's fall on: 49 %, under the day's 50 %. Judged by its
+     * recent windows (the day's), it hid; judged by the night's hours it is found once the slack around the evening's
+     * hours has passed, and all night.
+     */
+    @Test
+    void shouldFindANightSourceThatStaysUnderTheDaysLevel() {
+        final int evening = 2 * DAY + 19 * 60; // the third evening: every hour of day learned
+        final HandTicks.Run perTick = days(detector, 3, m -> rhythm(m) + (m > evening ? 0.24 : 0));
+        final int at = evening - NOON; // the drive's tick of that minute
+
+        assertThat(perTick.upTo(at)).isEmpty();
+        for (int tick = at + 90; tick <= at + 11 * 60 - 30; tick++) { // 20:30 to 05:30
+            assertThat(perTick.tick(tick)).as("tick %d", tick).filteredOn(Finding::rootCandidate).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+                    assertThat(f.observed()).isCloseTo(0.24, within(1e-3));
+                });
+        }
+    }
+
+    /** A port whose background swings less than the rhythm's share is judged by its recent windows, as before hours. */
+    @Test
+    void shouldJudgeAFlatBackgroundByItsRecentWindowsAsBefore() {
+        final int rise = 2 * DAY + 10 * 60; // a source of 30 % of line rate from the third morning
+        final HandTicks.Run perTick = days(detector, 2.5,
+            m -> 0.3 + 0.04 * Math.sin(2 * Math.PI * m / DAY) + (m > rise ? 0.3 : 0));
+        final int at = rise - NOON;
+
+        assertThat(perTick.upTo(at + 3)).as("under 20 %% of line rate over the window until its 4th minute").isEmpty();
+        assertThat(perTick.tick(at + 4)).filteredOn(Finding::rootCandidate).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.24, within(0.03)) /* 4 of 5 minutes of 30 % beyond a background of 30 % + 2 % */);
+    }
+
     /** The detector takes its numbers from the analyzer's config, not from constants of its own. */
     @Test
     void shouldJudgeByTheConfiguredCalibration() {
