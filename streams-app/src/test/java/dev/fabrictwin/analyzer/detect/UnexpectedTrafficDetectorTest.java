@@ -207,8 +207,14 @@ class UnexpectedTrafficDetectorTest {
     /** {@code days} of minute ticks from noon, host-0 sending {@code share.applyAsDouble(minute)} of line rate. */
     private HandTicks.Run days(final UnexpectedTrafficDetector detector, final double days,
                                final java.util.function.IntToDoubleFunction share) {
+        return days(detector, NOON, days, share);
+    }
+
+    /** As above, from the minute after {@code from}. */
+    private HandTicks.Run days(final UnexpectedTrafficDetector detector, final int from, final double days,
+                               final java.util.function.IntToDoubleFunction share) {
         return minutes.drive(detector, (int) (days * DAY),
-            i -> minuteFlow(NOON + i, share.applyAsDouble(NOON + i) * LINE_PER_MINUTE));
+            i -> minuteFlow(from + i, share.applyAsDouble(from + i) * LINE_PER_MINUTE));
     }
 
     private HandTicks.TickBuilder minuteFlow(final int minute, final double bytes) {
@@ -260,6 +266,39 @@ class UnexpectedTrafficDetectorTest {
         assertThat(perTick.upTo(at + 3)).as("under 20 %% of line rate over the window until its 4th minute").isEmpty();
         assertThat(perTick.tick(at + 4)).filteredOn(Finding::rootCandidate).singleElement()
             .satisfies(f -> assertThat(f.observed()).isCloseTo(0.24, within(0.03)) /* 4 of 5 minutes of 30 % beyond a background of 30 % + 2 % */);
+    }
+
+    /** An upgrade takes the hours of day back with the recent windows: the morning after, the rise is still normal. */
+    @Test
+    void shouldTakeItsHoursOfDayBackFromTheCheckpointsLearnedSection() throws java.io.IOException {
+        days(detector, 1.5, UnexpectedTrafficDetectorTest::rhythm); // to the second midnight
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        detector.writeLearned(new java.io.DataOutputStream(bytes));
+        final UnexpectedTrafficDetector upgraded = new UnexpectedTrafficDetector();
+
+        assertThat(upgraded.readLearned(new java.io.DataInputStream(
+            new java.io.ByteArrayInputStream(bytes.toByteArray())), upgraded.learnedVersion())).isTrue();
+        assertThat(days(upgraded, 2 * DAY, 1, UnexpectedTrafficDetectorTest::rhythm).all()).isEmpty();
+    }
+
+    /** A learned section from before hours of day (version 1) gives back the recent windows; the hours are relearned. */
+    @Test
+    void shouldTakeBackTheRecentWindowsOfAVersionOneSection() throws java.io.IOException {
+        final int ports = hand.fabric().directedLinkCount();
+        final LearnedLevels recent = new LearnedLevels(2 * ports, CAL.unexpectedTraffic().backgroundWindows(),
+            CAL.unexpectedTraffic().backgroundWarmUp());
+        for (int i = 0; i < CAL.unexpectedTraffic().backgroundWarmUp(); i++) {
+            recent.learn(2 * hand.fabric().portIndex(SOURCE) + 1, 0.4);
+        }
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        LearnedLevels.writeOrNone(recent, new java.io.DataOutputStream(bytes));
+
+        assertThat(detector.readLearned(new java.io.DataInputStream(
+            new java.io.ByteArrayInputStream(bytes.toByteArray())), 1)).isTrue();
+        // judged from the first full window, 40 % beyond the 40 % it had learned
+        assertThat(hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 1e10)).last()).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-6)));
     }
 
     /** The detector takes its numbers from the analyzer's config, not from constants of its own. */
