@@ -204,6 +204,12 @@ class UnexpectedTrafficDetectorTest {
         return ofDay >= 7 * 60 && ofDay < 19 * 60 ? 0.5 : 0.25;
     }
 
+    /** As {@link #rhythm}, but rising over two hours from 06:00: the recent windows follow it and learn the day. */
+    private static double rampingRhythm(final int minute) {
+        final int ofDay = Math.floorMod(minute - 1, DAY);
+        return ofDay >= 6 * 60 && ofDay < 8 * 60 ? 0.25 + 0.25 * (ofDay - 6 * 60) / 120.0 : rhythm(minute);
+    }
+
     /** {@code days} of minute ticks from noon, host-0 sending {@code share.applyAsDouble(minute)} of line rate. */
     private HandTicks.Run days(final UnexpectedTrafficDetector detector, final double days,
                                final java.util.function.IntToDoubleFunction share) {
@@ -236,13 +242,13 @@ class UnexpectedTrafficDetectorTest {
 
     /**
      * A source adding 24 % of line rate at night, from the evening's fall on: 49 %, under the day's 50 %. Judged by its
-     * recent windows (the day's), it hid; judged by the night's hours it is found once the slack around the evening's
-     * hours has passed, and all night.
+     * recent windows (the day's, learned as the morning rose), it hid all night; judged by the night's hours it is found
+     * once the slack around the evening's hours has passed, and all night.
      */
     @Test
     void shouldFindANightSourceThatStaysUnderTheDaysLevel() {
         final int evening = 2 * DAY + 19 * 60; // the third evening: every hour of day learned
-        final HandTicks.Run perTick = days(detector, 3, m -> rhythm(m) + (m > evening ? 0.24 : 0));
+        final HandTicks.Run perTick = days(detector, 3, m -> rampingRhythm(m) + (m > evening ? 0.24 : 0));
         final int at = evening - NOON; // the drive's tick of that minute
 
         assertThat(perTick.upTo(at)).isEmpty();
