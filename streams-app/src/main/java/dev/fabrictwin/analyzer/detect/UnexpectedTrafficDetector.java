@@ -41,8 +41,9 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * {@link DetectionCalibration.UnexpectedTraffic#rhythmSlackMinutes} of its end (an hour not seen yet: the port's highest
  * hour) instead of its recent windows: a port twice as busy by day is not unexpected at the morning's rise, and at
  * night a source that would hide under the day's level is found. Elsewhere the port is judged as without hours. Memory,
- * bounded by the fabric: 68 B of recent windows and 64 B of hours per host port and direction, and the pending window's
- * end: 272 B per host port, about 17 MB at 32k GPUs (≈ 64k host ports).
+ * bounded by the fabric: 64 B of hours per host port and direction (kept for host ports only: 8 MB at 32k GPUs, ≈ 64k
+ * host ports × 2 directions), beside the recent windows' 68 B per port and direction and 12 B per port for the pending
+ * window's end and the host ordinal.
  */
 final class UnexpectedTrafficDetector implements Detector, LearnedPart {
 
@@ -62,8 +63,10 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
     private float[] pending;
     /** By port index, when the pending windows of its two directions ended (event time, epoch ms). */
     private long[] pendingEndMs;
-    /** Each direction's level per hour of day, by the same key as {@link #background} (null before the first tick). */
+    /** Each host port direction's level per hour of day, by {@link #hourKey} (null before the first tick). */
     private DailyRhythm rhythm;
+    /** By port index, the host port's ordinal among the fabric's host ports (-1: a switch port). */
+    private int[] hostSlot;
 
     @Override
     public String learnedName() {
@@ -106,8 +109,13 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
             if (background == null || background.keys() != 2 * ports) {
                 background = new LearnedLevels(2 * ports, cal.backgroundWindows(), cal.backgroundWarmUp());
             }
-            if (rhythm == null || rhythm.keys() != 2 * ports) {
-                rhythm = new DailyRhythm(2 * ports);
+            hostSlot = new int[ports];
+            int hosts = 0;
+            for (int i = 0; i < ports; i++) {
+                hostSlot[i] = context.fabric().node(context.fabric().txNode(i)).isHost() ? hosts++ : -1;
+            }
+            if (rhythm == null || rhythm.keys() != 2 * hosts) {
+                rhythm = new DailyRhythm(2 * hosts);
             }
             pending = new float[2 * ports];
             java.util.Arrays.fill(pending, Float.NaN);
@@ -193,8 +201,8 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
      * hours of day; else the quantile of its recent windows.
      */
     private double background(final int key, final long endMs, final DetectionCalibration.UnexpectedTraffic cal) {
-        return rhythm.rhythmic(key, cal.rhythmShare())
-            ? rhythm.level(key, endMs, cal.rhythmSlackMinutes() * 60_000L)
+        return rhythm.rhythmic(hourKey(key), cal.rhythmShare())
+            ? rhythm.level(hourKey(key), endMs, cal.rhythmSlackMinutes() * 60_000L)
             : background.quantile(key, cal.backgroundQuantile());
     }
 
@@ -208,8 +216,14 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
             return;
         }
         background.learn(key, share);
-        rhythm.learn(key, endMs, background.quantile(key, cal.backgroundQuantile(), rhythm.visitValues(key, endMs) + 1),
-            cal.rhythmDecline());
+        final int hourKey = hourKey(key);
+        rhythm.learn(hourKey, endMs,
+            background.quantile(key, cal.backgroundQuantile(), rhythm.visitValues(hourKey, endMs) + 1), cal.rhythmDecline());
+    }
+
+    /** A host port direction's key ({@code 2 × port index}, +1 sending) as its key among the host ports only. */
+    private int hourKey(final int key) {
+        return 2 * hostSlot[key / 2] + key % 2;
     }
 
     /** A source and its sinks may be judged by different shards: linked again over the whole fabric. */
