@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -191,12 +196,12 @@ class UnexpectedTrafficDetectorTest {
         assertThat(UnexpectedTrafficDetector.excess(25, 5, 0, cal)).isEmpty();
     }
 
-    /** Minute ticks: a window is 5 minutes, a day 1,440 ticks; tick {@code i} ends {@code i} minutes past midnight. */
-    private final HandTicks minutes = hand.withTickMs(60_000);
     private static final double LINE_PER_MINUTE = HandTicks.LINE_BYTES_PER_S * 60;
     private static final int DAY = 1_440;
     /** The analysis starts at noon of the first day, while the day's traffic runs: it is the fabric's normal. */
     private static final int NOON = 720;
+    /** Minute ticks: a window is 5 minutes, a day 1,440 ticks; tick {@code i} ends {@code i} minutes past midnight. */
+    private final HandTicks minutes = hand.withTickMs(60_000);
 
     /** host-0 sends undeclared traffic to host-2 twice as high by day (07:00–19:00) as by night: 50 % and 25 %. */
     private static double rhythm(final int minute) {
@@ -270,37 +275,38 @@ class UnexpectedTrafficDetectorTest {
         final int at = rise - NOON;
 
         assertThat(perTick.upTo(at + 3)).as("under 20 %% of line rate over the window until its 4th minute").isEmpty();
+        // 4 of the window's 5 minutes carry 30 % beyond a background of 30 % and a little
         assertThat(perTick.tick(at + 4)).filteredOn(Finding::rootCandidate).singleElement()
-            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.24, within(0.03)) /* 4 of 5 minutes of 30 % beyond a background of 30 % + 2 % */);
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.24, within(0.03)));
     }
 
     /** An upgrade takes the hours of day back with the recent windows: the morning after, the rise is still normal. */
     @Test
-    void shouldTakeItsHoursOfDayBackFromTheCheckpointsLearnedSection() throws java.io.IOException {
+    void shouldTakeItsHoursOfDayBackFromTheCheckpointsLearnedSection() throws IOException {
         days(detector, 1.5, UnexpectedTrafficDetectorTest::rhythm); // to the second midnight
-        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        detector.writeLearned(new java.io.DataOutputStream(bytes));
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        detector.writeLearned(new DataOutputStream(bytes));
         final UnexpectedTrafficDetector upgraded = new UnexpectedTrafficDetector();
 
-        assertThat(upgraded.readLearned(new java.io.DataInputStream(
-            new java.io.ByteArrayInputStream(bytes.toByteArray())), upgraded.learnedVersion())).isTrue();
+        assertThat(upgraded.readLearned(new DataInputStream(
+            new ByteArrayInputStream(bytes.toByteArray())), upgraded.learnedVersion())).isTrue();
         assertThat(days(upgraded, 2 * DAY, 1, UnexpectedTrafficDetectorTest::rhythm).all()).isEmpty();
     }
 
     /** A learned section from before hours of day (version 1) gives back the recent windows; the hours are relearned. */
     @Test
-    void shouldTakeBackTheRecentWindowsOfAVersionOneSection() throws java.io.IOException {
+    void shouldTakeBackTheRecentWindowsOfAVersionOneSection() throws IOException {
         final int ports = hand.fabric().directedLinkCount();
         final LearnedLevels recent = new LearnedLevels(2 * ports, CAL.unexpectedTraffic().backgroundWindows(),
             CAL.unexpectedTraffic().backgroundWarmUp());
         for (int i = 0; i < CAL.unexpectedTraffic().backgroundWarmUp(); i++) {
             recent.learn(2 * hand.fabric().portIndex(SOURCE) + 1, 0.4);
         }
-        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        LearnedLevels.writeOrNone(recent, new java.io.DataOutputStream(bytes));
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        LearnedLevels.writeOrNone(recent, new DataOutputStream(bytes));
 
-        assertThat(detector.readLearned(new java.io.DataInputStream(
-            new java.io.ByteArrayInputStream(bytes.toByteArray())), 1)).isTrue();
+        assertThat(detector.readLearned(new DataInputStream(
+            new ByteArrayInputStream(bytes.toByteArray())), 1)).isTrue();
         // judged from the first full window, 40 % beyond the 40 % it had learned
         assertThat(hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
             .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 1e10)).last()).singleElement()
