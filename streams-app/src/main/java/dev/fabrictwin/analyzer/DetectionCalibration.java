@@ -322,9 +322,17 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
      * @param backgroundWindows  healthy windows kept per port and direction to learn its background from
      * @param backgroundWarmUp   windows learned before the port is judged
      * @param backgroundQuantile the quantile of the kept windows' excess taken as the background
+     * @param rhythmShare        a port direction has a daily rhythm once its hours of day's learned levels span this
+     *                           share of line rate: a swing under half the least excess cannot raise or hide a finding
+     *                           by itself, and below it the port is judged exactly as without hours
+     * @param rhythmSlackMinutes a window is judged against the highest level of the hours of day within this many
+     *                           minutes of its end: when a rhythm turns moves from day to day by up to this much
+     * @param rhythmDecline      share of the way an hour of day's level comes down, per day, to a lower one it showed
+     *                           healthy (a rise is taken at once): a quiet weekend day does not erase the working day
      */
     public record UnexpectedTraffic(int windowTicks, double excessShare, double excessFactor, int backgroundWindows,
-                                    int backgroundWarmUp, double backgroundQuantile) implements Serializable {
+                                    int backgroundWarmUp, double backgroundQuantile, double rhythmShare,
+                                    int rhythmSlackMinutes, double rhythmDecline) implements Serializable {
 
         public UnexpectedTraffic {
             require(windowTicks >= 1, "unexpectedTraffic.windowTicks >= 1", windowTicks);
@@ -336,10 +344,14 @@ public record DetectionCalibration(int learnRing, int learnWarmUp, List<Double> 
                 "unexpectedTraffic.backgroundWarmUp in 1..backgroundWindows", backgroundWarmUp);
             require(backgroundQuantile >= 0 && backgroundQuantile <= 1, "unexpectedTraffic.backgroundQuantile in 0..1",
                 backgroundQuantile);
+            require(rhythmShare > 0 && rhythmShare <= 1, "unexpectedTraffic.rhythmShare in (0, 1]", rhythmShare);
+            require(rhythmSlackMinutes >= 0 && rhythmSlackMinutes <= 720, "unexpectedTraffic.rhythmSlackMinutes in 0..720",
+                rhythmSlackMinutes);
+            require(rhythmDecline > 0 && rhythmDecline <= 1, "unexpectedTraffic.rhythmDecline in (0, 1]", rhythmDecline);
         }
 
         static UnexpectedTraffic defaults() {
-            return new UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9);
+            return new UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9, 0.1, 30, 0.25);
         }
     }
 

@@ -28,7 +28,7 @@ class DetectionCalibrationTest {
             new DetectionCalibration.SilentDrop(30, List.of(1, 3, 9), 5, 4, 5, 10, 0.001, 1e5, 0.05, 100,
                 new DetectionCalibration.FastTest(30, 10, 30, 8, 32, 3, 1.1, 1.5, 1.1), 1.25),
             new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 10, 0.05),
-            new DetectionCalibration.UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9),
+            new DetectionCalibration.UnexpectedTraffic(5, 0.2, 1.5, 16, 3, 0.9, 0.1, 30, 0.25),
             new DetectionCalibration.Ecn(10, 3, 1e5, 1.5),
             new DetectionCalibration.Pfc(0.05, 50_000, 1.25, 0.01),
             new DetectionCalibration.Straggler(4, 0.7, 0.75, 0.1, 32, 0.25, 2, 0.1),
@@ -98,7 +98,7 @@ class DetectionCalibrationTest {
             .hasMessageContaining("ecmp.congestedPValue");
         assertThatThrownBy(() -> new DetectionCalibration.Ecmp(5, 40_000, 20_000_000L, 1e-3, 5e-2, 10, 20, 0.1, 30, 31, 0.05))
             .hasMessageContaining("ecmp.calmLearned");
-        assertThatThrownBy(() -> new DetectionCalibration.UnexpectedTraffic(5, 0.2, 0.9, 16, 3, 0.9))
+        assertThatThrownBy(() -> new DetectionCalibration.UnexpectedTraffic(5, 0.2, 0.9, 16, 3, 0.9, 0.1, 30, 0.25))
             .hasMessageContaining("unexpectedTraffic.excessFactor");
         assertThatThrownBy(() -> new DetectionCalibration.Ecn(10, 11, 1e5, 1.5)).hasMessageContaining("ecn.minSeconds");
         assertThatThrownBy(() -> new DetectionCalibration.Pfc(1.5, 50_000, 1.25, 0.01))

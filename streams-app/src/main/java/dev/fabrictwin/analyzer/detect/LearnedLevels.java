@@ -157,14 +157,21 @@ final class LearnedLevels implements Serializable {
 
     /** The {@code q} quantile (0..1, nearest rank) of the healthy values kept (NaN when none). */
     double quantile(final int key, final double q) {
-        final int n = count(key);
+        return quantile(key, q, ring);
+    }
+
+    /** The {@code q} quantile (0..1, nearest rank) of the last {@code last} healthy values kept (NaN when none). */
+    double quantile(final int key, final double q, final int last) {
+        final int n = Math.min(count(key), Math.max(0, last));
         if (n == 0) {
             return Double.NaN;
         }
         if (scratch == null) {
             scratch = new float[ring];
         }
-        System.arraycopy(values, key * ring, scratch, 0, n);
+        for (int i = 0; i < n; i++) {
+            scratch[i] = values[key * ring + Math.floorMod(seen[key] - 1 - i, ring)];
+        }
         Arrays.sort(scratch, 0, n);
         return scratch[(int) Math.round(Math.max(0, Math.min(1, q)) * (n - 1))];
     }

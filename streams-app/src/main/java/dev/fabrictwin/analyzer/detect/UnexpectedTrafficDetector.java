@@ -31,6 +31,19 @@ import dev.fabrictwin.twin.model.CounterIndex;
  * is their {@link DetectionCalibration.UnexpectedTraffic#backgroundQuantile} quantile. A port judges nothing until
  * it has learned {@link DetectionCalibration.UnexpectedTraffic#backgroundWarmUp} windows: what runs when the analysis
  * starts is the fabric's normal, a source that appears later is not.
+ *
+ * <p>Undeclared traffic often follows the day (storage and inference by day, backups by night). Each port and
+ * direction therefore also learns a level per hour of day ({@link DailyRhythm}, event time): each learned window's
+ * background (the quantile of its hour's windows among the last kept) raises its clock hour's level; the next hour
+ * makes it the hour of day's (a lower one brings it down by {@link DetectionCalibration.UnexpectedTraffic#rhythmDecline}
+ * a day). Where the hours of day learned span {@link DetectionCalibration.UnexpectedTraffic#rhythmShare} of line rate
+ * the port has a rhythm, and a window is judged against the highest hour of day within
+ * {@link DetectionCalibration.UnexpectedTraffic#rhythmSlackMinutes} of its end (an hour not seen yet: the port's highest
+ * hour) instead of its recent windows: a port twice as busy by day is not unexpected at the morning's rise, and at
+ * night a source that would hide under the day's level is found. Elsewhere the port is judged as without hours. Memory,
+ * bounded by the fabric: 64 B of hours per host port and direction (kept for host ports only: 8 MB at 32k GPUs, ≈ 64k
+ * host ports × 2 directions), beside the recent windows' 68 B per port and direction and 12 B per port for the pending
+ * window's end and the host ordinal.
  */
 final class UnexpectedTrafficDetector implements Detector, LearnedPart {
 
@@ -48,6 +61,12 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
      * which unexpected traffic begins holds only part of it, and learning it would raise the background it is judged by.
      */
     private float[] pending;
+    /** By port index, when the pending windows of its two directions ended (event time, epoch ms). */
+    private long[] pendingEndMs;
+    /** Each host port direction's level per hour of day, by {@link #hourKey} (null before the first tick). */
+    private DailyRhythm rhythm;
+    /** By port index, the host port's ordinal among the fabric's host ports (-1: a switch port). */
+    private int[] hostSlot;
 
     @Override
     public String learnedName() {
@@ -56,21 +75,27 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
 
     @Override
     public int learnedVersion() {
-        return 1;
+        return 2;
     }
 
-    /** Each host port's learned undeclared background, both directions. */
+    /** Each host port's learned undeclared background, both directions: its recent windows and its hours of day. */
     @Override
     public void writeLearned(final DataOutput out) throws IOException {
         LearnedLevels.writeOrNone(background, out);
+        out.writeBoolean(rhythm != null);
+        if (rhythm != null) {
+            rhythm.write(out);
+        }
     }
 
+    /** Version 1 (before hours of day) is read too: its recent windows are taken back, the hours learned afresh. */
     @Override
     public boolean readLearned(final DataInput in, final int version) throws IOException {
-        if (version != 1) {
+        if (version != 1 && version != 2) {
             return false;
         }
         background = LearnedLevels.readOrNone(in);
+        rhythm = version == 2 && in.readBoolean() ? DailyRhythm.read(in) : null;
         return true;
     }
 
@@ -84,8 +109,17 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
             if (background == null || background.keys() != 2 * ports) {
                 background = new LearnedLevels(2 * ports, cal.backgroundWindows(), cal.backgroundWarmUp());
             }
+            hostSlot = new int[ports];
+            int hosts = 0;
+            for (int i = 0; i < ports; i++) {
+                hostSlot[i] = context.fabric().node(context.fabric().txNode(i)).isHost() ? hosts++ : -1;
+            }
+            if (rhythm == null || rhythm.keys() != 2 * hosts) {
+                rhythm = new DailyRhythm(2 * hosts);
+            }
             pending = new float[2 * ports];
             java.util.Arrays.fill(pending, Float.NaN);
+            pendingEndMs = new long[ports];
         }
         // in port order: the findings' order does not depend on hashing
         final Map<PortRef, Double> rxExcess = new LinkedHashMap<>();
@@ -116,10 +150,15 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
             }
             final double lineBytes = context.capacityBps(t) / 8 * w[4].sum();
             final boolean learnNow = ++sinceLearned[t.index()] >= window && context.uncovered(t);
-            final java.util.Optional<Double> rx = judge(2 * t.index(), w[0].sum(), w[1].sum(), lineBytes, learnNow, cal);
-            final java.util.Optional<Double> tx = judge(2 * t.index() + 1, w[2].sum(), w[3].sum(), lineBytes, learnNow, cal);
+            final long endMs = context.tick().endMs();
+            final long pendingEnd = pendingEndMs[t.index()];
+            final java.util.Optional<Double> rx =
+                judge(2 * t.index(), w[0].sum(), w[1].sum(), lineBytes, endMs, learnNow, pendingEnd, cal);
+            final java.util.Optional<Double> tx =
+                judge(2 * t.index() + 1, w[2].sum(), w[3].sum(), lineBytes, endMs, learnNow, pendingEnd, cal);
             if (learnNow) {
                 sinceLearned[t.index()] = 0;
+                pendingEndMs[t.index()] = endMs;
             }
             rx.ifPresent(x -> rxExcess.put(t.port(), x));
             tx.ifPresent(x -> txExcess.put(t.port(), x));
@@ -133,28 +172,58 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
     }
 
     /**
-     * One direction of a port over its window: the excess beyond the twin and the learned background, when it is
-     * unexpected; when {@code learnNow} and none is found, the last healthy window is learned and this one waits for the
-     * next. Nothing is judged before the key has learned its background.
+     * One direction of a port over its window ending at {@code endMs}: the excess beyond the twin and the learned
+     * background, when it is unexpected; when {@code learnNow} and none is found, the last healthy window (ended at
+     * {@code pendingEndMs}) is learned and this one waits for the next. Nothing is judged before the key has learned
+     * its background.
      */
     private java.util.Optional<Double> judge(final int key, final double observed, final double expected,
-                                             final double lineBytes, final boolean learnNow,
-                                             final DetectionCalibration.UnexpectedTraffic cal) {
+                                             final double lineBytes, final long endMs, final boolean learnNow,
+                                             final long pendingEndMs, final DetectionCalibration.UnexpectedTraffic cal) {
         if (lineBytes <= 0) {
             return java.util.Optional.empty();
         }
         final double share = (observed - expected) / lineBytes;
         final java.util.Optional<Double> excess = background.learned(key)
-            ? excess(observed, expected + Math.max(0, background.quantile(key, cal.backgroundQuantile())) * lineBytes,
-                lineBytes, cal)
+            ? excess(observed, expected + Math.max(0, background(key, endMs, cal)) * lineBytes, lineBytes, cal)
             : java.util.Optional.empty();
         if (excess.isPresent()) {
             pending[key] = Float.NaN;
         } else if (learnNow) {
-            background.learn(key, pending[key]); // NaN is not learned
+            learn(key, pending[key], pendingEndMs, cal);
             pending[key] = (float) share;
         }
         return excess;
+    }
+
+    /**
+     * The background a window ending at {@code endMs} is judged by: where the key has a daily rhythm, the level of its
+     * hours of day; else the quantile of its recent windows.
+     */
+    private double background(final int key, final long endMs, final DetectionCalibration.UnexpectedTraffic cal) {
+        return rhythm.rhythmic(hourKey(key), cal.rhythmShare())
+            ? rhythm.level(hourKey(key), endMs, cal.rhythmSlackMinutes() * 60_000L)
+            : background.quantile(key, cal.backgroundQuantile());
+    }
+
+    /**
+     * Learns a healthy window's share (NaN: none pending) into the recent windows, and the background it makes of its
+     * clock hour's windows among them into the hours of day.
+     */
+    private void learn(final int key, final float share, final long endMs,
+                       final DetectionCalibration.UnexpectedTraffic cal) {
+        if (Float.isNaN(share)) {
+            return;
+        }
+        background.learn(key, share);
+        final int hourKey = hourKey(key);
+        rhythm.learn(hourKey, endMs,
+            background.quantile(key, cal.backgroundQuantile(), rhythm.visitValues(hourKey, endMs) + 1), cal.rhythmDecline());
+    }
+
+    /** A host port direction's key ({@code 2 × port index}, +1 sending) as its key among the host ports only. */
+    private int hourKey(final int key) {
+        return 2 * hostSlot[key / 2] + key % 2;
     }
 
     /** A source and its sinks may be judged by different shards: linked again over the whole fabric. */

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -191,6 +196,123 @@ class UnexpectedTrafficDetectorTest {
         assertThat(UnexpectedTrafficDetector.excess(25, 5, 0, cal)).isEmpty();
     }
 
+    private static final double LINE_PER_MINUTE = HandTicks.LINE_BYTES_PER_S * 60;
+    private static final int DAY = 1_440;
+    /** The analysis starts at noon of the first day, while the day's traffic runs: it is the fabric's normal. */
+    private static final int NOON = 720;
+    /** Minute ticks: a window is 5 minutes, a day 1,440 ticks; tick {@code i} ends {@code i} minutes past midnight. */
+    private final HandTicks minutes = hand.withTickMs(60_000);
+
+    /** host-0 sends undeclared traffic to host-2 twice as high by day (07:00–19:00) as by night: 50 % and 25 %. */
+    private static double rhythm(final int minute) {
+        final int ofDay = Math.floorMod(minute - 1, DAY);
+        return ofDay >= 7 * 60 && ofDay < 19 * 60 ? 0.5 : 0.25;
+    }
+
+    /** As {@link #rhythm}, but rising over two hours from 06:00: the recent windows follow it and learn the day. */
+    private static double rampingRhythm(final int minute) {
+        final int ofDay = Math.floorMod(minute - 1, DAY);
+        return ofDay >= 6 * 60 && ofDay < 8 * 60 ? 0.25 + 0.25 * (ofDay - 6 * 60) / 120.0 : rhythm(minute);
+    }
+
+    /** {@code days} of minute ticks from noon, host-0 sending {@code share.applyAsDouble(minute)} of line rate. */
+    private HandTicks.Run days(final UnexpectedTrafficDetector detector, final double days,
+                               final java.util.function.IntToDoubleFunction share) {
+        return days(detector, NOON, days, share);
+    }
+
+    /** As above, from the minute after {@code from}. */
+    private HandTicks.Run days(final UnexpectedTrafficDetector detector, final int from, final double days,
+                               final java.util.function.IntToDoubleFunction share) {
+        return minutes.drive(detector, (int) (days * DAY),
+            i -> minuteFlow(from + i, share.applyAsDouble(from + i) * LINE_PER_MINUTE));
+    }
+
+    private HandTicks.TickBuilder minuteFlow(final int minute, final double bytes) {
+        return minutes.tick(minute).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, bytes)
+            .port("host-2", "nic0").observed(CounterNames.RX_BYTES, bytes);
+    }
+
+    /**
+     * Issue 37: undeclared traffic twice as high by day as by night is the port's normal at each time of day. Judged by
+     * its recent windows only, the morning's rise over the night's level was unexpected every morning.
+     */
+    @Test
+    void shouldLearnADailyRhythmAndRaiseNothingAtTheMorningsRise() {
+        final HandTicks.Run perTick = days(detector, 3.5, UnexpectedTrafficDetectorTest::rhythm);
+
+        assertThat(perTick.all()).isEmpty();
+    }
+
+    /**
+     * A source adding 24 % of line rate at night, from the evening's fall on: 49 %, under the day's 50 %. Judged by its
+     * recent windows (the day's, learned as the morning rose), it hid all night; judged by the night's hours it is found
+     * once the slack around the evening's hours has passed, and all night.
+     */
+    @Test
+    void shouldFindANightSourceThatStaysUnderTheDaysLevel() {
+        final int evening = 2 * DAY + 19 * 60; // the third evening: every hour of day learned
+        final HandTicks.Run perTick = days(detector, 3, m -> rampingRhythm(m) + (m > evening ? 0.24 : 0));
+        final int at = evening - NOON; // the drive's tick of that minute
+
+        assertThat(perTick.upTo(at)).isEmpty();
+        for (int tick = at + 90; tick <= at + 11 * 60 - 30; tick++) { // 20:30 to 05:30
+            assertThat(perTick.tick(tick)).as("tick %d", tick).filteredOn(Finding::rootCandidate).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.entity()).isEqualTo(Entity.port(SOURCE));
+                    assertThat(f.observed()).isCloseTo(0.24, within(1e-3));
+                });
+        }
+    }
+
+    /** A port whose background swings less than the rhythm's share is judged by its recent windows, as before hours. */
+    @Test
+    void shouldJudgeAFlatBackgroundByItsRecentWindowsAsBefore() {
+        final int rise = 2 * DAY + 10 * 60; // a source of 30 % of line rate from the third morning
+        final HandTicks.Run perTick = days(detector, 2.5,
+            m -> 0.3 + 0.04 * Math.sin(2 * Math.PI * m / DAY) + (m > rise ? 0.3 : 0));
+        final int at = rise - NOON;
+
+        assertThat(perTick.upTo(at + 3)).as("under 20 %% of line rate over the window until its 4th minute").isEmpty();
+        // 4 of the window's 5 minutes carry 30 % beyond a background of 30 % and a little
+        assertThat(perTick.tick(at + 4)).filteredOn(Finding::rootCandidate).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.24, within(0.03)));
+    }
+
+    /** An upgrade takes the hours of day back with the recent windows: the morning after, the rise is still normal. */
+    @Test
+    void shouldTakeItsHoursOfDayBackFromTheCheckpointsLearnedSection() throws IOException {
+        days(detector, 1.5, UnexpectedTrafficDetectorTest::rhythm); // to the second midnight
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        detector.writeLearned(new DataOutputStream(bytes));
+        final UnexpectedTrafficDetector upgraded = new UnexpectedTrafficDetector();
+
+        assertThat(upgraded.readLearned(new DataInputStream(
+            new ByteArrayInputStream(bytes.toByteArray())), upgraded.learnedVersion())).isTrue();
+        assertThat(days(upgraded, 2 * DAY, 1, UnexpectedTrafficDetectorTest::rhythm).all()).isEmpty();
+    }
+
+    /** A learned section from before hours of day (version 1) gives back the recent windows; the hours are relearned. */
+    @Test
+    void shouldTakeBackTheRecentWindowsOfAVersionOneSection() throws IOException {
+        final int ports = hand.fabric().directedLinkCount();
+        final LearnedLevels recent = new LearnedLevels(2 * ports, CAL.unexpectedTraffic().backgroundWindows(),
+            CAL.unexpectedTraffic().backgroundWarmUp());
+        for (int i = 0; i < CAL.unexpectedTraffic().backgroundWarmUp(); i++) {
+            recent.learn(2 * hand.fabric().portIndex(SOURCE) + 1, 0.4);
+        }
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        LearnedLevels.writeOrNone(recent, new DataOutputStream(bytes));
+
+        assertThat(detector.readLearned(new DataInputStream(
+            new ByteArrayInputStream(bytes.toByteArray())), 1)).isTrue();
+        // judged from the first full window, 40 % beyond the 40 % it had learned
+        assertThat(hand.drive(detector, WINDOW, i -> hand.tick(i).everyPort()
+            .port("host-0", "nic0").observed(CounterNames.TX_BYTES, 1e10)).last()).singleElement()
+            .satisfies(f -> assertThat(f.observed()).isCloseTo(0.4, within(1e-6)));
+    }
+
     /** The detector takes its numbers from the analyzer's config, not from constants of its own. */
     @Test
     void shouldJudgeByTheConfiguredCalibration() {
@@ -202,7 +324,8 @@ class UnexpectedTrafficDetectorTest {
             d.linkErrorWindowSeconds(), d.linkErrorHorizonSeconds(), d.linkErrorPriorErrors(), d.linkErrorWarmUpSeconds(),
             d.silentDrop(), d.ecmp(), new DetectionCalibration.UnexpectedTraffic(WINDOW, 0.5, 1.5,
                 d.unexpectedTraffic().backgroundWindows(), d.unexpectedTraffic().backgroundWarmUp(),
-                d.unexpectedTraffic().backgroundQuantile()), d.ecn(), d.pfc(),
+                d.unexpectedTraffic().backgroundQuantile(), d.unexpectedTraffic().rhythmShare(),
+                d.unexpectedTraffic().rhythmSlackMinutes(), d.unexpectedTraffic().rhythmDecline()), d.ecn(), d.pfc(),
             d.straggler(), d.latencySlo(), d.jobs(), d.correlation(), d.paths(), d.linkFlap());
         final HandTicks strict = hand.withConfig(hand.config().withCalibration(halfOfLine));
 
