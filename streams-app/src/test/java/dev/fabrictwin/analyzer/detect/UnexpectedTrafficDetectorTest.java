@@ -60,7 +60,7 @@ class UnexpectedTrafficDetectorTest {
         return h.drive(detector, quiet + ticks, i -> i <= quiet ? h.tick(i).everyPort() : tick.apply(i));
     }
 
-    /** Issue 31: undeclared traffic is the sender's; the NIC it lands on is its victim. */
+    /** Undeclared traffic is the sender's; the NIC it lands on is its victim. */
     @Test
     void shouldBlameTheNicSendingTrafficNoJobExplainsAndCallWhereItLandsASymptom() {
         final HandTicks.Run perTick = afterQuiet(hand, detector, WINDOW, i -> flow(i, 5e9));
@@ -82,7 +82,7 @@ class UnexpectedTrafficDetectorTest {
     }
 
     /**
-     * Issue 37: traffic no job declares (storage, inference, test traffic) that runs from the start is the fabric's
+     * Traffic no job declares (storage, inference, test traffic) that runs from the start is the fabric's
      * normal; the same NIC sending 40 % of line rate more than that later is found, by the excess over its usual.
      */
     @Test
@@ -235,7 +235,7 @@ class UnexpectedTrafficDetectorTest {
     }
 
     /**
-     * Issue 37: undeclared traffic twice as high by day as by night is the port's normal at each time of day. Judged by
+     * Undeclared traffic twice as high by day as by night is the port's normal at each time of day. Judged by
      * its recent windows only, the morning's rise over the night's level was unexpected every morning.
      */
     @Test
