@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
@@ -43,7 +44,10 @@ import dev.fabrictwin.twin.model.LinkState;
  * busiest member carries more than in any calm window kept, every one of which saw the same number of the twin's flows
  * cross the group, for a whole window of ticks, the hash moved the same flows (a world whose hash put everything on one
  * uplink is normal there; everything moving to another is not, a capture from another simulator showed), and no chance
- * of hashing explains it — however few the flows.
+ * of hashing explains it — however few the flows. A bundle of parallel links from a switch down to one switch below
+ * (a spine's links to one leaf) is a group of its own, judged the same way and named by its switch: a real Clos's
+ * spine whose changed hash moved its links to one leaf from 1.6/4/17.8/1.6 to 9.9/4.6/4.6/5.4 Gb/s showed nothing on
+ * any uplink.
  */
 final class EcmpSpreadDetector implements Detector, LearnedPart {
 
@@ -52,7 +56,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
     /** The fabric's groups ({@link #groups}) and the fabric they were found in. */
     private transient List<Group> groupList;
     private transient Object groupsOf;
-    /** The fabric's ECMP groups (switches with two or more uplinks): the tests' family, counted at the first tick. */
+    /** The fabric's ECMP groups with two or more members ({@link #groups}): the tests' family, counted at the first tick. */
     private int groups;
     /** Groups found imbalanced at their last judgement. */
     private final java.util.Set<String> imbalanced = new java.util.HashSet<>();
@@ -80,7 +84,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
     /** Each group's calm shares (its hash's normal), by switch name, in name order. */
     @Override
     public void writeLearned(final DataOutput out) throws IOException {
-        final java.util.TreeMap<String, CalmShares> sorted = new java.util.TreeMap<>(calm);
+        final TreeMap<String, CalmShares> sorted = new TreeMap<>(calm);
         out.writeInt(sorted.size());
         for (final Map.Entry<String, CalmShares> e : sorted.entrySet()) {
             out.writeUTF(e.getKey());
@@ -210,7 +214,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
         // the family is every group of the fabric (the same in every shard of a sharded analysis)
         final double alpha = cal.pValue() / Math.max(1, groups);
         // one finding per switch: its uplinks' group or any of its bundles to one switch below, the largest share
-        final Map<String, Finding> found = new java.util.TreeMap<>();
+        final Map<String, Finding> found = new TreeMap<>();
         for (final Judged j : judged) {
             final long flows = flowsOf(j.snapshot());
             final CalmShares past = calm.get(j.group().key());
@@ -301,7 +305,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
                     continue;
                 }
                 out.add(new Group(node.name(), node, context.uplinks(node), null));
-                final Map<Integer, List<Link>> below = new java.util.TreeMap<>();
+                final Map<Integer, List<Link>> below = new TreeMap<>();
                 for (final int li : context.fabric().linksOf(node.index())) {
                     final Link l = context.fabric().link(li);
                     final Node other = context.fabric().node(l.other(node.index()));

@@ -50,6 +50,13 @@ import dev.fabrictwin.twin.model.CounterNames;
  * {@link DetectionCalibration.SilentDrop#controlFramesPerSecond}
  * frames per second of the window.
  * A reset or gap on either end restarts the direction's accounting.
+ *
+ * <p>Where the two ends are polled at their own phases and cadences (a real Clos's routers: every 10 s at phases
+ * seconds apart, one every 11.5 s), their sums at their own instants hold seconds of traffic between the instants,
+ * which a rising load lifts for good, like a loss. So each direction also reads d at one instant both ends have passed,
+ * each end's sums read from the line between its own samples, and judges whichever of the two readings moves less from
+ * tick to tick ({@link DetectionCalibration.SilentDrop#readingGain}): collectors whose stamps jitter around one reading
+ * instant keep the first, ends polled apart take the second.
  */
 final class LinkConservationDetector implements Detector {
 
@@ -264,8 +271,8 @@ final class LinkConservationDetector implements Detector {
                 continue;
             }
             // control frames on this direction, which one end may count as packets and the other not: never read as
-            // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives
-            // control frames on this direction are never read as loss (see the class comment); d is read two ways
+            // loss — pause frames (bounded by either end's pause counters) and the CNPs a NIC receives. d is read two
+            // ways (Direction#judgeInterpolated): at each end's own latest instant, and at the earlier of the two
             final double exactControl = Math.max(a.sums[Running.TX_PAUSE], b.sums[Running.RX_PAUSE])
                 + b.sums[Running.CNP_IN];
             final double exact = a.sums[Running.TX] - b.sums[Running.RX] - exactControl;
