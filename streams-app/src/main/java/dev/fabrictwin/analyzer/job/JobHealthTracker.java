@@ -339,13 +339,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         }
     }
 
-    /**
-     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed while
-     * healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower (or faster)
-     * than the twin's ideal; that steady ratio is learned ({@link DetectionCalibration.Jobs#baselineLearning} per good
-     * fit, only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and
-     * judged against.
-     */
+    /** Each job's steady slowdown against the twin, the baseline {@link #slowdown} judges against. */
     @Override
     public String learnedName() {
         return "job-baselines";
@@ -473,6 +467,13 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         }
     }
 
+    /**
+     * How much slower than usual the job's comm runs: its slowdown against the twin over the slowdown it showed while
+     * healthy. The twin routes with its own hash, so a job's real collisions can make it steadily slower (or faster)
+     * than the twin's ideal; that steady ratio is learned ({@link DetectionCalibration.Jobs#baselineLearning} per good
+     * fit, only while the job is not bottlenecked, from {@link DetectionCalibration.Jobs#baselineAfter} fits on) and
+     * judged against.
+     */
     public double slowdown(final String job) {
         final Double baseline = baselines.get(job);
         return baseline == null ? 1 : rawSlowdown(job) / Math.max(1.0, baseline); // warming up: not judged yet
