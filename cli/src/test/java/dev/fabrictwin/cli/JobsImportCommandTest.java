@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.workload.JobJson;
 
 /** {@code jobs import} from SLURM's output to fabric.jobs on the in-JVM broker: a document per running job, then a tombstone. */
@@ -64,21 +65,11 @@ class JobsImportCommandTest {
             FabricTwinCliTest.run("jobs", "import", "--slurm-json", source.toString(), "--watch", "--every", "500ms",
                 "--readings", "20", "--bootstrap", KAFKA.bootstrapServers(), "--topic-prefix", prefix));
         try (KafkaConsumer<String, String> reader = reader(prefix + "fabric.jobs")) {
-            final Map<String, String> latest = new HashMap<>();
-            final List<String> seen = new java.util.ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            boolean ended = false;
-            while (System.nanoTime() < deadline && !(ended && seen.contains("4211=null"))) {
-                reader.poll(Duration.ofMillis(300)).forEach(r -> {
-                    latest.put(r.key(), r.value());
-                    seen.add(r.key() + "=" + (r.value() == null ? "null" : "doc"));
-                });
-                if (!ended && latest.get("4211") != null) {
-                    // the job ends: the scheduler no longer lists it
-                    Files.writeString(source, "{\"jobs\": []}");
-                    ended = true;
-                }
-            }
+            final List<String> seen = new ArrayList<>(seen(KafkaReads.readUntil(reader,
+                read -> seen(read).contains("4211=doc"), Duration.ofSeconds(60))));
+            // the job ends: the scheduler no longer lists it
+            Files.writeString(source, "{\"jobs\": []}");
+            seen.addAll(seen(KafkaReads.readUntil(reader, read -> seen(read).contains("4211=null"), Duration.ofSeconds(60))));
             assertThat(seen).containsExactly("4211=doc", "4211=null");
         }
         final FabricTwinCliTest.Run run = watching.get();
@@ -101,13 +92,14 @@ class JobsImportCommandTest {
         assertThat(restarted.exitCode()).as(restarted.err()).isZero();
         assertThat(restarted.err()).contains("jobs import: ended 4211 (tombstone)");
         try (KafkaConsumer<String, String> reader = reader(prefix + "fabric.jobs")) {
-            final List<String> seen = new java.util.ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (seen.size() < 2 && System.nanoTime() < deadline) {
-                reader.poll(Duration.ofMillis(300)).forEach(r -> seen.add(r.key() + "=" + (r.value() == null ? "null" : "doc")));
-            }
-            assertThat(seen).containsExactly("4211=doc", "4211=null");
+            assertThat(seen(KafkaReads.readUntil(reader, read -> read.size() >= 2, Duration.ofSeconds(30))))
+                .containsExactly("4211=doc", "4211=null");
         }
+    }
+
+    /** Each record as {@code key=doc}, or {@code key=null} for a tombstone. */
+    private static List<String> seen(final List<ConsumerRecord<String, String>> records) {
+        return records.stream().map(r -> r.key() + "=" + (r.value() == null ? "null" : "doc")).toList();
     }
 
     private static KafkaConsumer<String, String> reader(final String topic) {

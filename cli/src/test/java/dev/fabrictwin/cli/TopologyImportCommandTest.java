@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
@@ -209,17 +211,9 @@ public class TopologyImportCommandTest {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             c.subscribe(List.of(prefix + "fabric.topology"));
-            final List<String> keys = new ArrayList<>();
-            final List<String> values = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (keys.isEmpty() && System.nanoTime() < deadline) {
-                c.poll(Duration.ofMillis(300)).forEach(r -> {
-                    keys.add(r.key());
-                    values.add(r.value());
-                });
-            }
-            assertThat(keys).containsExactly("dc1");
-            assertThat(FabricJson.fromJson(JSON.readTree(values.get(0)), "x", Technology.ROCE_V2).links()).hasSize(8);
+            final List<ConsumerRecord<String, String>> read = KafkaReads.readUntil(c, r -> !r.isEmpty(), Duration.ofSeconds(30));
+            assertThat(read).extracting(ConsumerRecord::key).containsExactly("dc1");
+            assertThat(FabricJson.fromJson(JSON.readTree(read.get(0).value()), "x", Technology.ROCE_V2).links()).hasSize(8);
         }
     }
 }

@@ -47,6 +47,7 @@ import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -381,17 +382,13 @@ class AnalyzerChaosTest {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             final Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            long copied = 0;
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp)) && System.nanoTime() < deadline) {
-                for (final ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    producer.send(new ProducerRecord<>(names.get(r.topic()), r.partition(), r.timestamp(), r.key(), r.value()));
-                    copied++;
-                }
-            }
-            assertThat(partitions).as("every input record copied").allMatch(tp -> consumer.position(tp) >= ends.get(tp));
+            // every input record, or a failure saying how far it got
+            final List<ConsumerRecord<String, byte[]>> input = KafkaReads.readUntil(consumer,
+                read -> partitions.stream().allMatch(tp -> consumer.position(tp) >= ends.get(tp)), Duration.ofMinutes(2));
+            input.forEach(r -> producer.send(new ProducerRecord<>(names.get(r.topic()), r.partition(), r.timestamp(), r.key(),
+                r.value())));
             producer.flush();
-            return copied;
+            return input.size();
         }
     }
 

@@ -15,13 +15,15 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import dev.fabrictwin.testing.kafka.KafkaReads;
+
 /** Every committed record of some topics, from their start to the end they had when asked, as the chaos test reads back. */
 final class CommittedRecords {
 
     private CommittedRecords() {
     }
 
-    /** Hands {@code each} every committed record of {@code topics}' partitions, for at most {@code limit}. */
+    /** Hands {@code each} every committed record of {@code topics}' partitions, failing after {@code limit}. */
     static void read(final Properties client, final Collection<String> topics, final Duration limit,
                      final Consumer<ConsumerRecord<byte[], byte[]>> each) {
         final Properties c = new Properties();
@@ -36,10 +38,8 @@ final class CommittedRecords {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            final long deadline = System.nanoTime() + limit.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp)) && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(each);
-            }
+            KafkaReads.readUntil(consumer, read -> partitions.stream().allMatch(tp -> consumer.position(tp) >= ends.get(tp)),
+                limit).forEach(each);
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,6 +41,7 @@ import dev.fabrictwin.ingest.stream.IngestTopicApp;
 import dev.fabrictwin.ingest.stream.IngestTopicSettings;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
@@ -106,10 +108,8 @@ class OnYourClusterTest {
              AnalyzerApp analysis = AnalyzerApp.start(streams(client, dir, "analyzer"),
                  new AnalyzerSettings(topics, AnalyzerConfig.defaults(1_000)), new SimpleMeterRegistry(), 20);
              KafkaConsumer<String, String> reader = committedReader(topics)) {
-            final long deadline = System.nanoTime() + DEADLINE.toNanos();
-            while (System.nanoTime() < deadline && alerts.stream().noneMatch(a -> a.state() == Alert.State.RESOLVED)) {
-                reader.poll(Duration.ofMillis(500)).forEach(r -> alerts.add(AlertJson.read(r.value().getBytes())));
-            }
+            alerts.addAll(alerts(KafkaReads.readUntil(reader,
+                read -> alerts(read).stream().anyMatch(a -> a.state() == Alert.State.RESOLVED), DEADLINE)));
             assertThat(gnmicStats.samples() + telegrafStats.samples()).isEqualTo(written);
             assertThat(List.of(gnmicIngest.state(), telegrafIngest.state(), analysis.state()))
                 .allMatch(KafkaStreams.State::isRunningOrRebalancing);
@@ -120,6 +120,10 @@ class OnYourClusterTest {
             .containsExactly("LINK_DOWN link:leaf01~spine01 OPEN", "LINK_DOWN link:leaf01~spine01 RESOLVED");
         assertThat(roots.get(0).firstSeen() - epoch.toEpochMilli()).isBetween(18_000L, 23_000L);
         assertThat(roots.get(0).type()).isEqualTo(FaultType.LINK_DOWN);
+    }
+
+    private static List<Alert> alerts(final List<ConsumerRecord<String, String>> records) {
+        return records.stream().map(r -> AlertJson.read(r.value().getBytes())).toList();
     }
 
     /** {@code topology import} from the LLDP tables and {@code jobs import} from squeue, both published. */

@@ -41,6 +41,7 @@ import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 
 /**
  * simulate, ingest and analyze against a SASL_SSL (SCRAM-SHA-512) broker that enforces ACLs, configured only through
@@ -210,17 +211,12 @@ class SecuredKafkaTest {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> awaitRecords(final String topic, final Duration timeout) {
-        final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties("admin"), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(consumer.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList());
             consumer.seekToBeginning(consumer.assignment());
-            final long deadline = System.nanoTime() + timeout.toNanos();
-            while (records.isEmpty() && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-            }
+            return KafkaReads.readUntil(consumer, read -> !read.isEmpty(), timeout);
         }
-        return records;
     }
 
     private static String scrape(final int port) throws IOException, InterruptedException {

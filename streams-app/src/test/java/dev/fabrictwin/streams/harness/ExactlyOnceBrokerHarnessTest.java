@@ -8,11 +8,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.LongDeserializer;
@@ -34,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 
 /**
  * Proves the test harness end to end: a real in-JVM KRaft broker, 10,000 records, and a Kafka Streams
@@ -46,6 +46,7 @@ class ExactlyOnceBrokerHarnessTest {
 
     private static final int RECORDS = 10_000;
     private static final int KEYS = 100;
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path stateDir;
@@ -113,30 +114,22 @@ class ExactlyOnceBrokerHarnessTest {
         return "device-" + (i % KEYS);
     }
 
-    /** Reads committed values until {@code expected} arrived or 60 s passed. */
+    /** Reads committed values until {@code expected} arrived, failing after 60 s. */
     private static List<Long> consume(final String topic, final int expected) {
-        final List<Long> values = new java.util.ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(KAFKA.consumerConfig(), new StringDeserializer(), new LongDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (values.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
-            }
-        }
-        return values;
+        return KafkaReads.readUntil(KAFKA.consumerConfig(), new StringDeserializer(), new LongDeserializer(),
+            List.of(topic), read -> read.size() >= expected, WAIT).stream().map(ConsumerRecord::value).toList();
     }
 
-    /** The last committed value per key, once every key's sum has reached its final value or 60 s passed. */
+    /** The last committed value per key, once every key's sum has reached its final value (failing after 60 s). */
     private static Map<String, Long> latestPerKey(final String topic) {
-        final Map<String, Long> latest = new HashMap<>();
         final long total = LongStream.range(0, RECORDS).map(i -> 3 * i + 1).sum();
-        try (var consumer = new KafkaConsumer<>(KAFKA.consumerConfig(), new StringDeserializer(), new LongDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (latest.values().stream().mapToLong(Long::longValue).sum() < total && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), r.value()));
-            }
-        }
+        return latest(KafkaReads.readUntil(KAFKA.consumerConfig(), new StringDeserializer(), new LongDeserializer(),
+            List.of(topic), read -> latest(read).values().stream().mapToLong(Long::longValue).sum() >= total, WAIT));
+    }
+
+    private static Map<String, Long> latest(final List<ConsumerRecord<String, Long>> records) {
+        final Map<String, Long> latest = new HashMap<>();
+        records.forEach(r -> latest.put(r.key(), r.value()));
         return latest;
     }
 }

@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -26,6 +23,7 @@ import dev.fabrictwin.ingest.format.CanonicalAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
@@ -71,14 +69,7 @@ class KafkaIngestSinkTest {
     }
 
     private static List<ConsumerRecord<String, byte[]>> consume(final String topic, final int expected) {
-        final List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(KAFKA.consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-        }
-        return out;
+        return KafkaReads.readUntil(KAFKA.consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer(),
+            List.of(topic), read -> read.size() >= expected, Duration.ofSeconds(60));
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -34,6 +33,7 @@ import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
+import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.contract.sample.SampleSerde;
 
@@ -105,15 +105,8 @@ class IngestTopicAppTest {
 
     private static List<ConsumerRecord<byte[], byte[]>> consume(final String topic, final BooleanSupplier extraDone,
                                                               final int expected) {
-        final List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(KAFKA.consumerConfig(), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + DEADLINE.toNanos();
-            while ((out.size() < expected || !extraDone.getAsBoolean()) && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-        }
-        return out;
+        return KafkaReads.readUntil(KAFKA.consumerConfig(), new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+            List.of(topic), read -> read.size() >= expected && extraDone.getAsBoolean(), DEADLINE);
     }
 
     private static List<Sample> samples(final List<ConsumerRecord<byte[], byte[]>> records) {

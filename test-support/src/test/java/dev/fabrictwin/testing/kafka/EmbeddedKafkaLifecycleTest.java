@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,12 +93,9 @@ class EmbeddedKafkaLifecycleTest {
                 new StringDeserializer(),
                 new StringDeserializer())) {
                 consumer.subscribe(List.of("kept"));
-                final List<String> values = new ArrayList<>();
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (values.isEmpty() && System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
-                }
-                assertThat(values).containsExactly("before the restart");
+                final List<ConsumerRecord<String, String>> read = KafkaReads.readUntil(consumer, r -> !r.isEmpty(),
+                    Duration.ofSeconds(60));
+                assertThat(read).extracting(ConsumerRecord::value).containsExactly("before the restart");
             }
         }
     }
@@ -132,12 +130,9 @@ class EmbeddedKafkaLifecycleTest {
             c.put("group.id", "replicated-check");
             try (var consumer = new KafkaConsumer<String, String>(c, new StringDeserializer(), new StringDeserializer())) {
                 consumer.subscribe(List.of("replicated"));
-                final List<String> values = new ArrayList<>();
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (values.size() < sent.size() && System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
-                }
-                assertThat(values).containsExactlyInAnyOrderElementsOf(sent);
+                final List<ConsumerRecord<String, String>> read = KafkaReads.readUntil(consumer,
+                    r -> r.size() >= sent.size(), Duration.ofSeconds(60));
+                assertThat(read).extracting(ConsumerRecord::value).containsExactlyInAnyOrderElementsOf(sent);
             }
         }
     }

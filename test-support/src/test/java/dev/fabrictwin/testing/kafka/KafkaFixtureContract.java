@@ -3,7 +3,6 @@ package dev.fabrictwin.testing.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +11,6 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -74,17 +72,10 @@ abstract class KafkaFixtureContract {
         assertThat(read).hasSize(11).doesNotContain("aborted-0").endsWith("last").startsWith("committed-0");
     }
 
-    /** Polls until {@code expected} records arrived or 60 s passed. */
+    /** Reads until {@code expected} records arrived, failing after 60 s. */
     List<ConsumerRecord<String, String>> consumeAll(final String topic, final int expected) {
-        final List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(kafka().consumerConfig(), new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (records.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        return records;
+        return KafkaReads.readUntil(kafka().consumerConfig(), new StringDeserializer(), new StringDeserializer(),
+            List.of(topic), read -> read.size() >= expected, Duration.ofSeconds(60));
     }
 
     private static List<String> values(final List<ConsumerRecord<String, String>> records) {
