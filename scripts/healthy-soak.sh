@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Healthy soak: false root alerts per 10k ports per day on the healthy 1k-GPU fabric (2,304 counter ports,
 # 10 s polls), each run a fresh randomized reality *and* a fresh seed (job placement, ECMP hash), so runs made on
-# different days add up: keep every run's line, sum the port-hours, count the false roots (docs/robustness.md,
-# "Healthy soak").
+# different days add up: keep every run's line, sum the port-hours, count the false roots (the log in
+# docs/history/robustness-measurements.md, "Healthy soak log").
 # Usage: scripts/healthy-soak.sh RUNS FIRST_SEED [DURATION]      e.g. scripts/healthy-soak.sh 40 7001 2h
 # Prints one line per run as it finishes, then the summary; exit 0 when no false root alert was opened.
 set -euo pipefail
