@@ -220,12 +220,13 @@ class PhaseLockTest {
      */
     @Test
     void shouldFitAnOffGridStretchOnlyAsWellAsTheCoupledSearchAllows() {
-        final PulseTrain train = regular(2.5 * TWIN_COMM_MS);
+        final double commMs = 2.5 * TWIN_COMM_MS;
+        final PulseTrain train = regular(commMs);
         final long end = EPOCH_MS + 20_000;
 
         final PhaseFit fit = fitAfter(train, end);
 
-        assertThat(fit.commMs() / 2000).isCloseTo(1.039, within(0.005));
+        assertThat(fit.commMs() / commMs).isCloseTo(1.039, within(0.005));
         assertThat(fit.lastCommStartMs() - train.nearestStart(fit.lastCommStartMs())).isCloseTo(79, within(5.0));
         assertThat(fit.quality()).isCloseTo(0.75, within(0.01)).isGreaterThan(USABLE_QUALITY);
     }
