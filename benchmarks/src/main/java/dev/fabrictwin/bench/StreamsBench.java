@@ -20,7 +20,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.bench.BenchWorkloads;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
