@@ -27,7 +27,6 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
-import dev.fabrictwin.bench.BenchWorkloads;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;

@@ -1,5 +1,6 @@
 package dev.fabrictwin.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +21,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.bench.BenchWorkloads;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
@@ -64,6 +64,8 @@ public final class StreamsBench {
 
     public static Map<String, Double> run(final Consumer<String> progress) throws Exception {
         final Map<String, Double> out = new LinkedHashMap<>();
+        // read before the minutes of throughput passes, so a wrong working directory fails at once
+        final Scenario faulty = latencyScenario();
         try (EmbeddedKafka kafka = EmbeddedKafka.startSingleBroker()) {
             final Properties client = new Properties();
             client.put("bootstrap.servers", kafka.bootstrapServers());
@@ -94,7 +96,7 @@ public final class StreamsBench {
                 MEASURED_PASSES));
             out.put("samplesPerSec", analyzer);
             out.put("ratioVsPlainConsumer", analyzer / consumer);
-            out.put("p99SampleToAlertMs", p99LatencyMs(client, progress));
+            out.put("p99SampleToAlertMs", p99LatencyMs(client, faulty, progress));
         }
         return out;
     }
@@ -159,9 +161,18 @@ public final class StreamsBench {
         }
     }
 
+    private static Scenario latencyScenario() {
+        final Path file = Path.of("scenarios", "pfc-storm-small.yaml");
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("bench streams reads " + file + " for its latency half: run it from the"
+                + " repository's root (no such file under " + Path.of("").toAbsolutePath() + ")");
+        }
+        return ScenarioParser.parse(file);
+    }
+
     /** Alert latency with the faulty example scenario produced at {@value #SPEED}× real time. */
-    private static double p99LatencyMs(final Properties client, final Consumer<String> progress) throws Exception {
-        final Scenario scenario = ScenarioParser.parse(Path.of("scenarios", "pfc-storm-small.yaml"));
+    private static double p99LatencyMs(final Properties client, final Scenario scenario,
+                                       final Consumer<String> progress) throws Exception {
         final Topics topics = new Topics("bench-live.");
         TopicSetup.ensure(client, topics);
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());

@@ -15,7 +15,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.fabrictwin.bench.SolverWorkload;
 import dev.fabrictwin.twin.solver.SolveStats;
 import dev.fabrictwin.twin.workload.Pattern;
 

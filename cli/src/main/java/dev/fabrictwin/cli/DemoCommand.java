@@ -29,8 +29,6 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.cli.DurationConverter;
-import dev.fabrictwin.cli.UsageException;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;

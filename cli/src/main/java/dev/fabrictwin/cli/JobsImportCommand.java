@@ -15,14 +15,9 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -142,7 +137,7 @@ final class JobsImportCommand implements Callable<Integer> {
         final Properties client = kafka.clientConfig();
         final Topics topics = kafka.topics();
         TopicSetup.ensure(client, topics);
-        final Map<String, JsonNode> published = watch ? publishedJobs(client, topics.jobs().name()) : new HashMap<>();
+        final Map<String, JsonNode> published = watch ? new HashMap<>(PublishedDocuments.latest(client, topics.jobs().name())) : new HashMap<>();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
             new ByteArraySerializer())) {
             final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer); // a refused job fails the command
@@ -232,31 +227,6 @@ final class JobsImportCommand implements Callable<Integer> {
 
     /** The jobs fabric.jobs holds now (a compacted topic: the latest document per id), so a restarted watch tombstones
      *  the jobs that ended while it was down. */
-    private static Map<String, JsonNode> publishedJobs(final Properties client, final String topic) throws IOException {
-        final Properties p = new Properties();
-        p.putAll(client);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        final Map<String, JsonNode> jobs = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-            final List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                .map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            final Map<TopicPartition, Long> end = c.endOffsets(parts);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-                for (final var r : c.poll(Duration.ofMillis(200))) {
-                    if (r.value() == null) {
-                        jobs.remove(r.key());
-                    } else {
-                        jobs.put(r.key(), JSON.readTree(r.value()));
-                    }
-                }
-            }
-        }
-        return jobs;
-    }
-
     private static String firstLine(final String message) {
         return message == null ? "unreadable" : message.lines().findFirst().orElse(message);
     }

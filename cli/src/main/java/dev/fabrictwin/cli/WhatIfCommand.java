@@ -21,11 +21,12 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.whatif.WhatIf;
 import dev.fabrictwin.twin.whatif.WhatIfFault;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code fabric-twin whatif}: capacity planning on the twin, no Kafka. */
+/** {@code fabric-twin whatif}: capacity planning on the twin; Kafka only to read the live fabric's documents. */
 @Command(
     name = "whatif",
     mixinStandardHelpOptions = true,
@@ -44,6 +45,13 @@ import picocli.CommandLine.Spec;
             + "(50%%). Each job's slowdown is its step time faulted over healthy; a job is hurt when its step grows "
             + "by 1%% or more; 'binding' lists the directed links that hold its slowest flows under the faults; a job left without "
             + "a route stalls.",
+        "The live mode, --bootstrap B (with --config and --topic-prefix as the analyzer has them): the latest "
+            + "topology document on fabric.topology and every running job on fabric.jobs, read to their end (committed "
+            + "records). The twin routes the jobs as a scenario's default hash would; the paths the analyzer learned "
+            + "are not read.",
+        "With two drains or more (a maintenance window) it also drains each device alone and prints the order that "
+            + "hurts least first: the drains that hurt no job, then by jobs hurt and worst slowdown (one more run per "
+            + "drained device; JSON: drainOrder).",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
             + "median and 90th percentile over them.",
         "Without --set the scenario runs as declared. A scenario's explicit flows (flows:) get one row, '(flows)': "
@@ -62,6 +70,7 @@ import picocli.CommandLine.Spec;
         "  fabric-twin whatif --scenario scenarios/pfc-storm-small.yaml --fault drain:spine-3",
         "  fabric-twin whatif --topology topology.json --jobs jobs.json --fault degrade:leaf-2~spine-1=100G "
             + "--fault down:leaf-4",
+        "  fabric-twin whatif --bootstrap localhost:9092 --fault drain:spine-1 --fault drain:spine-2 --fault drain:spine-3",
     })
 final class WhatIfCommand implements Callable<Integer> {
 
@@ -78,6 +87,14 @@ final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--jobs", paramLabel = "FILE",
         description = "Its running jobs: the JSON array 'jobs import --out' (or simulate --out's jobs.json) writes.")
     private Path jobs;
+
+    /** The live mode: the documents on the fabric's topics (--bootstrap, --config, --topic-prefix). */
+    @Mixin
+    private KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--fabric", paramLabel = "ID",
+        description = "With --bootstrap: the fabric whose topology to read, when its topic holds several.")
+    private String fabric;
 
     @Option(names = "--fault", paramLabel = "ACTION:TARGET",
         description = "A failure or maintenance from the start, repeatable: drain:spine-3, down:leaf-4, "
@@ -105,7 +122,7 @@ final class WhatIfCommand implements Callable<Integer> {
         if (parsed.isEmpty()) {
             printRows(out, rows());
         } else {
-            printImpacts(out, parsed, impacts(parsed));
+            printImpacts(out, parsed, impacts(parsed), drainOrder(parsed));
         }
         out.flush();
         return FabricTwin.EXIT_OK;
@@ -113,8 +130,19 @@ final class WhatIfCommand implements Callable<Integer> {
 
     /** The scenario, from its file or from the fabric's documents; checked, so a bad one is a usage error. */
     private Scenario source() throws IOException {
-        if ((scenario == null) == (topology == null)) {
-            throw new UsageException("give either --scenario FILE or --topology FILE --jobs FILE");
+        if ((scenario != null ? 1 : 0) + (topology != null ? 1 : 0) + (kafka.given() ? 1 : 0) != 1) {
+            throw new UsageException("give one of --scenario FILE, --topology FILE --jobs FILE, or --bootstrap HOST:PORT "
+                + "(the documents the fabric's topics hold)");
+        }
+        if (fabric != null && !kafka.given()) {
+            throw new UsageException("--fabric names a fabric on the topology topic: it goes with --bootstrap");
+        }
+        if (kafka.given()) {
+            if (jobs != null || set != null) {
+                throw new UsageException("--bootstrap reads the jobs from their topic and has no settings to vary: drop "
+                    + (jobs != null ? "--jobs" : "--set"));
+            }
+            return live().scenario();
         }
         if (scenario != null) {
             if (jobs != null) {
@@ -139,6 +167,18 @@ final class WhatIfCommand implements Callable<Integer> {
         return FabricDocuments.read(topology, jobs).scenario();
     }
 
+    /** Read once: the drain order asks for the source again. */
+    private FabricDocuments live;
+
+    private FabricDocuments live() {
+        if (live == null) {
+            live = PublishedDocuments.read(kafka.clientConfig(), kafka.topics(), fabric);
+            spec.commandLine().getErr().printf(Locale.ROOT, "whatif: fabric %s and %d running jobs from %s%n",
+                live.fabricId(), live.jobs().size(), kafka.topics().jobs().name());
+        }
+        return live;
+    }
+
     private ObjectNode tree() {
         return ScenarioParser.tree(scenario);
     }
@@ -153,6 +193,12 @@ final class WhatIfCommand implements Callable<Integer> {
         final Scenario s = source();
         return set == null ? WhatIf.impacts(s, AS_DECLARED, parsed, seeds)
             : WhatIf.run(tree(), scenario.toAbsolutePath().getParent(), key(), values(), parsed, seeds);
+    }
+
+    /** With two drains or more and no --set, each alone, least hurt first: the order to do them in one at a time. */
+    private List<WhatIf.DrainStep> drainOrder(final List<WhatIfFault> parsed) throws IOException {
+        final List<WhatIfFault> drains = parsed.stream().filter(f -> f.action() == WhatIfFault.Action.DRAIN).toList();
+        return drains.size() < 2 || set != null ? List.of() : WhatIf.drainOrder(source(), AS_DECLARED, drains, seeds);
     }
 
     private static final String AS_DECLARED = "as declared";
@@ -180,7 +226,8 @@ final class WhatIfCommand implements Callable<Integer> {
     }
 
     /** Each job healthy and under the faults, then which jobs the faults hurt and by how much. */
-    private void printImpacts(final PrintWriter out, final List<WhatIfFault> parsed, final List<WhatIf.Impact> impacts) {
+    private void printImpacts(final PrintWriter out, final List<WhatIfFault> parsed, final List<WhatIf.Impact> impacts,
+                              final List<WhatIf.DrainStep> order) {
         final String label = String.join(" + ", parsed.stream().map(WhatIfFault::text).toList());
         out.printf(Locale.ROOT, "what-if: %s, against the same fabric healthy%n", label);
         final String comm = seeds > 1 ? "comm p50 ms" : "comm ms";
@@ -196,6 +243,15 @@ final class WhatIfCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%s hurts %d of %d jobs%s%n", label, hurt.size(), impacts.size(), hurt.isEmpty() ? ""
             : ": " + String.join(", ", hurt.stream().map(i -> i.healthy().job() + (set == null ? "" : " (" + i.healthy().setting()
                 + ")") + " " + slowdown(i)).toList()));
+        if (!order.isEmpty()) {
+            out.println("drain order, one at a time (each back in service before the next), least hurt first:");
+            int n = 1;
+            for (final WhatIf.DrainStep step : order) {
+                out.printf(Locale.ROOT, "  %d. %-16s %s%n", n++, step.device(), step.hurt().isEmpty() ? "hurts no job"
+                    : "hurts " + String.join(", ", step.hurt().stream().map(i -> i.healthy().job() + " " + slowdown(i))
+                        .toList()));
+            }
+        }
         seedsNote(out);
         if (json) {
             final List<Map<String, Object>> jsonRows = new ArrayList<>();
@@ -213,6 +269,20 @@ final class WhatIfCommand implements Callable<Integer> {
             doc.put("faults", parsed.stream().map(WhatIfFault::text).toList());
             doc.put("rows", jsonRows);
             doc.put("hurt", hurt.stream().map(i -> i.healthy().job()).distinct().toList());
+            if (!order.isEmpty()) {
+                final List<Map<String, Object>> steps = new ArrayList<>();
+                for (final WhatIf.DrainStep step : order) {
+                    final Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("device", step.device());
+                    m.put("hurt", step.hurt().stream().map(i -> i.healthy().job()).toList());
+                    m.put("stalled", Double.isInfinite(step.worstSlowdown()));
+                    if (!Double.isInfinite(step.worstSlowdown())) {
+                        m.putAll(Json.rounded(Map.of("worstSlowdown", step.worstSlowdown())));
+                    }
+                    steps.add(m);
+                }
+                doc.put("drainOrder", steps);
+            }
             out.println(Json.line(doc));
         }
     }

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
-import dev.fabrictwin.evaluation.Json;
 
 /** Prints scorecards as a table (analyzer and, when given, the baseline side by side) and as JSON. */
 public final class ScoreTable {

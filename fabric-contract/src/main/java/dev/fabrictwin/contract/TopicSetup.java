@@ -17,7 +17,6 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 
-import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.kafka.common.BrokerProbe;
 import dev.fabrictwin.kafka.common.KafkaAccessException;
 import dev.fabrictwin.kafka.common.KafkaTopics;

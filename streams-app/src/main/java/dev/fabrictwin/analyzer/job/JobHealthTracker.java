@@ -16,7 +16,6 @@ import java.util.TreeMap;
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.detect.Finding;
-import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.phase.PhaseFit;
 import dev.fabrictwin.analyzer.phase.PhaseLock;
 import dev.fabrictwin.analyzer.rates.PortInterval;

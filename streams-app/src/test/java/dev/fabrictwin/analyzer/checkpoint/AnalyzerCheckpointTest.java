@@ -3,8 +3,6 @@ package dev.fabrictwin.analyzer.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectOutputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.CapturedIntervals;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
-import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 

@@ -5,7 +5,8 @@ package dev.fabrictwin.twin.fabric;
  * numbering are part of the contract (docs/contracts.md, docs/twin.md): hosts {@code host-<i>} with NIC ports
  * {@code nic<k>}, switches {@code leaf-<i>}, {@code spine-<i>}, {@code core-<i>} with ports {@code eth<n>}.
  */
-public sealed interface FabricSpec permits SpineLeaf, FatTree, RailOptimized, FabricFileSpec {
+public sealed interface FabricSpec permits SpineLeaf, FatTree, RailOptimized, FabricFileSpec,
+    FabricDocumentSpec {
 
     Technology technology();
 

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.fabrictwin.twin.fabric.FabricFileSpec;
+import dev.fabrictwin.twin.fabric.FabricDocumentSpec;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.Technology;
@@ -26,7 +26,7 @@ import dev.fabrictwin.twin.workload.JobSpec;
  * analyzer reads them; a file that is not one says so in one line ({@link IllegalArgumentException}). What
  * {@code replay --topology} and {@code whatif --topology} read.
  */
-public record FabricDocuments(Path topologyFile, JsonNode topology, List<JsonNode> jobs) {
+public record FabricDocuments(String source, String defaultId, JsonNode topology, List<JsonNode> jobs) {
 
     /** A file holding more than one JSON value (JSON lines given for a document) is not a document. */
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -38,12 +38,6 @@ public record FabricDocuments(Path topologyFile, JsonNode topology, List<JsonNod
     /** Reads and checks the two files; {@code jobsFile} may be null (no jobs). */
     public static FabricDocuments read(final Path topologyFile, final Path jobsFile) throws IOException {
         final JsonNode topology = tree(topologyFile, "topology");
-        try {
-            FabricJson.fromJson(topology, "fabric", Technology.ROCE_V2);
-            PortNames.fromJson(topology.get("names"));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException(topologyFile + ": not a usable topology document: " + e.getMessage(), e);
-        }
         final List<JsonNode> jobs = new ArrayList<>();
         if (jobsFile != null) {
             final JsonNode array = tree(jobsFile, "jobs");
@@ -51,19 +45,36 @@ public record FabricDocuments(Path topologyFile, JsonNode topology, List<JsonNod
                 throw new IllegalArgumentException(jobsFile + ": not a JSON array of job documents (as 'jobs import --out' "
                     + "writes)");
             }
-            int i = 0;
-            for (final JsonNode job : array) {
-                try {
-                    JobJson.fromJson(job);
-                } catch (IllegalArgumentException | NullPointerException e) {
-                    throw new IllegalArgumentException(jobsFile + ": job #" + i + " is not a usable job document: "
-                        + e.getMessage(), e);
-                }
-                jobs.add(job);
-                i++;
-            }
+            array.forEach(jobs::add);
         }
-        return new FabricDocuments(topologyFile, topology, jobs);
+        return of(topologyFile.toString(), topologyFile.getFileName().toString().replaceFirst("\\.[^.]*$", ""), topology,
+            jobsFile == null ? "" : jobsFile.toString(), jobs);
+    }
+
+    /**
+     * Checks documents already read: a topology from {@code source} (named {@code defaultId} when it has no id) and
+     * jobs from {@code jobsSource}, as the analyzer reads them; the first unusable one is an
+     * {@link IllegalArgumentException} naming its source.
+     */
+    public static FabricDocuments of(final String source, final String defaultId, final JsonNode topology,
+                                     final String jobsSource, final List<JsonNode> jobs) {
+        try {
+            FabricJson.fromJson(topology, defaultId, Technology.ROCE_V2);
+            PortNames.fromJson(topology.get("names"));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException(source + ": not a usable topology document: " + e.getMessage(), e);
+        }
+        int i = 0;
+        for (final JsonNode job : jobs) {
+            try {
+                JobJson.fromJson(job);
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new IllegalArgumentException(jobsSource + ": job #" + i + " is not a usable job document: "
+                    + e.getMessage(), e);
+            }
+            i++;
+        }
+        return new FabricDocuments(source, defaultId, topology, jobs);
     }
 
     /** The fabric's id, as the document names it. */
@@ -79,7 +90,7 @@ public record FabricDocuments(Path topologyFile, JsonNode topology, List<JsonNod
     public Scenario scenario() {
         final List<JobSpec> specs = jobs.stream().map(JobJson::fromJson).toList();
         return new Scenario(fabricId(), Scenario.DEFAULT_SEED, Duration.ofHours(1), Duration.ofSeconds(1),
-            Scenario.DEFAULT_EPOCH, new FabricFileSpec(topologyFile, Technology.ROCE_V2),
+            Scenario.DEFAULT_EPOCH, new FabricDocumentSpec(topology, defaultId, source, Technology.ROCE_V2),
             Routing.ecmp(Scenario.DEFAULT_SEED), specs, List.of(), TelemetryProfile.defaults(),
             FabricJson.transport(topology), List.of(), List.of());
     }

@@ -2,6 +2,7 @@ package dev.fabrictwin.twin.whatif;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.HashMap;
 import java.util.List;
@@ -134,9 +135,54 @@ public final class WhatIf {
     /** Each job of the scenario under the what-if faults (the declared {@code faults:} ignored) against healthy. */
     public static List<Impact> impacts(final Scenario scenario, final String setting, final List<WhatIfFault> faults,
                                        final int seeds) {
+        return impacts(scenario, setting, faults, seeds, evaluate(scenario, setting, seeds, List.of()));
+    }
+
+    /**
+     * One step of a maintenance window that drains its devices one at a time (each back in service before the next):
+     * the device drained alone and what that does to each job.
+     */
+    public record DrainStep(String device, List<Impact> impacts) {
+
+        public DrainStep {
+            impacts = List.copyOf(impacts);
+        }
+
+        /** The jobs this drain hurts. */
+        public List<Impact> hurt() {
+            return impacts.stream().filter(Impact::hurt).toList();
+        }
+
+        /** The largest slowdown it causes (1 when it slows nothing; infinite when a job stalls). */
+        public double worstSlowdown() {
+            return impacts.stream().mapToDouble(Impact::slowdown).max().orElse(1.0);
+        }
+    }
+
+    /**
+     * The order to drain {@code drains}' devices one at a time that hurts least first: each device drained alone
+     * against the same healthy fabric, ordered by how many jobs it hurts, then its worst slowdown, then its name. The
+     * drains that hurt nobody come first; when every drain hurts, the order still says which cost least.
+     */
+    public static List<DrainStep> drainOrder(final Scenario scenario, final String setting, final List<WhatIfFault> drains,
+                                             final int seeds) {
+        final List<Row> healthy = evaluate(scenario, setting, seeds, List.of());
+        final List<DrainStep> steps = new ArrayList<>();
+        for (final WhatIfFault drain : drains) {
+            if (drain.action() != WhatIfFault.Action.DRAIN) {
+                throw new IllegalArgumentException("a drain order takes drains only, not " + drain.text());
+            }
+            steps.add(new DrainStep(drain.device(), impacts(scenario, setting, List.of(drain), seeds, healthy)));
+        }
+        steps.sort(Comparator.comparingInt((DrainStep d) -> d.hurt().size()).thenComparingDouble(DrainStep::worstSlowdown)
+            .thenComparing(DrainStep::device));
+        return steps;
+    }
+
+    private static List<Impact> impacts(final Scenario scenario, final String setting, final List<WhatIfFault> faults,
+                                        final int seeds, final List<Row> healthy) {
         final Fabric fabric = scenario.fabric().build(scenario.name());
         final List<FaultSpec> specs = faults.stream().map(f -> f.toFault(fabric)).toList();
-        final List<Row> healthy = evaluate(scenario, setting, seeds, List.of());
         final List<Row> faulted = evaluate(scenario, setting, seeds, specs);
         final Map<String, List<String>> binding = binding(scenario, specs);
         final List<Impact> impacts = new ArrayList<>();

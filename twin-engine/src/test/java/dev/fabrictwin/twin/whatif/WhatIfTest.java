@@ -135,4 +135,44 @@ class WhatIfTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
             .hasMessageContaining("unknown transport 'tcp' (expected ecn or pfc)");
     }
+
+    @Test
+    void shouldOrderDrainsSoThatTheOneThatHurtsNoJobComesFirstAndTheOneThatStallsAJobLast() {
+        // a shift across leaves 0 and 1 (every flow crosses the spines, sprayed: a spine less is a quarter less
+        // capacity, not another hash collision), nothing on leaf 2
+        final var scenario = TwinFixtures.scenario("""
+            name: window
+            seed: 3
+            duration: 20s
+            routing: spray
+            fabric: {kind: spine-leaf, spines: 4, leaves: 3, hostsPerLeaf: 4, nicsPerHost: 1, linkSpeed: 100G}
+            jobs:
+              - {id: shift-a, hosts: 8, hostList: [host-0, host-1, host-2, host-3, host-4, host-5, host-6, host-7],
+                 pattern: shift, offset: 4, bytesPerIteration: 8GB, iterationPeriod: 1s, commFraction: 0.3}
+            """);
+
+        final List<WhatIf.DrainStep> order = WhatIf.drainOrder(scenario, "as declared",
+            List.of(WhatIfFault.parse("drain:leaf-0"), WhatIfFault.parse("drain:spine-1"), WhatIfFault.parse("drain:leaf-2")), 1);
+
+        assertThat(order).extracting(WhatIf.DrainStep::device).containsExactly("leaf-2", "spine-1", "leaf-0");
+        assertThat(order.get(0).hurt()).isEmpty();
+        assertThat(order.get(0).worstSlowdown()).isCloseTo(1.0, within(1e-9));
+        // three spines of four carry the shift's cross-leaf flows: its comm phase takes 4/3 as long, not forever
+        assertThat(order.get(1).hurt()).extracting(i -> i.healthy().job()).containsExactly("shift-a");
+        final WhatIf.Impact shift = order.get(1).impacts().get(0);
+        assertThat(shift.faulted().commTimeMs()).isCloseTo(shift.healthy().commTimeMs() * 4 / 3, within(1.0));
+        // leaf-0's hosts lose their only links: the shift stalls
+        assertThat(order.get(2).worstSlowdown()).isInfinite();
+        // each step is that drain alone, as impacts gives it
+        assertThat(order.get(1).impacts().get(0).slowdown()).isEqualTo(WhatIf.impacts(scenario, "as declared",
+            List.of(WhatIfFault.parse("drain:spine-1")), 1).get(0).slowdown());
+    }
+
+    @Test
+    void shouldRefuseADrainOrderOfAnythingButDrains() {
+        final var scenario = TwinFixtures.scenario(crossLeafRing("ring"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIf.drainOrder(scenario, "as declared",
+                List.of(WhatIfFault.parse("down:leaf-1")), 1))
+            .hasMessage("a drain order takes drains only, not down:leaf-1");
+    }
 }

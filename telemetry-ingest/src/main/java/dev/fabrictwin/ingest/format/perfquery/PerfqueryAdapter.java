@@ -2,7 +2,6 @@ package dev.fabrictwin.ingest.format.perfquery;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;

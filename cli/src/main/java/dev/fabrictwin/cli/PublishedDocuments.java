@@ -1,0 +1,115 @@
+package dev.fabrictwin.cli;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.twin.scenario.FabricDocuments;
+
+/**
+ * The fabric as it runs, read from Kafka: the latest value of every key of the compacted document topics
+ * ({@code fabric.topology}, {@code fabric.jobs}), committed records only, read from the start to the end the topic had
+ * when the read began. Memory: one document per key (one per fabric, one per running job).
+ */
+final class PublishedDocuments {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** How long reading a document topic to its end may take before the command gives up. */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+    private PublishedDocuments() {
+    }
+
+    /**
+     * The topology document of {@code fabricId} (null: the only one published) and every running job's document,
+     * checked as the analyzer reads them; what is missing or unusable is a {@link CommandFailure} saying so.
+     */
+    static FabricDocuments read(final Properties client, final Topics topics, final String fabricId) {
+        final String topologyTopic = topics.topology().name();
+        final Map<String, JsonNode> topologies = new TreeMap<>(latest(client, topologyTopic));
+        if (topologies.isEmpty()) {
+            throw new CommandFailure("no topology document on " + topologyTopic + " (publish one with 'topology import "
+                + "--bootstrap' or 'simulate --bootstrap')", null);
+        }
+        final String id;
+        if (fabricId != null) {
+            if (!topologies.containsKey(fabricId)) {
+                throw new CommandFailure("no topology document for fabric '" + fabricId + "' on " + topologyTopic
+                    + " (it has: " + String.join(", ", topologies.keySet()) + ")", null);
+            }
+            id = fabricId;
+        } else if (topologies.size() > 1) {
+            throw new UsageException(topologyTopic + " holds " + topologies.size() + " fabrics (" + String.join(", ",
+                topologies.keySet()) + "): name one with --fabric ID");
+        } else {
+            id = topologies.keySet().iterator().next();
+        }
+        final String jobsTopic = topics.jobs().name();
+        final List<JsonNode> jobs = new ArrayList<>(new TreeMap<>(latest(client, jobsTopic)).values());
+        try {
+            return FabricDocuments.of(topologyTopic + " (fabric " + id + ")", id, topologies.get(id), jobsTopic, jobs);
+        } catch (IllegalArgumentException e) {
+            throw new CommandFailure(e.getMessage(), e);
+        }
+    }
+
+    /** Each key's latest document on {@code topic} (a tombstone removes its key); an unparseable one fails the read. */
+    static Map<String, JsonNode> latest(final Properties client, final String topic) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        final Map<String, JsonNode> documents = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+            final List<PartitionInfo> infos = c.partitionsFor(topic, READ_TIMEOUT);
+            if (infos == null || infos.isEmpty()) {
+                throw new CommandFailure("no topic " + topic + " on the brokers (is --bootstrap the cluster the analyzer "
+                    + "uses, and --topic-prefix its prefix?)", null);
+            }
+            final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            final Map<TopicPartition, Long> end = c.endOffsets(parts, READ_TIMEOUT);
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READ_TIMEOUT.toMillis());
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new CommandFailure("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
+                        + " s", null);
+                }
+                for (final var r : c.poll(Duration.ofMillis(200))) {
+                    if (r.value() == null) {
+                        documents.remove(r.key());
+                    } else {
+                        documents.put(r.key(), parse(topic, r.key(), r.value()));
+                    }
+                }
+            }
+        }
+        return documents;
+    }
+
+    private static JsonNode parse(final String topic, final String key, final byte[] value) {
+        try {
+            return JSON.readTree(value);
+        } catch (IOException e) {
+            throw new CommandFailure(topic + ": the document of '" + key + "' is not JSON: " + e.getMessage(), e);
+        }
+    }
+}
