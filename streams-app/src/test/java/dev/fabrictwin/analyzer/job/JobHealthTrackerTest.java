@@ -24,6 +24,7 @@ import dev.fabrictwin.analyzer.tick.IntervalsFixture;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture.PulseTrain;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -141,7 +142,9 @@ class JobHealthTrackerTest {
                         tick.ports().forEach(p -> p.expect((port, a, b, c, g) -> twin.expectedInto(port, a, b, c, g, present),
                             counters, gauges));
                         final List<Finding> findings = new ArrayList<>();
-                        final List<JobHealth> health = tracker.onTick(tick, findings);
+                        final JobHealthTracker.Judged judged = tracker.onTick(tick, findings);
+                        twin.steer(ReplicaSync.retimes(judged.retimes())); // as the analyzer does, once the tick is judged
+                        final List<JobHealth> health = judged.health();
                         assertThat(health).hasSize(1);
                         reports.add(new Report(tick.endMs(), health.get(0), findings, tracker.slowdown(JOB),
                             tracker.rawSlowdown(JOB)));
