@@ -82,34 +82,23 @@ public final class RateAllocator implements Serializable {
      * already fixed on link {@code l} by frozen (or outside) flows, {@code [2l+1]} its count of unfrozen flows.
      */
     private double[] fill;
-    private int[] cursor;
-    private int[] linkStart;
     /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
     private int[] linkMark;
     /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
     private double[] maxRate;
     private boolean[] maxKnown;
     /** Links whose capacity changed or that lost a flow since the last solve/resolve. */
-    private boolean[] linkDirty;
-    private int[] dirtyLinks;
+    private final ChangeSet dirty;
     /** Links the latest sub-solve re-filled. */
     private int[] involved;
     private final EventHeap heap;
     private final DemandSorter sorter = new DemandSorter();
 
-    /** CSR adjacency: the flows crossing link {@code l} are {@code linkFlows[linkStart[l] .. linkStart[l + 1])}. */
-    private int[] linkFlows = new int[0];
-    /** {@code pathAt} of each {@code linkFlows} entry, so a freeze reads the path without another lookup. */
-    private int[] linkFlowAt = new int[0];
-    private boolean csrStale = true;
+    private final LinkFlows adjacency;
 
     private int slots;
     private int live;
-    /** Where the flow's path sits in {@code pool}: its length, then its links (one cache line for a freeze). */
-    private int[] pathAt = new int[0];
-    private int[] pool = new int[64];
-    private int poolSize;
-    private int poolGarbage;
+    private final FlowPaths paths = new FlowPaths();
     /** Per member: the cap and the rate of one of the flow's {@code weight} identical flows. */
     private double[] demand = new double[0];
     private double[] rate = new double[0];
@@ -121,23 +110,17 @@ public final class RateAllocator implements Serializable {
     /** Unfrozen in the water-filling in progress; all false between solves. */
     private boolean[] active = new boolean[0];
     /** Added, or demand changed, since the last solve/resolve. */
-    private boolean[] flowChanged = new boolean[0];
+    private final ChangeSet changed = new ChangeSet(0);
     /** Equal to {@code subsetEpoch} for members of the re-solve set. */
     private int[] flowMark = new int[0];
     /** Certificate already checked in the current round. */
     private int[] checkMark = new int[0];
     private int[] freeIds = new int[0];
     private int freeCount;
-    private int[] changedFlows = new int[0];
-    private int changedFlowCount;
     private int[] subset = new int[0];
     private int subsetSize;
-    /** Live flows with a finite demand cap, ascending by cap; reused by every full solve until demands change. */
-    private int[] demandOrder = new int[0];
-    private int demandOrderSize;
-    private boolean demandOrderStale = true;
+    private final CapOrder caps = new CapOrder();
     private int[] subsetOrder = new int[0];
-    private int dirtyLinkCount;
     private int involvedCount;
     private int epoch;
     private int subsetEpoch;
@@ -161,13 +144,11 @@ public final class RateAllocator implements Serializable {
         degree = new int[links];
         weightOn = new double[links];
         fill = new double[2 * links];
-        cursor = new int[links];
-        linkStart = new int[links + 1];
+        adjacency = new LinkFlows(links);
         linkMark = new int[links];
         maxRate = new double[links];
         maxKnown = new boolean[links];
-        linkDirty = new boolean[links];
-        dirtyLinks = new int[links];
+        dirty = new ChangeSet(links);
         involved = new int[links];
         heap = new EventHeap(links);
         growFlows(INITIAL_FLOW_SLOTS);
@@ -190,20 +171,17 @@ public final class RateAllocator implements Serializable {
             degree = Arrays.copyOf(degree, size);
             weightOn = Arrays.copyOf(weightOn, size);
             fill = Arrays.copyOf(fill, 2 * size);
-            cursor = Arrays.copyOf(cursor, size);
-            linkStart = Arrays.copyOf(linkStart, size + 1);
+            adjacency.growLinks(size);
             linkMark = Arrays.copyOf(linkMark, size);
             maxRate = Arrays.copyOf(maxRate, size);
             maxKnown = Arrays.copyOf(maxKnown, size);
-            linkDirty = Arrays.copyOf(linkDirty, size);
-            dirtyLinks = Arrays.copyOf(dirtyLinks, size);
+            dirty.grow(size);
             involved = Arrays.copyOf(involved, size);
             heap.ensureCapacity(size);
         }
         final int l = links++;
         capacity[l] = checked;
-        linkStart[l + 1] = linkStart[l];
-        csrStale = true;
+        adjacency.added(l);
         return l;
     }
 
@@ -246,11 +224,7 @@ public final class RateAllocator implements Serializable {
             growFlows(slots + 1);
             id = slots++;
         }
-        reservePool(path.length + 1);
-        pathAt[id] = poolSize;
-        pool[poolSize] = path.length;
-        System.arraycopy(path, 0, pool, poolSize + 1, path.length);
-        poolSize += path.length + 1;
+        paths.add(id, path, alive, slots);
         demand[id] = cap;
         weight[id] = members;
         rate[id] = 0;
@@ -261,30 +235,35 @@ public final class RateAllocator implements Serializable {
             degree[l]++;
             weightOn[l] += members;
         }
-        csrStale = true;
-        demandOrderStale |= cap != Double.POSITIVE_INFINITY;
-        markFlowChanged(id);
+        adjacency.invalidate();
+        if (cap != Double.POSITIVE_INFINITY) {
+            caps.invalidate();
+        }
+        changed.mark(id);
         return id;
     }
 
     public void removeFlow(final int flowId) {
         checkFlow(flowId);
-        final int at = pathAt[flowId];
+        final int[] pool = paths.pool;
+        final int at = paths.at[flowId];
         final int to = at + 1 + pool[at];
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             degree[l]--;
             weightOn[l] -= weight[flowId];
-            markLinkDirty(l);
+            dirty.mark(l);
         }
         alive[flowId] = false;
         live--;
-        poolGarbage += pool[at] + 1;
-        demandOrderStale |= demand[flowId] != Double.POSITIVE_INFINITY;
+        paths.remove(flowId);
+        if (demand[flowId] != Double.POSITIVE_INFINITY) {
+            caps.invalidate();
+        }
         rate[flowId] = 0;
         bottleneck[flowId] = NONE;
         freeIds[freeCount++] = flowId;
-        csrStale = true;
+        adjacency.invalidate();
     }
 
     /** E.g. a degraded (halved) or down (0) link; takes effect at the next solve/resolve. */
@@ -293,7 +272,7 @@ public final class RateAllocator implements Serializable {
         final double checked = checkCapacity(capacityBps);
         if (checked != capacity[link]) {
             capacity[link] = checked;
-            markLinkDirty(link);
+            dirty.mark(link);
         }
     }
 
@@ -301,9 +280,9 @@ public final class RateAllocator implements Serializable {
         checkFlow(flowId);
         final double cap = checkDemand(demandCapBps) / weight[flowId];
         if (cap != demand[flowId]) {
-            demandOrderStale = true;
+            caps.invalidate();
             demand[flowId] = cap;
-            markFlowChanged(flowId);
+            changed.mark(flowId);
         }
     }
 
@@ -321,7 +300,7 @@ public final class RateAllocator implements Serializable {
         if (!solvedOnce) {
             return fullSolve(start);
         }
-        if (dirtyLinkCount == 0 && changedFlowCount == 0) {
+        if (dirty.count() == 0 && changed.count() == 0) {
             return new SolveStats(0, 0, 0, System.nanoTime() - start);
         }
         ensureCsr();
@@ -329,8 +308,8 @@ public final class RateAllocator implements Serializable {
             resetMarks();
         }
         // Removed flows changed these loads; capacity-only changes leave them as they were.
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            final int l = dirtyLinks[i];
+        for (int i = 0; i < dirty.count(); i++) {
+            final int l = dirty.get(i);
             load[l] = sumOfRates(l);
             maxKnown[l] = false;
         }
@@ -339,14 +318,14 @@ public final class RateAllocator implements Serializable {
         subsetSize = 0;
         involvedCount = 0;
         work = 0;
-        for (int i = 0; i < changedFlowCount; i++) {
-            final int f = changedFlows[i];
+        for (int i = 0; i < changed.count(); i++) {
+            final int f = changed.get(i);
             if (alive[f]) {
                 addToSubset(f);
             }
         }
         // A cascade this big costs about as much as starting over, so stop paying for both.
-        final long workBudget = linkStart[links] / FALLBACK_DIVISOR + MIN_PARTIAL_WORK;
+        final long workBudget = adjacency.total(links) / FALLBACK_DIVISOR + MIN_PARTIAL_WORK;
         final int flowBudget = live / FALLBACK_DIVISOR + MIN_PARTIAL_FLOWS;
         int iterations = 0;
         while (true) {
@@ -428,18 +407,9 @@ public final class RateAllocator implements Serializable {
                 prepare(f);
             }
         }
-        if (demandOrderStale) {
-            demandOrderSize = 0;
-            for (int f = 0; f < slots; f++) {
-                if (alive[f] && demand[f] != Double.POSITIVE_INFINITY) {
-                    demandOrder[demandOrderSize++] = f;
-                }
-            }
-            sorter.sort(demandOrder, demandOrderSize, demand);
-            demandOrderStale = false;
-        }
+        caps.refresh(alive, slots, demand);
         heap.heapify();
-        final int iterations = drain(demandOrder, demandOrderSize);
+        final int iterations = drain(caps.order(), caps.size());
         for (int l = 0; l < links; l++) {
             load[l] = fill[2 * l];
         }
@@ -454,9 +424,10 @@ public final class RateAllocator implements Serializable {
         final int mark = nextEpoch();
         involvedEpoch = mark;
         involvedCount = 0;
+        final int[] pool = paths.pool;
         for (int s = 0; s < subsetSize; s++) {
             final int f = subset[s];
-            final int at = pathAt[f];
+            final int at = paths.at[f];
             final int to = at + 1 + pool[at];
             for (int i = at + 1; i < to; i++) {
                 final int l = pool[i];
@@ -471,16 +442,16 @@ public final class RateAllocator implements Serializable {
             final int l = involved[k];
             double outside = 0;
             double n = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                final int g = linkFlows[i];
+            final int to = adjacency.start[l + 1];
+            for (int i = adjacency.start[l]; i < to; i++) {
+                final int g = adjacency.flows[i];
                 if (flowMark[g] == subsetEpoch) {
                     n += weight[g];
                 } else {
                     outside += rate[g] * weight[g];
                 }
             }
-            work += to - linkStart[l];
+            work += to - adjacency.start[l];
             fill[2 * l] = outside;
             fill[2 * l + 1] = n;
             heap.add((capacity[l] - outside) / n, l);
@@ -500,11 +471,11 @@ public final class RateAllocator implements Serializable {
             final int l = involved[k];
             load[l] = fill[2 * l];
             double max = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                max = Math.max(max, rate[linkFlows[i]]);
+            final int to = adjacency.start[l + 1];
+            for (int i = adjacency.start[l]; i < to; i++) {
+                max = Math.max(max, rate[adjacency.flows[i]]);
             }
-            work += to - linkStart[l];
+            work += to - adjacency.start[l];
             maxRate[l] = max;
             maxKnown[l] = true;
         }
@@ -513,7 +484,7 @@ public final class RateAllocator implements Serializable {
 
     /** Marks a flow unfrozen; an empty path is settled at once by the convention. */
     private void prepare(final int f) {
-        if (pool[pathAt[f]] == 0) {
+        if (paths.pool[paths.at[f]] == 0) {
             final double d = demand[f];
             rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
             bottleneck[f] = NONE;
@@ -537,7 +508,9 @@ public final class RateAllocator implements Serializable {
                 next++;
             }
             if (dead > heap.size() >> 1) {
-                purgeHeap();
+                // popping dead links one by one costs a full-depth sift each; purging at half the heap is linear
+                heap.purge(capacity, fill);
+                dead = 0;
             }
             // Settle the heap top: drop links left without unfrozen flows, re-key stale (too low) levels.
             int link = NONE;
@@ -563,17 +536,17 @@ public final class RateAllocator implements Serializable {
                 final int f = order[next++];
                 level = Math.max(level, demand[f]);
                 iterations++;
-                freeze(f, pathAt[f], demand[f], NONE);
+                freeze(f, paths.at[f], demand[f], NONE);
             } else if (link != NONE) {
                 heap.pop();
                 // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
                 level = Math.max(level, saturates);
                 iterations++;
-                final int to = linkStart[link + 1];
-                for (int i = linkStart[link]; i < to; i++) {
-                    final int f = linkFlows[i];
+                final int to = adjacency.start[link + 1];
+                for (int i = adjacency.start[link]; i < to; i++) {
+                    final int f = adjacency.flows[i];
                     if (active[f]) {
-                        freeze(f, linkFlowAt[i], level, link);
+                        freeze(f, adjacency.pathAt[i], level, link);
                     }
                 }
                 dead--; // the popped link itself, counted by its last freeze but no longer in the heap
@@ -587,6 +560,7 @@ public final class RateAllocator implements Serializable {
         active[f] = false;
         rate[f] = r;
         bottleneck[f] = limitedBy;
+        final int[] pool = paths.pool;
         final int to = at + 1 + pool[at];
         final double w = weight[f];
         for (int i = at + 1; i < to; i++) {
@@ -599,33 +573,14 @@ public final class RateAllocator implements Serializable {
         }
     }
 
-    /**
-     * Drops links left without unfrozen flows and refreshes every stale key in one linear pass. Popping dead
-     * links one by one costs a full-depth sift each; purging whenever they are half the heap is linear overall.
-     */
-    private void purgeHeap() {
-        int kept = 0;
-        final int size = heap.size();
-        for (int i = 0; i < size; i++) {
-            final int node = heap.nodeAt(i);
-            final double n = fill[2 * node + 1];
-            if (n > 0) {
-                heap.set(kept++, (capacity[node] - fill[2 * node]) / n, node);
-            }
-        }
-        heap.truncate(kept);
-        heap.heapify();
-        dead = 0;
-    }
-
     // ---------------------------------------------------------------- certificate check (incremental)
 
     /** Checks every flow whose certificate may have changed; returns how many failed (and queues them). */
     private int certify() {
         final int mark = nextEpoch();
         int failures = 0;
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            failures += certifyLink(dirtyLinks[i], mark);
+        for (int i = 0; i < dirty.count(); i++) {
+            failures += certifyLink(dirty.get(i), mark);
         }
         for (int i = 0; i < involvedCount; i++) {
             failures += certifyLink(involved[i], mark);
@@ -634,22 +589,22 @@ public final class RateAllocator implements Serializable {
     }
 
     private int certifyLink(final int l, final int mark) {
-        final int from = linkStart[l];
-        final int to = linkStart[l + 1];
+        final int from = adjacency.start[l];
+        final int to = adjacency.start[l + 1];
         work += to - from;
         int failures = 0;
         if (load[l] > capacity[l] * (1 + CERTIFICATE_TOLERANCE)) {
             // Infeasible (capacity cut or fixed flows over it): every fixed flow on it must move.
             failures++;
             for (int i = from; i < to; i++) {
-                final int g = linkFlows[i];
+                final int g = adjacency.flows[i];
                 if (flowMark[g] != subsetEpoch) {
                     queue(g, mark);
                 }
             }
         }
         for (int i = from; i < to; i++) {
-            final int g = linkFlows[i];
+            final int g = adjacency.flows[i];
             if (checkMark[g] == mark) {
                 continue;
             }
@@ -670,11 +625,12 @@ public final class RateAllocator implements Serializable {
     /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
     private boolean certified(final int g) {
         final int b = bottleneck[g];
-        if (b != NONE && flowMark[g] != subsetEpoch && !linkDirty[b] && linkMark[b] != involvedEpoch) {
+        if (b != NONE && flowMark[g] != subsetEpoch && !dirty.contains(b) && linkMark[b] != involvedEpoch) {
             // Neither the flow nor anything on its recorded bottleneck moved, so that certificate still holds.
             return true;
         }
-        final int at = pathAt[g];
+        final int[] pool = paths.pool;
+        final int at = paths.at[g];
         if (pool[at] == 0) {
             return true;
         }
@@ -710,11 +666,11 @@ public final class RateAllocator implements Serializable {
     private double maxRateOn(final int l) {
         if (!maxKnown[l]) {
             double max = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                max = Math.max(max, rate[linkFlows[i]]);
+            final int to = adjacency.start[l + 1];
+            for (int i = adjacency.start[l]; i < to; i++) {
+                max = Math.max(max, rate[adjacency.flows[i]]);
             }
-            work += to - linkStart[l];
+            work += to - adjacency.start[l];
             maxKnown[l] = true;
             maxRate[l] = max;
         }
@@ -728,9 +684,9 @@ public final class RateAllocator implements Serializable {
             return;
         }
         final double limit = rate[g] * (1 + CERTIFICATE_TOLERANCE);
-        final int to = linkStart[b + 1];
-        for (int i = linkStart[b]; i < to; i++) {
-            final int h = linkFlows[i];
+        final int to = adjacency.start[b + 1];
+        for (int i = adjacency.start[b]; i < to; i++) {
+            final int h = adjacency.flows[i];
             if (flowMark[h] != subsetEpoch && rate[h] > limit) {
                 queue(h, mark);
             }
@@ -750,9 +706,9 @@ public final class RateAllocator implements Serializable {
 
     private double sumOfRates(final int l) {
         double sum = 0;
-        final int to = linkStart[l + 1];
-        for (int i = linkStart[l]; i < to; i++) {
-            final int g = linkFlows[i];
+        final int to = adjacency.start[l + 1];
+        for (int i = adjacency.start[l]; i < to; i++) {
+            final int g = adjacency.flows[i];
             sum += rate[g] * weight[g];
         }
         return sum;
@@ -761,62 +717,7 @@ public final class RateAllocator implements Serializable {
     // ---------------------------------------------------------------- bookkeeping
 
     private void ensureCsr() {
-        if (!csrStale) {
-            return;
-        }
-        linkStart[0] = 0;
-        for (int l = 0; l < links; l++) {
-            linkStart[l + 1] = linkStart[l] + degree[l];
-            cursor[l] = linkStart[l];
-        }
-        final int total = linkStart[links];
-        if (linkFlows.length < total) {
-            linkFlows = new int[total + (total >>> 2)];
-            linkFlowAt = new int[linkFlows.length];
-        }
-        // Ascending flow ids per link make the freeze order, and so the rounding, a function of the flows alone.
-        for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
-                final int at = pathAt[f];
-                final int to = at + 1 + pool[at];
-                for (int i = at + 1; i < to; i++) {
-                    final int slot = cursor[pool[i]]++;
-                    linkFlows[slot] = f;
-                    linkFlowAt[slot] = at;
-                }
-            }
-        }
-        csrStale = false;
-    }
-
-    private void reservePool(final int extra) {
-        if (poolSize + extra <= pool.length) {
-            return;
-        }
-        if (poolGarbage > poolSize / 2) {
-            compactPool();
-        }
-        if (poolSize + extra > pool.length) {
-            pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + extra));
-        }
-    }
-
-    /** Drops the paths of removed flows so churn does not grow the pool without bound. */
-    private void compactPool() {
-        final int[] compacted = new int[Math.max(64, 2 * (poolSize - poolGarbage))];
-        int at = 0;
-        for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
-                final int length = pool[pathAt[f]] + 1;
-                System.arraycopy(pool, pathAt[f], compacted, at, length);
-                pathAt[f] = at;
-                at += length;
-            }
-        }
-        pool = compacted;
-        poolSize = at;
-        poolGarbage = 0;
-        csrStale = true; // the CSR caches path offsets
+        adjacency.rebuild(links, degree, alive, slots, paths);
     }
 
     private void growFlows(final int needed) {
@@ -824,46 +725,25 @@ public final class RateAllocator implements Serializable {
             return;
         }
         final int size = Math.max(needed, 2 * demand.length);
-        pathAt = Arrays.copyOf(pathAt, size);
+        paths.growFlows(size);
         demand = Arrays.copyOf(demand, size);
         rate = Arrays.copyOf(rate, size);
         weight = Arrays.copyOf(weight, size);
         bottleneck = Arrays.copyOf(bottleneck, size);
         alive = Arrays.copyOf(alive, size);
         active = Arrays.copyOf(active, size);
-        flowChanged = Arrays.copyOf(flowChanged, size);
+        changed.grow(size);
         flowMark = Arrays.copyOf(flowMark, size);
         checkMark = Arrays.copyOf(checkMark, size);
         freeIds = Arrays.copyOf(freeIds, size);
-        changedFlows = Arrays.copyOf(changedFlows, size);
         subset = Arrays.copyOf(subset, size);
-        demandOrder = Arrays.copyOf(demandOrder, size);
+        caps.growFlows(size);
         subsetOrder = Arrays.copyOf(subsetOrder, size);
     }
 
-    private void markLinkDirty(final int l) {
-        if (!linkDirty[l]) {
-            linkDirty[l] = true;
-            dirtyLinks[dirtyLinkCount++] = l;
-        }
-    }
-
-    private void markFlowChanged(final int f) {
-        if (!flowChanged[f]) {
-            flowChanged[f] = true;
-            changedFlows[changedFlowCount++] = f;
-        }
-    }
-
     private void clearChanges() {
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            linkDirty[dirtyLinks[i]] = false;
-        }
-        dirtyLinkCount = 0;
-        for (int i = 0; i < changedFlowCount; i++) {
-            flowChanged[changedFlows[i]] = false;
-        }
-        changedFlowCount = 0;
+        dirty.clear();
+        changed.clear();
     }
 
     private int nextEpoch() {
