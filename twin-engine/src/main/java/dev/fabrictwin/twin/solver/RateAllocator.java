@@ -77,11 +77,6 @@ public final class RateAllocator implements Serializable {
     private double[] load;
     /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
     private int[] degree;
-    /**
-     * Water-filling scratch, interleaved so a freeze touches one cache line per link: {@code [2l]} is the rate
-     * already fixed on link {@code l} by frozen (or outside) flows, {@code [2l+1]} its count of unfrozen flows.
-     */
-    private double[] fill;
     /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
     private int[] linkMark;
     /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
@@ -91,7 +86,7 @@ public final class RateAllocator implements Serializable {
     private final ChangeSet dirty;
     /** Links the latest sub-solve re-filled. */
     private int[] involved;
-    private final EventHeap heap;
+    private final WaterFill waterFill;
     private final DemandSorter sorter = new DemandSorter();
 
     private final LinkFlows adjacency;
@@ -99,16 +94,9 @@ public final class RateAllocator implements Serializable {
     private int slots;
     private int live;
     private final FlowPaths paths = new FlowPaths();
-    /** Per member: the cap and the rate of one of the flow's {@code weight} identical flows. */
-    private double[] demand = new double[0];
-    private double[] rate = new double[0];
-    private double[] weight = new double[0];
+    private final FlowTable flows = new FlowTable();
     /** Sum of the weights of the live flows on each link (their count when every weight is 1). */
     private double[] weightOn;
-    private int[] bottleneck = new int[0];
-    private boolean[] alive = new boolean[0];
-    /** Unfrozen in the water-filling in progress; all false between solves. */
-    private boolean[] active = new boolean[0];
     /** Added, or demand changed, since the last solve/resolve. */
     private final ChangeSet changed = new ChangeSet(0);
     /** Equal to {@code subsetEpoch} for members of the re-solve set. */
@@ -128,8 +116,6 @@ public final class RateAllocator implements Serializable {
     private int involvedEpoch;
     /** Adjacency entries this resolve has scanned, against its fallback budget. */
     private long work;
-    /** Heap entries whose link has no unfrozen flow left, not yet popped. */
-    private int dead;
     private boolean solvedOnce;
 
     /** One directed link per entry; the array is copied. Capacities must be finite and {@code >= 0} bit/s. */
@@ -143,14 +129,13 @@ public final class RateAllocator implements Serializable {
         load = new double[links];
         degree = new int[links];
         weightOn = new double[links];
-        fill = new double[2 * links];
         adjacency = new LinkFlows(links);
         linkMark = new int[links];
         maxRate = new double[links];
         maxKnown = new boolean[links];
         dirty = new ChangeSet(links);
         involved = new int[links];
-        heap = new EventHeap(links);
+        waterFill = new WaterFill(links, flows, adjacency, paths);
         growFlows(INITIAL_FLOW_SLOTS);
     }
 
@@ -170,14 +155,13 @@ public final class RateAllocator implements Serializable {
             load = Arrays.copyOf(load, size);
             degree = Arrays.copyOf(degree, size);
             weightOn = Arrays.copyOf(weightOn, size);
-            fill = Arrays.copyOf(fill, 2 * size);
             adjacency.growLinks(size);
             linkMark = Arrays.copyOf(linkMark, size);
             maxRate = Arrays.copyOf(maxRate, size);
             maxKnown = Arrays.copyOf(maxKnown, size);
             dirty.grow(size);
             involved = Arrays.copyOf(involved, size);
-            heap.ensureCapacity(size);
+            waterFill.growLinks(size);
         }
         final int l = links++;
         capacity[l] = checked;
@@ -224,12 +208,12 @@ public final class RateAllocator implements Serializable {
             growFlows(slots + 1);
             id = slots++;
         }
-        paths.add(id, path, alive, slots);
-        demand[id] = cap;
-        weight[id] = members;
-        rate[id] = 0;
-        bottleneck[id] = NONE;
-        alive[id] = true;
+        paths.add(id, path, flows.alive, slots);
+        flows.demand[id] = cap;
+        flows.weight[id] = members;
+        flows.rate[id] = 0;
+        flows.bottleneck[id] = NONE;
+        flows.alive[id] = true;
         live++;
         for (final int l : path) {
             degree[l]++;
@@ -251,17 +235,17 @@ public final class RateAllocator implements Serializable {
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             degree[l]--;
-            weightOn[l] -= weight[flowId];
+            weightOn[l] -= flows.weight[flowId];
             dirty.mark(l);
         }
-        alive[flowId] = false;
+        flows.alive[flowId] = false;
         live--;
         paths.remove(flowId);
-        if (demand[flowId] != Double.POSITIVE_INFINITY) {
+        if (flows.demand[flowId] != Double.POSITIVE_INFINITY) {
             caps.invalidate();
         }
-        rate[flowId] = 0;
-        bottleneck[flowId] = NONE;
+        flows.rate[flowId] = 0;
+        flows.bottleneck[flowId] = NONE;
         freeIds[freeCount++] = flowId;
         adjacency.invalidate();
     }
@@ -278,10 +262,10 @@ public final class RateAllocator implements Serializable {
 
     public void setDemand(final int flowId, final double demandCapBps) {
         checkFlow(flowId);
-        final double cap = checkDemand(demandCapBps) / weight[flowId];
-        if (cap != demand[flowId]) {
+        final double cap = checkDemand(demandCapBps) / flows.weight[flowId];
+        if (cap != flows.demand[flowId]) {
             caps.invalidate();
-            demand[flowId] = cap;
+            flows.demand[flowId] = cap;
             changed.mark(flowId);
         }
     }
@@ -320,7 +304,7 @@ public final class RateAllocator implements Serializable {
         work = 0;
         for (int i = 0; i < changed.count(); i++) {
             final int f = changed.get(i);
-            if (alive[f]) {
+            if (flows.alive[f]) {
                 addToSubset(f);
             }
         }
@@ -350,7 +334,7 @@ public final class RateAllocator implements Serializable {
     /** The flow's rate, all its members together. */
     public double rate(final int flowId) {
         checkFlow(flowId);
-        return rate[flowId] * weight[flowId];
+        return flows.rate[flowId] * flows.weight[flowId];
     }
 
     /** Sum of the rates of the flows crossing the link. */
@@ -384,34 +368,32 @@ public final class RateAllocator implements Serializable {
      */
     public int bottleneck(final int flowId) {
         checkFlow(flowId);
-        return bottleneck[flowId];
+        return flows.bottleneck[flowId];
     }
 
     // ---------------------------------------------------------------- water-filling
 
     private SolveStats fullSolve(final long start) {
         ensureCsr();
-        heap.clear();
+        waterFill.clear();
         int touched = 0;
         for (int l = 0; l < links; l++) {
             final double n = weightOn[l];
-            fill[2 * l] = 0;
-            fill[2 * l + 1] = n;
+            waterFill.set(l, 0, n);
             if (n > 0) {
-                heap.add(capacity[l] / n, l);
+                waterFill.schedule(l, capacity[l] / n);
                 touched++;
             }
         }
         for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
+            if (flows.alive[f]) {
                 prepare(f);
             }
         }
-        caps.refresh(alive, slots, demand);
-        heap.heapify();
-        final int iterations = drain(caps.order(), caps.size());
+        caps.refresh(flows.alive, slots, flows.demand);
+        final int iterations = waterFill.drain(caps.order(), caps.size(), capacity);
         for (int l = 0; l < links; l++) {
-            load[l] = fill[2 * l];
+            load[l] = waterFill.fixed(l);
         }
         Arrays.fill(maxKnown, false);
         solvedOnce = true;
@@ -437,7 +419,7 @@ public final class RateAllocator implements Serializable {
                 }
             }
         }
-        heap.clear();
+        waterFill.clear();
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
             double outside = 0;
@@ -446,34 +428,32 @@ public final class RateAllocator implements Serializable {
             for (int i = adjacency.start[l]; i < to; i++) {
                 final int g = adjacency.flows[i];
                 if (flowMark[g] == subsetEpoch) {
-                    n += weight[g];
+                    n += flows.weight[g];
                 } else {
-                    outside += rate[g] * weight[g];
+                    outside += flows.rate[g] * flows.weight[g];
                 }
             }
             work += to - adjacency.start[l];
-            fill[2 * l] = outside;
-            fill[2 * l + 1] = n;
-            heap.add((capacity[l] - outside) / n, l);
+            waterFill.set(l, outside, n);
+            waterFill.schedule(l, (capacity[l] - outside) / n);
         }
         int capped = 0;
         for (int s = 0; s < subsetSize; s++) {
             final int f = subset[s];
             prepare(f);
-            if (demand[f] != Double.POSITIVE_INFINITY) {
+            if (flows.demand[f] != Double.POSITIVE_INFINITY) {
                 subsetOrder[capped++] = f;
             }
         }
-        sorter.sort(subsetOrder, capped, demand);
-        heap.heapify();
-        final int iterations = drain(subsetOrder, capped);
+        sorter.sort(subsetOrder, capped, flows.demand);
+        final int iterations = waterFill.drain(subsetOrder, capped, capacity);
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
-            load[l] = fill[2 * l];
+            load[l] = waterFill.fixed(l);
             double max = 0;
             final int to = adjacency.start[l + 1];
             for (int i = adjacency.start[l]; i < to; i++) {
-                max = Math.max(max, rate[adjacency.flows[i]]);
+                max = Math.max(max, flows.rate[adjacency.flows[i]]);
             }
             work += to - adjacency.start[l];
             maxRate[l] = max;
@@ -485,91 +465,11 @@ public final class RateAllocator implements Serializable {
     /** Marks a flow unfrozen; an empty path is settled at once by the convention. */
     private void prepare(final int f) {
         if (paths.pool[paths.at[f]] == 0) {
-            final double d = demand[f];
-            rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
-            bottleneck[f] = NONE;
+            final double d = flows.demand[f];
+            flows.rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
+            flows.bottleneck[f] = NONE;
         } else {
-            active[f] = true;
-        }
-    }
-
-    /**
-     * Takes events in level order until every unfrozen flow is frozen: the next demand cap from {@code order}
-     * (ascending, frozen flows skipped) or the next saturating link from the heap, whichever is lower. Returns the
-     * number of freezing events.
-     */
-    private int drain(final int[] order, final int orderSize) {
-        dead = 0;
-        double level = 0;
-        int iterations = 0;
-        int next = 0;
-        while (true) {
-            while (next < orderSize && !active[order[next]]) {
-                next++;
-            }
-            if (dead > heap.size() >> 1) {
-                // popping dead links one by one costs a full-depth sift each; purging at half the heap is linear
-                heap.purge(capacity, fill);
-                dead = 0;
-            }
-            // Settle the heap top: drop links left without unfrozen flows, re-key stale (too low) levels.
-            int link = NONE;
-            double saturates = Double.POSITIVE_INFINITY;
-            while (!heap.isEmpty()) {
-                final int node = heap.topNode();
-                final double n = fill[2 * node + 1];
-                if (n == 0) {
-                    heap.pop();
-                    dead--;
-                    continue;
-                }
-                final double candidate = (capacity[node] - fill[2 * node]) / n;
-                if (candidate > heap.topKey()) {
-                    heap.replaceTop(candidate, node);
-                    continue;
-                }
-                link = node;
-                saturates = candidate;
-                break;
-            }
-            if (next < orderSize && demand[order[next]] <= saturates) {
-                final int f = order[next++];
-                level = Math.max(level, demand[f]);
-                iterations++;
-                freeze(f, paths.at[f], demand[f], NONE);
-            } else if (link != NONE) {
-                heap.pop();
-                // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
-                level = Math.max(level, saturates);
-                iterations++;
-                final int to = adjacency.start[link + 1];
-                for (int i = adjacency.start[link]; i < to; i++) {
-                    final int f = adjacency.flows[i];
-                    if (active[f]) {
-                        freeze(f, adjacency.pathAt[i], level, link);
-                    }
-                }
-                dead--; // the popped link itself, counted by its last freeze but no longer in the heap
-            } else {
-                return iterations;
-            }
-        }
-    }
-
-    private void freeze(final int f, final int at, final double r, final int limitedBy) {
-        active[f] = false;
-        rate[f] = r;
-        bottleneck[f] = limitedBy;
-        final int[] pool = paths.pool;
-        final int to = at + 1 + pool[at];
-        final double w = weight[f];
-        for (int i = at + 1; i < to; i++) {
-            final int l = 2 * pool[i];
-            fill[l] += r * w;
-            fill[l + 1] -= w; // whole numbers: exact
-            if (fill[l + 1] == 0) {
-                dead++;
-            }
+            flows.active[f] = true;
         }
     }
 
@@ -624,7 +524,7 @@ public final class RateAllocator implements Serializable {
 
     /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
     private boolean certified(final int g) {
-        final int b = bottleneck[g];
+        final int b = flows.bottleneck[g];
         if (b != NONE && flowMark[g] != subsetEpoch && !dirty.contains(b) && linkMark[b] != involvedEpoch) {
             // Neither the flow nor anything on its recorded bottleneck moved, so that certificate still holds.
             return true;
@@ -634,8 +534,8 @@ public final class RateAllocator implements Serializable {
         if (pool[at] == 0) {
             return true;
         }
-        final double r = rate[g];
-        final double d = demand[g];
+        final double r = flows.rate[g];
+        final double d = flows.demand[g];
         if (r > d * (1 + CERTIFICATE_TOLERANCE)) {
             return false;
         }
@@ -644,14 +544,14 @@ public final class RateAllocator implements Serializable {
             return true;
         }
         if (capped) {
-            bottleneck[g] = NONE;
+            flows.bottleneck[g] = NONE;
             return true;
         }
         final int to = at + 1 + pool[at];
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             if (l != b && qualifies(g, l)) {
-                bottleneck[g] = l;
+                flows.bottleneck[g] = l;
                 return true;
             }
         }
@@ -660,7 +560,7 @@ public final class RateAllocator implements Serializable {
 
     private boolean qualifies(final int g, final int l) {
         return load[l] >= capacity[l] * (1 - CERTIFICATE_TOLERANCE)
-            && rate[g] >= maxRateOn(l) * (1 - CERTIFICATE_TOLERANCE);
+            && flows.rate[g] >= maxRateOn(l) * (1 - CERTIFICATE_TOLERANCE);
     }
 
     private double maxRateOn(final int l) {
@@ -668,7 +568,7 @@ public final class RateAllocator implements Serializable {
             double max = 0;
             final int to = adjacency.start[l + 1];
             for (int i = adjacency.start[l]; i < to; i++) {
-                max = Math.max(max, rate[adjacency.flows[i]]);
+                max = Math.max(max, flows.rate[adjacency.flows[i]]);
             }
             work += to - adjacency.start[l];
             maxKnown[l] = true;
@@ -679,15 +579,15 @@ public final class RateAllocator implements Serializable {
 
     /** A re-solved flow out-ranked on its bottleneck: the faster fixed flows there must give way. */
     private void pullRivals(final int g, final int mark) {
-        final int b = bottleneck[g];
+        final int b = flows.bottleneck[g];
         if (b == NONE) {
             return;
         }
-        final double limit = rate[g] * (1 + CERTIFICATE_TOLERANCE);
+        final double limit = flows.rate[g] * (1 + CERTIFICATE_TOLERANCE);
         final int to = adjacency.start[b + 1];
         for (int i = adjacency.start[b]; i < to; i++) {
             final int h = adjacency.flows[i];
-            if (flowMark[h] != subsetEpoch && rate[h] > limit) {
+            if (flowMark[h] != subsetEpoch && flows.rate[h] > limit) {
                 queue(h, mark);
             }
         }
@@ -709,7 +609,7 @@ public final class RateAllocator implements Serializable {
         final int to = adjacency.start[l + 1];
         for (int i = adjacency.start[l]; i < to; i++) {
             final int g = adjacency.flows[i];
-            sum += rate[g] * weight[g];
+            sum += flows.rate[g] * flows.weight[g];
         }
         return sum;
     }
@@ -717,21 +617,16 @@ public final class RateAllocator implements Serializable {
     // ---------------------------------------------------------------- bookkeeping
 
     private void ensureCsr() {
-        adjacency.rebuild(links, degree, alive, slots, paths);
+        adjacency.rebuild(links, degree, flows.alive, slots, paths);
     }
 
     private void growFlows(final int needed) {
-        if (needed <= demand.length) {
+        if (needed <= flows.size()) {
             return;
         }
-        final int size = Math.max(needed, 2 * demand.length);
+        final int size = Math.max(needed, 2 * flows.size());
         paths.growFlows(size);
-        demand = Arrays.copyOf(demand, size);
-        rate = Arrays.copyOf(rate, size);
-        weight = Arrays.copyOf(weight, size);
-        bottleneck = Arrays.copyOf(bottleneck, size);
-        alive = Arrays.copyOf(alive, size);
-        active = Arrays.copyOf(active, size);
+        flows.grow(size);
         changed.grow(size);
         flowMark = Arrays.copyOf(flowMark, size);
         checkMark = Arrays.copyOf(checkMark, size);
@@ -767,7 +662,7 @@ public final class RateAllocator implements Serializable {
     }
 
     private void checkFlow(final int flowId) {
-        if (flowId < 0 || flowId >= slots || !alive[flowId]) {
+        if (flowId < 0 || flowId >= slots || !flows.alive[flowId]) {
             throw new IllegalArgumentException("unknown flow " + flowId);
         }
     }
