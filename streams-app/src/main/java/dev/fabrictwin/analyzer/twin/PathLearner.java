@@ -26,10 +26,11 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
 
 /**
- * Learns from the counters which equal-cost path each of the replica's job flows takes, and says which of the
- * replica's flows to pin to it (a {@link ReplicaSync.Pins} the analysis applies) (docs/twin.md, "Paths learned from counters"). The switches' hashes are unknown, so the replica's own
- * hash puts colliding flows on other uplinks than the fabric does; its predictions of where flows collide — the
- * judge of congestion, pauses and job slowdown — are then wrong wherever ECMP matters.
+ * Learns from the counters which equal-cost path each of the replica's job flows takes, and returns the pins that put
+ * the replica's flows on it (a {@link ReplicaSync.Pins}, which the analysis applies; docs/analyzer.md, "Paths learned
+ * from counters"). The switches' hashes are unknown, so the replica's own hash puts colliding flows on other uplinks
+ * than the fabric does; its predictions of where flows collide — the judge of congestion, pauses and job slowdown —
+ * are then wrong wherever ECMP matters.
  *
  * <p>Over an epoch of ticks it sums the bytes every directed link sent. Each flow's bytes come from its source NIC,
  * which carries them whatever path they take (shared among the NIC's flows in proportion to their bytes per

@@ -142,27 +142,24 @@ public final class TwinReplica implements Serializable, ReplicaView {
      * document went away (a tombstone) end now, a changed document ends the old job and starts the new one, and
      * an {@code endMs} ends the job then. Their traffic appears and leaves the replica at those event times, so
      * a job starting or ending is expected, not a fault. Before the replica has run, the documents are simply the
-     * ones it starts with (as if they had been there when it was built). Returns whether anything changed.
+     * ones it starts with (as if they had been there when it was built).
      */
-    private boolean updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
+    private void updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
         final Map<String, JsonNode> next = new LinkedHashMap<>();
         for (final JsonNode j : jobDocuments) {
             next.put(JobJson.fromJson(j).id(), j);
         }
         if (!simulation.started()) {
-            final boolean changed = !next.equals(documents);
-            if (changed) {
+            if (!next.equals(documents)) {
                 declare(List.copyOf(next.values()));
             }
-            return changed;
+            return;
         }
-        boolean changed = false;
         for (final String id : List.copyOf(documents.keySet())) {
             if (!documents.get(id).equals(next.get(id))) {
                 simulation.endJob(id, seconds(nowMs));
                 placed.remove(id);
                 documents.remove(id);
-                changed = true;
             }
         }
         for (final Map.Entry<String, JsonNode> e : next.entrySet()) {
@@ -180,9 +177,7 @@ public final class TwinReplica implements Serializable, ReplicaView {
             }
             placed.put(job.id(), job);
             documents.put(job.id(), e.getValue());
-            changed = true;
         }
-        return changed;
     }
 
     /**
