@@ -55,39 +55,33 @@ import java.util.Objects;
  * A flow with an empty path crosses no modelled link: it gets its demand if finite, else 0, because an unbounded
  * rate would make every sum over flows infinite while no link constrains or pays for it. Query methods report
  * the state of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
+ *
+ * <h2>Parts</h2>
+ * This class keeps the links, validates and counts; the rest are package-private parts: {@link FlowTable} (per-flow
+ * state) and {@link FlowPaths} (their paths in one pool), {@link LinkFlows} (the CSR adjacency), {@link ChangeSet}
+ * (links and flows changed since the last solve), {@link CapOrder} (the demand caps in order), {@link WaterFill} (the
+ * event loop over an {@link EventHeap}) and {@link Repair} (the incremental resolve's certificate check).
  */
 public final class RateAllocator implements Serializable {
 
     /** Relative slack under which a link counts as saturated for {@link #isSaturated}. */
     public static final double SATURATION_TOLERANCE = 1e-9;
 
-    /** Tighter than the public promise, so accepted certificates never drift a repair beyond it. */
-    private static final double CERTIFICATE_TOLERANCE = 1e-10;
     private static final int NONE = -1;
     private static final int INITIAL_FLOW_SLOTS = 16;
-    /** A resolve gives up for a full solve past 1/4 of the path entries scanned or of the flows re-solved. */
-    private static final int FALLBACK_DIVISOR = 4;
-    private static final int MIN_PARTIAL_WORK = 4096;
-    private static final int MIN_PARTIAL_FLOWS = 256;
-    /** Epoch stamps are reset before a resolve that could otherwise overflow them. */
-    private static final int EPOCH_LIMIT = 1 << 30;
 
     private int links;
     private double[] capacity;
     private double[] load;
     /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
     private int[] degree;
-    /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
-    private int[] linkMark;
-    /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
-    private double[] maxRate;
-    private boolean[] maxKnown;
+    /** Stamps of the links of the path being added ({@code pathEpoch}), to refuse a link crossed twice. */
+    private int[] pathMark;
+    private int pathEpoch;
     /** Links whose capacity changed or that lost a flow since the last solve/resolve. */
     private final ChangeSet dirty;
-    /** Links the latest sub-solve re-filled. */
-    private int[] involved;
     private final WaterFill waterFill;
-    private final DemandSorter sorter = new DemandSorter();
+    private final Repair repair;
 
     private final LinkFlows adjacency;
 
@@ -99,23 +93,9 @@ public final class RateAllocator implements Serializable {
     private double[] weightOn;
     /** Added, or demand changed, since the last solve/resolve. */
     private final ChangeSet changed = new ChangeSet(0);
-    /** Equal to {@code subsetEpoch} for members of the re-solve set. */
-    private int[] flowMark = new int[0];
-    /** Certificate already checked in the current round. */
-    private int[] checkMark = new int[0];
     private int[] freeIds = new int[0];
     private int freeCount;
-    private int[] subset = new int[0];
-    private int subsetSize;
     private final CapOrder caps = new CapOrder();
-    private int[] subsetOrder = new int[0];
-    private int involvedCount;
-    private int epoch;
-    private int subsetEpoch;
-    /** Stamp in {@code linkMark} of the links the latest sub-solve re-filled. */
-    private int involvedEpoch;
-    /** Adjacency entries this resolve has scanned, against its fallback budget. */
-    private long work;
     private boolean solvedOnce;
 
     /** One directed link per entry; the array is copied. Capacities must be finite and {@code >= 0} bit/s. */
@@ -130,12 +110,10 @@ public final class RateAllocator implements Serializable {
         degree = new int[links];
         weightOn = new double[links];
         adjacency = new LinkFlows(links);
-        linkMark = new int[links];
-        maxRate = new double[links];
-        maxKnown = new boolean[links];
+        pathMark = new int[links];
         dirty = new ChangeSet(links);
-        involved = new int[links];
         waterFill = new WaterFill(links, flows, adjacency, paths);
+        repair = new Repair(links, flows, paths, adjacency, waterFill, dirty, changed);
         growFlows(INITIAL_FLOW_SLOTS);
     }
 
@@ -156,11 +134,9 @@ public final class RateAllocator implements Serializable {
             degree = Arrays.copyOf(degree, size);
             weightOn = Arrays.copyOf(weightOn, size);
             adjacency.growLinks(size);
-            linkMark = Arrays.copyOf(linkMark, size);
-            maxRate = Arrays.copyOf(maxRate, size);
-            maxKnown = Arrays.copyOf(maxKnown, size);
+            pathMark = Arrays.copyOf(pathMark, size);
+            repair.growLinks(size);
             dirty.grow(size);
-            involved = Arrays.copyOf(involved, size);
             waterFill.growLinks(size);
         }
         final int l = links++;
@@ -193,13 +169,17 @@ public final class RateAllocator implements Serializable {
             throw new IllegalArgumentException("a flow's members must be a whole number >= 1, got " + members);
         }
         final double cap = checkDemand(demandCapBps) / members;
-        final int mark = nextEpoch();
+        if (pathEpoch == Integer.MAX_VALUE) {
+            Arrays.fill(pathMark, 0);
+            pathEpoch = 0;
+        }
+        final int mark = ++pathEpoch;
         for (final int l : path) {
             checkLink(l);
-            if (linkMark[l] == mark) {
+            if (pathMark[l] == mark) {
                 throw new IllegalArgumentException("path crosses link " + l + " twice: " + Arrays.toString(path));
             }
-            linkMark[l] = mark;
+            pathMark[l] = mark;
         }
         final int id;
         if (freeCount > 0) {
@@ -288,47 +268,12 @@ public final class RateAllocator implements Serializable {
             return new SolveStats(0, 0, 0, System.nanoTime() - start);
         }
         ensureCsr();
-        if (epoch > EPOCH_LIMIT) {
-            resetMarks();
-        }
-        // Removed flows changed these loads; capacity-only changes leave them as they were.
-        for (int i = 0; i < dirty.count(); i++) {
-            final int l = dirty.get(i);
-            load[l] = sumOfRates(l);
-            maxKnown[l] = false;
-        }
-        subsetEpoch = nextEpoch();
-        involvedEpoch = nextEpoch();
-        subsetSize = 0;
-        involvedCount = 0;
-        work = 0;
-        for (int i = 0; i < changed.count(); i++) {
-            final int f = changed.get(i);
-            if (flows.alive[f]) {
-                addToSubset(f);
-            }
-        }
-        // A cascade this big costs about as much as starting over, so stop paying for both.
-        final long workBudget = adjacency.total(links) / FALLBACK_DIVISOR + MIN_PARTIAL_WORK;
-        final int flowBudget = live / FALLBACK_DIVISOR + MIN_PARTIAL_FLOWS;
-        int iterations = 0;
-        while (true) {
-            final long workBefore = work;
-            if (subsetSize > 0) {
-                iterations += solveSubset();
-            }
-            final int before = subsetSize;
-            if (certify() == 0) {
-                break;
-            }
-            // Rounds grow with the set, so extrapolate: bail out before paying for a round that breaks the budget.
-            final long nextRound = before == 0 ? 0 : (work - workBefore) * subsetSize / before;
-            if (subsetSize == before || work + nextRound > workBudget || subsetSize > flowBudget) {
-                return fullSolve(start);
-            }
+        final int iterations = repair.run(capacity, load, links, live);
+        if (iterations < 0) {
+            return fullSolve(start);
         }
         clearChanges();
-        return new SolveStats(subsetSize, involvedCount, iterations, System.nanoTime() - start);
+        return new SolveStats(repair.flows(), repair.links(), iterations, System.nanoTime() - start);
     }
 
     /** The flow's rate, all its members together. */
@@ -352,7 +297,7 @@ public final class RateAllocator implements Serializable {
     public double maxRate(final int link) {
         checkLink(link);
         ensureCsr();
-        return maxRateOn(link);
+        return repair.maxRate(link);
     }
 
     /** Carries at least one flow and its load is within {@link #SATURATION_TOLERANCE} of its capacity. */
@@ -387,7 +332,7 @@ public final class RateAllocator implements Serializable {
         }
         for (int f = 0; f < slots; f++) {
             if (flows.alive[f]) {
-                prepare(f);
+                waterFill.prepare(f);
             }
         }
         caps.refresh(flows.alive, slots, flows.demand);
@@ -395,223 +340,10 @@ public final class RateAllocator implements Serializable {
         for (int l = 0; l < links; l++) {
             load[l] = waterFill.fixed(l);
         }
-        Arrays.fill(maxKnown, false);
+        repair.forgetMaxRates();
         solvedOnce = true;
         clearChanges();
         return new SolveStats(live, touched, iterations, System.nanoTime() - start);
-    }
-
-    /** Water-fills the flows in {@code subset} on what the other flows, kept at their rates, leave free. */
-    private int solveSubset() {
-        final int mark = nextEpoch();
-        involvedEpoch = mark;
-        involvedCount = 0;
-        final int[] pool = paths.pool;
-        for (int s = 0; s < subsetSize; s++) {
-            final int f = subset[s];
-            final int at = paths.at[f];
-            final int to = at + 1 + pool[at];
-            for (int i = at + 1; i < to; i++) {
-                final int l = pool[i];
-                if (linkMark[l] != mark) {
-                    linkMark[l] = mark;
-                    involved[involvedCount++] = l;
-                }
-            }
-        }
-        waterFill.clear();
-        for (int k = 0; k < involvedCount; k++) {
-            final int l = involved[k];
-            double outside = 0;
-            double n = 0;
-            final int to = adjacency.start[l + 1];
-            for (int i = adjacency.start[l]; i < to; i++) {
-                final int g = adjacency.flows[i];
-                if (flowMark[g] == subsetEpoch) {
-                    n += flows.weight[g];
-                } else {
-                    outside += flows.rate[g] * flows.weight[g];
-                }
-            }
-            work += to - adjacency.start[l];
-            waterFill.set(l, outside, n);
-            waterFill.schedule(l, (capacity[l] - outside) / n);
-        }
-        int capped = 0;
-        for (int s = 0; s < subsetSize; s++) {
-            final int f = subset[s];
-            prepare(f);
-            if (flows.demand[f] != Double.POSITIVE_INFINITY) {
-                subsetOrder[capped++] = f;
-            }
-        }
-        sorter.sort(subsetOrder, capped, flows.demand);
-        final int iterations = waterFill.drain(subsetOrder, capped, capacity);
-        for (int k = 0; k < involvedCount; k++) {
-            final int l = involved[k];
-            load[l] = waterFill.fixed(l);
-            double max = 0;
-            final int to = adjacency.start[l + 1];
-            for (int i = adjacency.start[l]; i < to; i++) {
-                max = Math.max(max, flows.rate[adjacency.flows[i]]);
-            }
-            work += to - adjacency.start[l];
-            maxRate[l] = max;
-            maxKnown[l] = true;
-        }
-        return iterations;
-    }
-
-    /** Marks a flow unfrozen; an empty path is settled at once by the convention. */
-    private void prepare(final int f) {
-        if (paths.pool[paths.at[f]] == 0) {
-            final double d = flows.demand[f];
-            flows.rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
-            flows.bottleneck[f] = NONE;
-        } else {
-            flows.active[f] = true;
-        }
-    }
-
-    // ---------------------------------------------------------------- certificate check (incremental)
-
-    /** Checks every flow whose certificate may have changed; returns how many failed (and queues them). */
-    private int certify() {
-        final int mark = nextEpoch();
-        int failures = 0;
-        for (int i = 0; i < dirty.count(); i++) {
-            failures += certifyLink(dirty.get(i), mark);
-        }
-        for (int i = 0; i < involvedCount; i++) {
-            failures += certifyLink(involved[i], mark);
-        }
-        return failures;
-    }
-
-    private int certifyLink(final int l, final int mark) {
-        final int from = adjacency.start[l];
-        final int to = adjacency.start[l + 1];
-        work += to - from;
-        int failures = 0;
-        if (load[l] > capacity[l] * (1 + CERTIFICATE_TOLERANCE)) {
-            // Infeasible (capacity cut or fixed flows over it): every fixed flow on it must move.
-            failures++;
-            for (int i = from; i < to; i++) {
-                final int g = adjacency.flows[i];
-                if (flowMark[g] != subsetEpoch) {
-                    queue(g, mark);
-                }
-            }
-        }
-        for (int i = from; i < to; i++) {
-            final int g = adjacency.flows[i];
-            if (checkMark[g] == mark) {
-                continue;
-            }
-            checkMark[g] = mark;
-            if (certified(g)) {
-                continue;
-            }
-            failures++;
-            if (flowMark[g] != subsetEpoch) {
-                queue(g, mark);
-            } else {
-                pullRivals(g, mark);
-            }
-        }
-        return failures;
-    }
-
-    /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
-    private boolean certified(final int g) {
-        final int b = flows.bottleneck[g];
-        if (b != NONE && flowMark[g] != subsetEpoch && !dirty.contains(b) && linkMark[b] != involvedEpoch) {
-            // Neither the flow nor anything on its recorded bottleneck moved, so that certificate still holds.
-            return true;
-        }
-        final int[] pool = paths.pool;
-        final int at = paths.at[g];
-        if (pool[at] == 0) {
-            return true;
-        }
-        final double r = flows.rate[g];
-        final double d = flows.demand[g];
-        if (r > d * (1 + CERTIFICATE_TOLERANCE)) {
-            return false;
-        }
-        final boolean capped = r >= d * (1 - CERTIFICATE_TOLERANCE);
-        if (b == NONE ? capped : qualifies(g, b)) {
-            return true;
-        }
-        if (capped) {
-            flows.bottleneck[g] = NONE;
-            return true;
-        }
-        final int to = at + 1 + pool[at];
-        for (int i = at + 1; i < to; i++) {
-            final int l = pool[i];
-            if (l != b && qualifies(g, l)) {
-                flows.bottleneck[g] = l;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean qualifies(final int g, final int l) {
-        return load[l] >= capacity[l] * (1 - CERTIFICATE_TOLERANCE)
-            && flows.rate[g] >= maxRateOn(l) * (1 - CERTIFICATE_TOLERANCE);
-    }
-
-    private double maxRateOn(final int l) {
-        if (!maxKnown[l]) {
-            double max = 0;
-            final int to = adjacency.start[l + 1];
-            for (int i = adjacency.start[l]; i < to; i++) {
-                max = Math.max(max, flows.rate[adjacency.flows[i]]);
-            }
-            work += to - adjacency.start[l];
-            maxKnown[l] = true;
-            maxRate[l] = max;
-        }
-        return maxRate[l];
-    }
-
-    /** A re-solved flow out-ranked on its bottleneck: the faster fixed flows there must give way. */
-    private void pullRivals(final int g, final int mark) {
-        final int b = flows.bottleneck[g];
-        if (b == NONE) {
-            return;
-        }
-        final double limit = flows.rate[g] * (1 + CERTIFICATE_TOLERANCE);
-        final int to = adjacency.start[b + 1];
-        for (int i = adjacency.start[b]; i < to; i++) {
-            final int h = adjacency.flows[i];
-            if (flowMark[h] != subsetEpoch && flows.rate[h] > limit) {
-                queue(h, mark);
-            }
-        }
-    }
-
-    /** Joins the re-solve set; marked as checked so its stale state is not judged again this round. */
-    private void queue(final int g, final int mark) {
-        addToSubset(g);
-        checkMark[g] = mark;
-    }
-
-    private void addToSubset(final int f) {
-        flowMark[f] = subsetEpoch;
-        subset[subsetSize++] = f;
-    }
-
-    private double sumOfRates(final int l) {
-        double sum = 0;
-        final int to = adjacency.start[l + 1];
-        for (int i = adjacency.start[l]; i < to; i++) {
-            final int g = adjacency.flows[i];
-            sum += flows.rate[g] * flows.weight[g];
-        }
-        return sum;
     }
 
     // ---------------------------------------------------------------- bookkeeping
@@ -628,31 +360,14 @@ public final class RateAllocator implements Serializable {
         paths.growFlows(size);
         flows.grow(size);
         changed.grow(size);
-        flowMark = Arrays.copyOf(flowMark, size);
-        checkMark = Arrays.copyOf(checkMark, size);
         freeIds = Arrays.copyOf(freeIds, size);
-        subset = Arrays.copyOf(subset, size);
         caps.growFlows(size);
-        subsetOrder = Arrays.copyOf(subsetOrder, size);
+        repair.growFlows(size);
     }
 
     private void clearChanges() {
         dirty.clear();
         changed.clear();
-    }
-
-    private int nextEpoch() {
-        if (epoch == Integer.MAX_VALUE) {
-            resetMarks();
-        }
-        return ++epoch;
-    }
-
-    private void resetMarks() {
-        Arrays.fill(linkMark, 0);
-        Arrays.fill(flowMark, 0);
-        Arrays.fill(checkMark, 0);
-        epoch = 0;
     }
 
     private void checkLink(final int link) {

@@ -54,6 +54,17 @@ final class WaterFill implements Serializable {
         heap.add(level, l);
     }
 
+    /** Marks a flow unfrozen; an empty path is settled at once by the convention (its cap if finite, else 0). */
+    void prepare(final int f) {
+        if (paths.pool[paths.at[f]] == 0) {
+            final double d = flows.demand[f];
+            flows.rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
+            flows.bottleneck[f] = NONE;
+        } else {
+            flows.active[f] = true;
+        }
+    }
+
     /** The rate fixed on link {@code l}: after a filling, its load. */
     double fixed(final int l) {
         return fill[2 * l];
