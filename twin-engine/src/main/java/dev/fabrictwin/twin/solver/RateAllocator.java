@@ -273,7 +273,7 @@ public final class RateAllocator implements Serializable {
             return fullSolve(start);
         }
         clearChanges();
-        return new SolveStats(repair.flows(), repair.links(), iterations, System.nanoTime() - start);
+        return new SolveStats(repair.resolvedFlows(), repair.refilledLinks(), iterations, System.nanoTime() - start);
     }
 
     /** The flow's rate, all its members together. */

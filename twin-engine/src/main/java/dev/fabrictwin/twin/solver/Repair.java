@@ -83,12 +83,12 @@ final class Repair implements Serializable {
     }
 
     /** Flows the last repair re-solved. */
-    int flows() {
+    int resolvedFlows() {
         return subsetSize;
     }
 
     /** Links the last repair's latest sub-solve re-filled. */
-    int links() {
+    int refilledLinks() {
         return involvedCount;
     }
 
