@@ -21,6 +21,7 @@ import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.analyzer.twin.PathLearner;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -32,8 +33,9 @@ import dev.fabrictwin.twin.model.CounterIndex;
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
  * out. Each interval is compared with the twin replica over exactly its span and grouped into ticks; each
- * closed tick runs the phase lock (which steers the twin), every detector, the correlator and the alert
- * lifecycle. The Streams topology and {@code replay} both drive this one class.
+ * closed tick steers the replica with its link states, then runs the phase lock, every detector, the correlator, the
+ * alert lifecycle and the path learner, and steers the replica with what the phase lock and the learner intend
+ * ({@link ReplicaSync}). The Streams topology and {@code replay} both drive this one class.
  */
 public final class FabricAnalyzer implements Serializable {
 
@@ -47,6 +49,8 @@ public final class FabricAnalyzer implements Serializable {
             return new Output(List.of(), List.of(), List.of(), List.of(), reason);
         }
     }
+
+    private static final ReplicaSync.Pins NO_PINS = new ReplicaSync.Pins(List.of(), 0);
 
     private final TwinReplica twin;
     private final AnalyzerConfig config;
@@ -132,30 +136,10 @@ public final class FabricAnalyzer implements Serializable {
         return closed.isEmpty() ? Output.EMPTY : analyze(closed);
     }
 
-    /** The closing tick's link-state reports in time, then port order; then the twin's expectation for each port. */
+    /** The closing tick's link states steer the replica; then the twin's expectation for each port. */
     private void consultTwin(final Tick tick) {
         final long start = System.nanoTime();
-        // every port reports oper_up every interval: only the links some report would change are sorted and told
-        final java.util.BitSet changing = new java.util.BitSet();
-        for (final PortTick t : tick.ports()) {
-            t.reports((t1, port, up) -> {
-                if (twin.changesLink(port, up)) {
-                    changing.set(port / 2);
-                }
-            });
-        }
-        if (!changing.isEmpty()) {
-            final List<long[]> reports = new ArrayList<>();
-            for (final PortTick t : tick.ports()) {
-                if (changing.get(t.index() / 2)) {
-                    t.reports((t1, port, up) -> reports.add(new long[] {t1, port, up ? 1 : 0}));
-                }
-            }
-            reports.sort(java.util.Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
-            for (final long[] r : reports) {
-                twin.observeOperState(r[0], (int) r[1], r[2] == 1);
-            }
-        }
+        twin.steer(ReplicaSync.operStates(tick, twin));
         for (final PortTick t : tick.ports()) {
             t.expect((p, t0, t1, counters, gauges) -> twin.expectedInto(p, t0, t1, counters, gauges, present),
                 expectedCounters, expectedGauges);
@@ -178,13 +162,14 @@ public final class FabricAnalyzer implements Serializable {
             final long epoch = epochOf(closed.get(0));
             twin.anchor(epoch); // builds the replica's run anew: what was taken back is pinned after it
             if (config.learnPaths()) {
-                paths.pinTakenBack(twin, epoch);
+                twin.steer(ReplicaSync.pins(paths.takenBack(twin, epoch)));
             }
         }
         for (final Tick tick : closed) {
             consultTwin(tick);
             final List<Finding> findings = new ArrayList<>();
-            final List<JobHealth> jobHealth = jobs.onTick(tick, findings);
+            final JobHealthTracker.Judged judged = jobs.onTick(tick, findings);
+            final List<JobHealth> jobHealth = judged.health();
             final boolean calm = correlation.openRoots().isEmpty();
             final TickContext context = new TickContext(tick, twin, config, jobs::slowdown, calm)
                 .covering(calm ? java.util.Set.of() : coveredDevices());
@@ -203,12 +188,13 @@ public final class FabricAnalyzer implements Serializable {
             final TickCorrelation.Result result = correlation.onTick(tick.index(), tick.startMs(), tick.endMs(), findings,
                 twin.jobs());
             alerts.addAll(result.alerts());
-            if (config.learnPaths()) {
-                paths.onTick(tick, twin, correlation.openRoots().isEmpty(), context.ticks(config.calibration().paths().epochTicks()));
-            }
+            final ReplicaSync.Pins pins = config.learnPaths()
+                ? paths.onTick(tick, twin, correlation.openRoots().isEmpty(), context.ticks(config.calibration().paths().epochTicks()))
+                : NO_PINS;
             health.addAll(TickCorrelation.explain(jobHealth, result.correlated()));
-            // Every tick: the replica's history is what intervals still arriving can span, no more (Memory, docs/analyzer.md).
-            twin.forgetBefore(tick.startMs() - config.historyMs());
+            // What the tick's judges intend steers the replica once they are done (none reads what another intends);
+            // its history is then what intervals still arriving can span, no more (Memory, docs/analyzer.md).
+            twin.steer(ReplicaSync.afterTick(judged.retimes(), pins, tick.startMs() - config.historyMs()));
         }
         return new Output(alerts, health, closed, shardTicks, null);
     }

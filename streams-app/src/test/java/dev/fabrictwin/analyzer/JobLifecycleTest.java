@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -79,7 +80,7 @@ class JobLifecycleTest {
             }
             if (!updated && interval.get().t1() >= atMs) {
                 later.accept(docs);
-                analyzer.twin().updateJobs(List.copyOf(docs.values()), interval.get().t1());
+                analyzer.twin().steer(ReplicaSync.jobs(List.copyOf(docs.values()), interval.get().t1()));
                 updated = true;
             }
             final FabricAnalyzer.Output out = analyzer.accept(interval.get());

@@ -6,7 +6,7 @@ import java.util.List;
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
-import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.analyzer.twin.ReplicaView;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
@@ -19,7 +19,7 @@ import dev.fabrictwin.twin.model.CounterNames;
 public final class TickContext {
 
     private final Tick tick;
-    private final TwinReplica twin;
+    private final ReplicaView twin;
     private final AnalyzerConfig config;
     private final java.util.function.ToDoubleFunction<String> slowdowns;
     private final boolean calm;
@@ -29,13 +29,13 @@ public final class TickContext {
     private ShardView shards;
     private PfcBoundary.Builder pfcBoundary;
 
-    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
+    public TickContext(final Tick tick, final ReplicaView twin, final AnalyzerConfig config,
                        final java.util.function.ToDoubleFunction<String> slowdowns) {
         this(tick, twin, config, slowdowns, true);
     }
 
     /** {@code calm}: no root-cause alert was open before this tick, so what detectors see is the healthy fabric. */
-    public TickContext(final Tick tick, final TwinReplica twin, final AnalyzerConfig config,
+    public TickContext(final Tick tick, final ReplicaView twin, final AnalyzerConfig config,
                        final java.util.function.ToDoubleFunction<String> slowdowns, final boolean calm) {
         this.tick = tick;
         this.twin = twin;
@@ -131,7 +131,7 @@ public final class TickContext {
         return twin.fabric();
     }
 
-    public TwinReplica twin() {
+    public ReplicaView twin() {
         return twin;
     }
 

@@ -21,7 +21,8 @@ import dev.fabrictwin.analyzer.phase.PhaseLock;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
-import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
+import dev.fabrictwin.analyzer.twin.ReplicaView;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortRef;
@@ -33,8 +34,9 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 
 /**
  * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run than the
- * twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, move the twin's next comm phase
- * to where the NICs say it starts (the twin stays in step as iterations drift or stretch); report {@link JobHealth}.
+ * twin's. After each tick: fit the pulse train ({@link PhaseLock}); if the fit is good, intend to move the twin's next
+ * comm phase to where the NICs say it starts (a {@link ReplicaSync.Retime} the analysis applies: the twin stays in step
+ * as iterations drift or stretch); report {@link JobHealth}.
  * Where a sample spans most of an iteration (period under {@link DetectionCalibration.Jobs#coarsePeriods} ticks) phase
  * cannot be seen: comm time then comes from the window's average rate — iterations run at B / (compute + comm), so comm
  * = (compute + twin comm) × expected / observed − compute — and the twin keeps its own schedule. And when comm runs
@@ -44,7 +46,7 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 public final class JobHealthTracker implements Serializable, LearnedPart {
 
 
-    private final TwinReplica twin;
+    private final ReplicaView twin;
     /** The tracker's tuned numbers and its phase lock's. */
     private final DetectionCalibration.Jobs cal;
 
@@ -75,7 +77,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
             .thenComparingLong(Unfed::t0).thenComparing(Unfed::device).thenComparing(Unfed::port);
     }
 
-    public JobHealthTracker(final TwinReplica twin, final DetectionCalibration.Jobs calibration) {
+    public JobHealthTracker(final ReplicaView twin, final DetectionCalibration.Jobs calibration) {
         this.twin = twin;
         this.cal = calibration;
         sync(Long.MIN_VALUE);
@@ -151,11 +153,16 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         }
     }
 
-    /** After a tick closes: re-fit, steer the twin, and report each job. */
-    public List<JobHealth> onTick(final Tick tick, final List<Finding> findings) {
+    /** What a closed tick gave: each job's health, and where the twin's next comm phases should start instead. */
+    public record Judged(List<JobHealth> health, List<ReplicaSync.Retime> retimes) {
+    }
+
+    /** After a tick closes: re-fit, say how to steer the twin, and report each job. */
+    public Judged onTick(final Tick tick, final List<Finding> findings) {
         sync(tick.endMs());
         feedLocks(tick);
         final List<JobHealth> out = new ArrayList<>();
+        final List<ReplicaSync.Retime> retimes = new ArrayList<>();
         for (final PlacedJob j : twin.jobsAt(tick.endMs())) {
             double expected = 0;
             double observed = 0;
@@ -176,7 +183,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
                 lockedNics.values().removeIf(j.id()::equals);
             }
             final PhaseFit fit = coarse ? average(j, twinComm, expected, observed, tick.endMs() - tick.startMs())
-                : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000);
+                : lock(j.id(), twinComm, tick.endMs(), j.spec().periodSeconds() * 1000, retimes);
             // what is reported: phase fits smoothed as the job is judged, or the coarse steady figure; NaN is unknown
             final double slowdown = coarse ? reported.getOrDefault(j.id(), Double.NaN)
                 : fit == null ? Double.NaN : smoothedSlowdown(j.id());
@@ -188,14 +195,16 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
                 judge(j.id(), twinComm, findings);
             }
         }
-        return out;
+        return new Judged(out, retimes);
     }
 
     /**
      * Fits the job's phase (at most once per iteration: the fit spans several, so a new one a tick later says
-     * nothing new), steers the twin and records the slowdown; the latest fit, or null when there is none.
+     * nothing new), adds how to steer the twin to {@code retimes} and records the slowdown; the latest fit, or null when
+     * there is none.
      */
-    private PhaseFit lock(final String job, final double twinComm, final long nowMs, final double periodMs) {
+    private PhaseFit lock(final String job, final double twinComm, final long nowMs, final double periodMs,
+                          final List<ReplicaSync.Retime> retimes) {
         final PhaseLock lock = locks.get(job);
         if (lock == null) {
             return null;
@@ -203,7 +212,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         if (takenBack.contains(job)) {
             // the alignment an earlier build learned: the fresh replica follows it before its own first comm phase
             final PhaseFit learned = latestFits.get(job);
-            if (learned == null || steer(job, learned)) {
+            if (learned == null || steer(job, learned, retimes)) {
                 takenBack.remove(job);
             }
         }
@@ -213,7 +222,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         final Long lastFit = lastFitMs.get(job);
         if (lastFit != null && nowMs - lastFit < periodMs) {
             final PhaseFit cached = latestFits.get(job);
-            if (cached != null && unsteered.contains(job) && steer(job, cached)) {
+            if (cached != null && unsteered.contains(job) && steer(job, cached, retimes)) {
                 unsteered.remove(job); // the twin has left its comm phase: the deferred steer happens now
             }
             return cached;
@@ -230,7 +239,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         }
         latestFits.put(job, fit.get());
         failedFits.remove(job);
-        if (steer(job, fit.get())) {
+        if (steer(job, fit.get(), retimes)) {
             unsteered.remove(job);
         } else {
             unsteered.add(job);
@@ -511,15 +520,24 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         return sorted[sorted.length / 2];
     }
 
-    /** Moves the twin's next comm phase to where the fit says it starts; false when the twin is in one (retry later). */
-    private boolean steer(final String job, final PhaseFit fit) {
-        final double twinNext = twin.nextCommStartMs(job);
+    /**
+     * Where the fit says the twin's next comm phase starts, added to {@code retimes} when it is more than
+     * {@link DetectionCalibration.Jobs#retimeMs} off the twin's (or off this tick's retime of the job already intended:
+     * a second steer of a tick measures against the first); false when the twin is in a comm phase (retry later).
+     */
+    private boolean steer(final String job, final PhaseFit fit, final List<ReplicaSync.Retime> retimes) {
+        double twinNext = twin.nextCommStartMs(job);
         if (Double.isNaN(twinNext)) {
             return false;
         }
+        for (final ReplicaSync.Retime r : retimes) {
+            if (r.job().equals(job)) {
+                twinNext = r.atMs();
+            }
+        }
         final double observedNext = fit.nextCommStartAfter(twinNext - fit.periodMs() / 2);
         if (Math.abs(observedNext - twinNext) > cal.retimeMs()) {
-            twin.retimeNextComm(job, observedNext);
+            retimes.add(new ReplicaSync.Retime(job, observedNext));
         }
         return true;
     }

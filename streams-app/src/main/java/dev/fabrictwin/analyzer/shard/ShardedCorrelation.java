@@ -15,7 +15,7 @@ import dev.fabrictwin.analyzer.detect.Detector;
 import dev.fabrictwin.analyzer.detect.Detectors;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.PfcBoundary;
-import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.analyzer.twin.ReplicaView;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -52,7 +52,7 @@ public final class ShardedCorrelation implements Serializable {
         static final Output NONE = new Output(List.of(), List.of(), 0);
     }
 
-    private TwinReplica twin;
+    private ReplicaView twin;
     private final ShardMap shards;
     private final TickCorrelation correlation;
     /** The detectors' numbers, for their cross-shard hooks. */
@@ -67,7 +67,7 @@ public final class ShardedCorrelation implements Serializable {
     private final Map<String, Integer> homes = new HashMap<>();
 
     /** {@code twin} gives the fabric and the jobs running at each tick (it is never advanced). */
-    public ShardedCorrelation(final TwinReplica twin, final ShardMap shards, final AnalyzerConfig config) {
+    public ShardedCorrelation(final ReplicaView twin, final ShardMap shards, final AnalyzerConfig config) {
         this.twin = twin;
         this.shards = shards;
         this.correlation = new TickCorrelation(twin.fabric(), twin.jobs(), config.openAfterTicks(),
@@ -115,7 +115,7 @@ public final class ShardedCorrelation implements Serializable {
      * topology; its jobs from the new documents, their start and end as declared). Open alerts and the ticks waiting
      * are kept.
      */
-    public void follow(final TwinReplica rebuilt) {
+    public void follow(final ReplicaView rebuilt) {
         if (rebuilt.fabric().directedLinkCount() != twin.fabric().directedLinkCount()) {
             throw new IllegalArgumentException("a correlation follows the jobs of its own fabric only");
         }

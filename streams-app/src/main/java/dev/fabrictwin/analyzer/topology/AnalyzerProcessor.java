@@ -22,6 +22,7 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.analyzer.tick.Tick;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -198,7 +199,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
         }
         if (progress.analyzer != null && docs.topologyVersion() == progress.topologyVersion) {
             try {
-                progress.analyzer.twin().updateJobs(docs.jobs(), first.t1());
+                progress.analyzer.twin().steer(ReplicaSync.jobs(docs.jobs(), first.t1()));
                 LOG.info("declared jobs changed: the replica follows at event time {}", first.t1());
             } catch (IllegalArgumentException e) {
                 LOG.error("a job document cannot be used ({}): keeping the jobs as they were", e.getMessage());

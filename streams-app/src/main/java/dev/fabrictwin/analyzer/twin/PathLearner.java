@@ -26,10 +26,11 @@ import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
 
 /**
- * Learns from the counters which equal-cost path each of the replica's job flows takes, and pins the replica's
- * flows to it (docs/twin.md, "Paths learned from counters"). The switches' hashes are unknown, so the replica's own
- * hash puts colliding flows on other uplinks than the fabric does; its predictions of where flows collide — the
- * judge of congestion, pauses and job slowdown — are then wrong wherever ECMP matters.
+ * Learns from the counters which equal-cost path each of the replica's job flows takes, and returns the pins that put
+ * the replica's flows on it (a {@link ReplicaSync.Pins}, which the analysis applies; docs/analyzer.md, "Paths learned
+ * from counters"). The switches' hashes are unknown, so the replica's own hash puts colliding flows on other uplinks
+ * than the fabric does; its predictions of where flows collide — the judge of congestion, pauses and job slowdown —
+ * are then wrong wherever ECMP matters.
  *
  * <p>Over an epoch of ticks it sums the bytes every directed link sent. Each flow's bytes come from its source NIC,
  * which carries them whatever path they take (shared among the NIC's flows in proportion to their bytes per
@@ -62,7 +63,7 @@ public final class PathLearner implements Serializable, LearnedPart {
     private long moves;
     /** The latest pin of every flow moved: what the replica's router holds for the job flows. */
     private final Map<Flow, FluidSimulation.Pin> pinned = new HashMap<>();
-    /** Pins an earlier build learned, for the replica to take before it runs ({@link #pinTakenBack}). */
+    /** Pins an earlier build learned, for the replica to take before it runs ({@link #takenBack}). */
     private final List<FluidSimulation.Pin> takenBack = new ArrayList<>();
 
     public PathLearner(final Fabric fabric, final DetectionCalibration.Paths calibration) {
@@ -72,10 +73,10 @@ public final class PathLearner implements Serializable, LearnedPart {
     }
 
     /**
-     * Adds a closed tick; at the end of an epoch of {@code epochTicks}, fits the paths and pins the replica's flows.
-     * {@code calm}: no root-cause alert is open. Returns how many flows moved.
+     * Adds a closed tick; at the end of an epoch of {@code epochTicks}, fits the paths and returns the replica's flows
+     * to pin (none before the epoch ends). {@code calm}: no root-cause alert is open.
      */
-    public int onTick(final Tick tick, final TwinReplica twin, final boolean calm, final int epochTicks) {
+    public ReplicaSync.Pins onTick(final Tick tick, final ReplicaView twin, final boolean calm, final int epochTicks) {
         disturbed |= !calm;
         for (final PortTick t : tick.ports()) {
             if (t.gauge(CounterNames.OPER_UP) == 0) {
@@ -83,10 +84,13 @@ public final class PathLearner implements Serializable, LearnedPart {
             }
             sent[t.index()] += t.observed(CounterIndex.TX_BYTES); // a port's index is the directed link it sends on
         }
+        // the replica runs up to the grace and a few fast-clock ticks ahead of the tick that closes: the pins take
+        // effect at a fixed instant past that, so a restarted or reordered analysis pins at the same moment
+        final long pinAtMs = tick.endMs() + cal.pinDelayMs();
         if (++ticks < epochTicks) {
-            return 0;
+            return new ReplicaSync.Pins(List.of(), pinAtMs);
         }
-        final int moved = disturbed ? 0 : fit(twin, tick.endMs());
+        final ReplicaSync.Pins moved = new ReplicaSync.Pins(disturbed ? List.of() : fit(twin), pinAtMs);
         Arrays.fill(sent, 0);
         ticks = 0;
         disturbed = false;
@@ -101,10 +105,11 @@ public final class PathLearner implements Serializable, LearnedPart {
     private record Candidate(Transfer transfer, int node, int[] firstHops, int[][] inner, double bytes) {
     }
 
-    private int fit(final TwinReplica twin, final long atMs) {
+    /** The flows whose fitted first hop differs from the replica's, pinned to it. */
+    private List<FluidSimulation.Pin> fit(final ReplicaView twin) {
         final List<Candidate> flows = candidates(twin);
         if (flows.isEmpty()) {
-            return 0;
+            return List.of();
         }
         final int[] choice = new int[flows.size()];
         final double[] residual = sent.clone();
@@ -136,10 +141,7 @@ public final class PathLearner implements Serializable, LearnedPart {
         }
         moves += pins.size();
         pins.forEach(p -> pinned.put(new Flow(p.source(), p.destination()), p));
-        // the replica runs up to the grace and a few fast-clock ticks ahead of the tick that closes: the pins take
-        // effect at a fixed instant past that, so a restarted or reordered analysis pins at the same moment
-        twin.pin(pins, atMs + cal.pinDelayMs());
-        return pins.size();
+        return pins;
     }
 
     @Override
@@ -172,7 +174,7 @@ public final class PathLearner implements Serializable, LearnedPart {
         }
     }
 
-    /** A pin naming a port or switch this fabric does not have is dropped; the rest wait for {@link #pinTakenBack}. */
+    /** A pin naming a port or switch this fabric does not have is dropped; the rest wait for {@link #takenBack}. */
     @Override
     public boolean readLearned(final DataInput in, final int version) throws IOException {
         if (version != 1) {
@@ -195,14 +197,11 @@ public final class PathLearner implements Serializable, LearnedPart {
     }
 
     /**
-     * Pins what an earlier build learned into the replica before it runs, from its epoch {@code epochMs} on (as
-     * {@link #onTick} pins, at the start of the run): a pin whose link is no longer one of its flow's first hops at
-     * that switch is dropped.
+     * What an earlier build learned, for the replica to pin before it runs, from its epoch {@code epochMs} on (as
+     * {@link #onTick} pins, at the start of the run), once: a pin whose link is no longer one of its flow's first hops
+     * at that switch is dropped.
      */
-    public void pinTakenBack(final TwinReplica twin, final long epochMs) {
-        if (takenBack.isEmpty()) {
-            return;
-        }
+    public ReplicaSync.Pins takenBack(final ReplicaView twin, final long epochMs) {
         final List<FluidSimulation.Pin> valid = new ArrayList<>();
         for (final FluidSimulation.Pin p : takenBack) {
             final Router.Choices choices = twin.choices(p.source(), p.destination());
@@ -213,7 +212,7 @@ public final class PathLearner implements Serializable, LearnedPart {
             }
         }
         takenBack.clear();
-        twin.pin(valid, epochMs);
+        return new ReplicaSync.Pins(valid, epochMs);
     }
 
     /** Moves flow {@code i} to the first hop that cuts the squared residual most, if it cuts it enough. */
@@ -262,7 +261,7 @@ public final class PathLearner implements Serializable, LearnedPart {
      * sent for it this epoch. Background traffic is left out: its peers are drawn anew each period, so the
      * replica's draws are not the fabric's.
      */
-    private List<Candidate> candidates(final TwinReplica twin) {
+    private List<Candidate> candidates(final ReplicaView twin) {
         final Map<PortRef, Double> perNic = new HashMap<>();
         final List<Transfer> transfers = new ArrayList<>();
         for (final PlacedJob job : twin.jobs()) {

@@ -2,7 +2,6 @@ package dev.fabrictwin.analyzer.twin;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
-import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Router;
@@ -34,12 +32,13 @@ import dev.fabrictwin.twin.workload.PlacedJob;
  * run in step with telemetry time: it is advanced to each interval it is asked about (in tick order: see
  * {@code FabricAnalyzer}), it follows link state
  * the telemetry reports (a down link re-routes the replica's flows, so it expects the siblings to carry them),
- * and it answers "what should this port have done over exactly [t0, t1]".
+ * and it answers "what should this port have done over exactly [t0, t1]". It is steered through one method,
+ * {@link #steer}, in the order a {@link ReplicaSync} step fixes; detectors and learners see it as a {@link ReplicaView}.
  *
  * <p>It knows nothing the generator hides: not the ECMP hash seeds (its own seed is arbitrary), not the
  * physical parameters (defaults), not the faults. Time zero of its simulation is {@code epochMs}.
  */
-public final class TwinReplica implements Serializable {
+public final class TwinReplica implements Serializable, ReplicaView {
 
     /** Any fixed seed: the real switches' hashes are unknown, so the replica does not pretend to know them. */
     private static final long REPLICA_HASH_SEED = 0x5EED;
@@ -143,27 +142,24 @@ public final class TwinReplica implements Serializable {
      * document went away (a tombstone) end now, a changed document ends the old job and starts the new one, and
      * an {@code endMs} ends the job then. Their traffic appears and leaves the replica at those event times, so
      * a job starting or ending is expected, not a fault. Before the replica has run, the documents are simply the
-     * ones it starts with (as if they had been there when it was built). Returns whether anything changed.
+     * ones it starts with (as if they had been there when it was built).
      */
-    public boolean updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
+    private void updateJobs(final List<JsonNode> jobDocuments, final long nowMs) {
         final Map<String, JsonNode> next = new LinkedHashMap<>();
         for (final JsonNode j : jobDocuments) {
             next.put(JobJson.fromJson(j).id(), j);
         }
         if (!simulation.started()) {
-            final boolean changed = !next.equals(documents);
-            if (changed) {
+            if (!next.equals(documents)) {
                 declare(List.copyOf(next.values()));
             }
-            return changed;
+            return;
         }
-        boolean changed = false;
         for (final String id : List.copyOf(documents.keySet())) {
             if (!documents.get(id).equals(next.get(id))) {
                 simulation.endJob(id, seconds(nowMs));
                 placed.remove(id);
                 documents.remove(id);
-                changed = true;
             }
         }
         for (final Map.Entry<String, JsonNode> e : next.entrySet()) {
@@ -181,9 +177,31 @@ public final class TwinReplica implements Serializable {
             }
             placed.put(job.id(), job);
             documents.put(job.id(), e.getValue());
-            changed = true;
         }
-        return changed;
+    }
+
+    /**
+     * The replica's steering, all of it: applies the step's parts in {@link ReplicaSync}'s order — the declared jobs,
+     * the link states reported, the phase lock's retimes, the learned pins, then forgets the history before its
+     * {@code forgetBeforeMs}. A job document that cannot be used throws {@link IllegalArgumentException} before the
+     * rest is applied.
+     */
+    public void steer(final ReplicaSync sync) {
+        if (sync.jobs() != null) {
+            updateJobs(sync.jobs().documents(), sync.jobs().atMs());
+        }
+        for (final ReplicaSync.OperState r : sync.operStates()) {
+            simulation.setLinkUp(r.port() / 2, r.up(), seconds(r.atMs()));
+        }
+        for (final ReplicaSync.Retime r : sync.retimes()) {
+            simulation.retimeNextComm(r.job(), (r.atMs() - epochMs) / 1000.0);
+        }
+        for (final ReplicaSync.Pins p : sync.pins()) {
+            simulation.pin(p.flows(), seconds(p.atMs()));
+        }
+        if (sync.forgetBeforeMs() != Long.MIN_VALUE) {
+            simulation.forgetBefore(seconds(sync.forgetBeforeMs()));
+        }
     }
 
     /** The topology port a telemetry device/port name stands for (the document's {@code names}), or why none. */
@@ -191,11 +209,13 @@ public final class TwinReplica implements Serializable {
         return names.resolve(device, port);
     }
 
+    @Override
     public Fabric fabric() {
         return fabric;
     }
 
     /** The jobs running at the replica's current time (started, not ended), in declaration order. */
+    @Override
     public List<PlacedJob> jobs() {
         return runningAt(simulation.now());
     }
@@ -204,6 +224,7 @@ public final class TwinReplica implements Serializable {
      * The jobs running at epoch ms {@code atMs} (before the replica's start: those running at its start). Ticks
      * close behind the replica's time, so judging a tick asks for the jobs of the tick's time.
      */
+    @Override
     public List<PlacedJob> jobsAt(final long atMs) {
         return runningAt(atMs <= epochMs ? 0 : seconds(atMs));
     }
@@ -258,26 +279,9 @@ public final class TwinReplica implements Serializable {
         }
     }
 
-    /**
-     * Follows an {@code oper_up} report of the port with this {@code Fabric.portIndex}: a port seen down takes its link
-     * down in the replica, and up again, at the end of the interval that saw it (an instant of the replica's run, so
-     * replicas fed in other orders agree).
-     */
-    public void observe(final PortInterval interval, final int port) {
-        final Double operUp = interval.gauges().get(CounterNames.OPER_UP);
-        if (operUp != null) {
-            observeOperState(interval.t1(), port, operUp != 0);
-        }
-    }
-
     /** Whether a report of the port of this {@code Fabric.portIndex} being up (or down) differs from its link's latest. */
     public boolean changesLink(final int port, final boolean up) {
         return simulation.linkRequestedUp(port / 2) != up;
-    }
-
-    /** As {@link #observe}: the port of this {@code Fabric.portIndex} was up (or down) at epoch ms {@code t1Ms}. */
-    public void observeOperState(final long t1Ms, final int port, final boolean up) {
-        simulation.setLinkUp(port / 2, up, seconds(t1Ms));
     }
 
     /**
@@ -290,49 +294,36 @@ public final class TwinReplica implements Serializable {
     }
 
     /** The twin's state of a directed link with the most flows during [t0, t1] (epoch ms). */
+    @Override
     public LinkState busiestState(final int directedLink, final long t0, final long t1) {
         return simulation.timeline().busiest(directedLink, seconds(t0), seconds(t1));
     }
 
     /** The twin's duration of the job's last comm phase (ms), NaN before its first one ends. */
+    @Override
     public double lastCommMs(final String jobId) {
         return simulation.lastCommSeconds(jobId) * 1000;
     }
 
     /** When the twin starts the job's next comm phase (epoch ms), NaN while one is running. */
+    @Override
     public double nextCommStartMs(final String jobId) {
         return epochMs + simulation.nextCommStart(jobId) * 1000;
     }
 
-    /** Phase lock: the twin's next comm phase of the job starts at {@code epochMillis} instead; false if in comm. */
-    public boolean retimeNextComm(final String jobId, final double epochMillis) {
-        return simulation.retimeNextComm(jobId, (epochMillis - epochMs) / 1000.0);
-    }
-
     /** The first hops a flow between two NICs can take at its source switch, and the path behind each. */
+    @Override
     public Router.Choices choices(final PortRef source, final PortRef destination) {
         return simulation.choices(source, destination);
     }
 
     /** The first hop (physical link) the replica routes the flow between two NICs on now, or -1. */
+    @Override
     public int firstHop(final PortRef source, final PortRef destination) {
         return simulation.firstHop(source, destination);
     }
 
-    /**
-     * Pins flows to learned next hops from epoch ms {@code atMs} on: an instant of the replica's run, so replicas fed
-     * in other orders agree (one already past applies at once).
-     */
-    public void pin(final Collection<FluidSimulation.Pin> pins, final long atMs) {
-        simulation.pin(pins, seconds(atMs));
-    }
-
-    /** Drops twin history before epoch ms {@code epochMillis}: spans starting earlier are extrapolated from what is kept. */
-    public void forgetBefore(final long epochMillis) {
-        simulation.forgetBefore(seconds(epochMillis));
-    }
-
-    /** Link states the replica keeps (its history, bounded by {@link #forgetBefore}). */
+    /** Link states the replica keeps (its history, bounded by the {@link ReplicaSync#forgetBeforeMs} it is steered with). */
     public long historyStates() {
         return simulation.timeline().stateCount();
     }

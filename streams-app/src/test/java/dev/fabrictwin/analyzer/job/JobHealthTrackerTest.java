@@ -24,6 +24,7 @@ import dev.fabrictwin.analyzer.tick.IntervalsFixture;
 import dev.fabrictwin.analyzer.tick.IntervalsFixture.PulseTrain;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
@@ -110,8 +111,11 @@ class JobHealthTrackerTest {
         private final double[] counters = new double[CounterIndex.size()];
         private final double[] gauges = new double[CounterIndex.size()];
         private final boolean[] present = new boolean[CounterIndex.size()];
+        /** Every retime the tracker returned, steered with or not. */
+        final List<ReplicaSync.Retime> retimes = new ArrayList<>();
         private long nowMs = EPOCH_MS;
         private boolean unreliable;
+        private boolean steering = true;
 
         Run(final long tickMs) {
             this.tickMs = tickMs;
@@ -121,6 +125,12 @@ class JobHealthTrackerTest {
         /** From now on half the NICs report counter resets and half lost samples. */
         Run unreliable() {
             unreliable = true;
+            return this;
+        }
+
+        /** From now on the twin is not steered with the retimes the tracker returns (they are only kept). */
+        Run unsteered() {
+            steering = false;
             return this;
         }
 
@@ -141,7 +151,12 @@ class JobHealthTrackerTest {
                         tick.ports().forEach(p -> p.expect((port, a, b, c, g) -> twin.expectedInto(port, a, b, c, g, present),
                             counters, gauges));
                         final List<Finding> findings = new ArrayList<>();
-                        final List<JobHealth> health = tracker.onTick(tick, findings);
+                        final JobHealthTracker.Judged judged = tracker.onTick(tick, findings);
+                        retimes.addAll(judged.retimes());
+                        if (steering) {
+                            twin.steer(ReplicaSync.retimes(judged.retimes())); // as the analyzer does, once judged
+                        }
+                        final List<JobHealth> health = judged.health();
                         assertThat(health).hasSize(1);
                         reports.add(new Report(tick.endMs(), health.get(0), findings, tracker.slowdown(JOB),
                             tracker.rawSlowdown(JOB)));
@@ -272,6 +287,21 @@ class JobHealthTrackerTest {
             .isCloseTo(r.health().expectedBytesPerSec(), within(0.01 * JOB_LINE_RATE)));
         assertThat(run.twinNextCommMs()).isCloseTo(late.firstStartAfter(EPOCH_MS + 21_000) - EPOCH_MS,
             within(CAL.jobs().retimeMs()));
+    }
+
+    @Test
+    void shouldReturnWhereTheTwinsCommPhasesShouldStartAndLeaveTheTwinToWhoeverSteersIt() {
+        // as above, but the retimes the tracker returns are not applied: the twin keeps its own schedule
+        final PulseTrain late = stretched(TWIN_FIRST_COMM + 500 - 20_000, i -> 1);
+        final Run run = new Run(PHASE_TICK_MS).unsteered().until(21_000, pulses(late));
+
+        assertThat(run.twinNextCommMs()).as("the twin's own schedule, a period after 20 s")
+            .isCloseTo(21_200, within(1e-6));
+        assertThat(run.retimes).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.job()).isEqualTo(JOB);
+            assertThat(late.firstStartAfter(r.atMs() - CAL.jobs().retimeMs())).as("a comm start the NICs show")
+                .isCloseTo(r.atMs(), within(CAL.jobs().retimeMs()));
+        });
     }
 
     @Test

@@ -19,6 +19,7 @@ import dev.fabrictwin.analyzer.detect.Detector;
 import dev.fabrictwin.analyzer.detect.Finding;
 import dev.fabrictwin.analyzer.detect.TickContext;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
@@ -361,7 +362,7 @@ public final class HandTicks {
                 final double[] counters = new double[CounterIndex.size()];
                 final double[] twinGauges = new double[CounterIndex.size()];
                 if (fromTwin) {
-                    twin.observe(interval, twin.fabric().portIndex(ref));
+                    twin.steer(ReplicaSync.operState(interval, twin.fabric().portIndex(ref)));
                     twin.expectedInto(interval, counters, twinGauges, new boolean[CounterIndex.size()]);
                 }
                 expected.forEach((slot, v) -> counters[slot] = v);

@@ -166,7 +166,7 @@ class PathLearnerTest {
         try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(learner.readLearned(in, 1)).isTrue();
         }
-        learner.pinTakenBack(replica, epoch);
+        replica.steer(ReplicaSync.pins(learner.takenBack(replica, epoch)));
 
         assertThat(replica.firstHop(flow.source(), flow.destination())).as("the pinned first hop").isEqualTo(other);
         final java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();

@@ -69,7 +69,7 @@ class TwinReplicaTest {
                 continue;
             }
             final PortInterval i = interval.get();
-            replica.observe(i, replica.fabric().portIndex(new PortRef(i.device(), i.port())));
+            replica.steer(ReplicaSync.operState(i, replica.fabric().portIndex(new PortRef(i.device(), i.port()))));
             if (x.device().equals(device) && x.port().equals(port)) {
                 final PortCounters expected = replica.expected(i);
                 out.add(new double[] {i.increases().get(counter), expected.counter(counter)});
@@ -102,8 +102,8 @@ class TwinReplicaTest {
             }
             final PortInterval i = interval.get();
             final int port = whole.fabric().portIndex(new PortRef(i.device(), i.port()));
-            whole.observe(i, port);
-            part.observe(i, port);
+            whole.steer(ReplicaSync.operState(i, port));
+            part.steer(ReplicaSync.operState(i, port));
             if (kept[port]) {
                 final PortCounters p = part.expected(i);
                 final PortCounters w = whole.expected(i);
@@ -127,7 +127,8 @@ class TwinReplicaTest {
         final boolean[] kept = new boolean[early.fabric().directedLinkCount()];
         java.util.Arrays.fill(kept, true);
         early.recordOnly(kept);
-        assertThat(early.updateJobs(g.jobs(), g.epochMs() + 3_000)).isTrue();
+        early.steer(ReplicaSync.jobs(g.jobs(), g.epochMs() + 3_000));
+        assertThat(early.jobs()).hasSameSizeAs(g.jobs());
         early.anchor(g.epochMs());
         final TwinReplica late = g.replica();
 

@@ -45,22 +45,27 @@ final class EventHeap implements Serializable {
         }
     }
 
+    /**
+     * Drops links left without unfrozen flows and re-keys the rest at their saturation level in one linear pass:
+     * link {@code l} has {@code fill[2l]} bit/s fixed and unfrozen flows of weight {@code fill[2l + 1]}, so it
+     * saturates at {@code (capacity[l] - fill[2l]) / fill[2l + 1]}.
+     */
+    void purge(final double[] capacity, final double[] fill) {
+        int kept = 0;
+        for (int i = 0; i < size; i++) {
+            final int node = nodes[i];
+            final double n = fill[2 * node + 1];
+            if (n > 0) {
+                keys[kept] = (capacity[node] - fill[2 * node]) / n;
+                nodes[kept++] = node;
+            }
+        }
+        size = kept;
+        heapify();
+    }
+
     int size() {
         return size;
-    }
-
-    int nodeAt(final int index) {
-        return nodes[index];
-    }
-
-    /** Overwrites slot {@code index}; only for rebuilding the array before {@link #truncate} and {@link #heapify}. */
-    void set(final int index, final double key, final int node) {
-        keys[index] = key;
-        nodes[index] = node;
-    }
-
-    void truncate(final int newSize) {
-        size = newSize;
     }
 
     boolean isEmpty() {

@@ -55,98 +55,47 @@ import java.util.Objects;
  * A flow with an empty path crosses no modelled link: it gets its demand if finite, else 0, because an unbounded
  * rate would make every sum over flows infinite while no link constrains or pays for it. Query methods report
  * the state of the last {@code solve()}/{@code resolve()}: a flow added since has rate 0. Not thread-safe.
+ *
+ * <h2>Parts</h2>
+ * This class keeps the links, validates and counts; the rest are package-private parts: {@link FlowTable} (per-flow
+ * state) and {@link FlowPaths} (their paths in one pool), {@link LinkFlows} (the CSR adjacency), {@link ChangeSet}
+ * (links and flows changed since the last solve), {@link CapOrder} (the demand caps in order), {@link WaterFill} (the
+ * event loop over an {@link EventHeap}) and {@link Repair} (the incremental resolve's certificate check).
  */
 public final class RateAllocator implements Serializable {
 
     /** Relative slack under which a link counts as saturated for {@link #isSaturated}. */
     public static final double SATURATION_TOLERANCE = 1e-9;
 
-    /** Tighter than the public promise, so accepted certificates never drift a repair beyond it. */
-    private static final double CERTIFICATE_TOLERANCE = 1e-10;
     private static final int NONE = -1;
     private static final int INITIAL_FLOW_SLOTS = 16;
-    /** A resolve gives up for a full solve past 1/4 of the path entries scanned or of the flows re-solved. */
-    private static final int FALLBACK_DIVISOR = 4;
-    private static final int MIN_PARTIAL_WORK = 4096;
-    private static final int MIN_PARTIAL_FLOWS = 256;
-    /** Epoch stamps are reset before a resolve that could otherwise overflow them. */
-    private static final int EPOCH_LIMIT = 1 << 30;
 
     private int links;
     private double[] capacity;
     private double[] load;
     /** Live flows per link, kept eagerly so the CSR rebuild needs no counting pass. */
     private int[] degree;
-    /**
-     * Water-filling scratch, interleaved so a freeze touches one cache line per link: {@code [2l]} is the rate
-     * already fixed on link {@code l} by frozen (or outside) flows, {@code [2l+1]} its count of unfrozen flows.
-     */
-    private double[] fill;
-    private int[] cursor;
-    private int[] linkStart;
-    /** Epoch stamps: repeats within a path being added, links of the current sub-solve. */
-    private int[] linkMark;
-    /** Highest rate on the link, cached for certificates until a solve moves rates on it. */
-    private double[] maxRate;
-    private boolean[] maxKnown;
+    /** Stamps of the links of the path being added ({@code pathEpoch}), to refuse a link crossed twice. */
+    private int[] pathMark;
+    private int pathEpoch;
     /** Links whose capacity changed or that lost a flow since the last solve/resolve. */
-    private boolean[] linkDirty;
-    private int[] dirtyLinks;
-    /** Links the latest sub-solve re-filled. */
-    private int[] involved;
-    private final EventHeap heap;
-    private final DemandSorter sorter = new DemandSorter();
+    private final ChangeSet dirty;
+    private final WaterFill waterFill;
+    private final Repair repair;
 
-    /** CSR adjacency: the flows crossing link {@code l} are {@code linkFlows[linkStart[l] .. linkStart[l + 1])}. */
-    private int[] linkFlows = new int[0];
-    /** {@code pathAt} of each {@code linkFlows} entry, so a freeze reads the path without another lookup. */
-    private int[] linkFlowAt = new int[0];
-    private boolean csrStale = true;
+    private final LinkFlows adjacency;
 
     private int slots;
     private int live;
-    /** Where the flow's path sits in {@code pool}: its length, then its links (one cache line for a freeze). */
-    private int[] pathAt = new int[0];
-    private int[] pool = new int[64];
-    private int poolSize;
-    private int poolGarbage;
-    /** Per member: the cap and the rate of one of the flow's {@code weight} identical flows. */
-    private double[] demand = new double[0];
-    private double[] rate = new double[0];
-    private double[] weight = new double[0];
+    private final FlowPaths paths = new FlowPaths();
+    private final FlowTable flows = new FlowTable();
     /** Sum of the weights of the live flows on each link (their count when every weight is 1). */
     private double[] weightOn;
-    private int[] bottleneck = new int[0];
-    private boolean[] alive = new boolean[0];
-    /** Unfrozen in the water-filling in progress; all false between solves. */
-    private boolean[] active = new boolean[0];
     /** Added, or demand changed, since the last solve/resolve. */
-    private boolean[] flowChanged = new boolean[0];
-    /** Equal to {@code subsetEpoch} for members of the re-solve set. */
-    private int[] flowMark = new int[0];
-    /** Certificate already checked in the current round. */
-    private int[] checkMark = new int[0];
+    private final ChangeSet changed = new ChangeSet(0);
     private int[] freeIds = new int[0];
     private int freeCount;
-    private int[] changedFlows = new int[0];
-    private int changedFlowCount;
-    private int[] subset = new int[0];
-    private int subsetSize;
-    /** Live flows with a finite demand cap, ascending by cap; reused by every full solve until demands change. */
-    private int[] demandOrder = new int[0];
-    private int demandOrderSize;
-    private boolean demandOrderStale = true;
-    private int[] subsetOrder = new int[0];
-    private int dirtyLinkCount;
-    private int involvedCount;
-    private int epoch;
-    private int subsetEpoch;
-    /** Stamp in {@code linkMark} of the links the latest sub-solve re-filled. */
-    private int involvedEpoch;
-    /** Adjacency entries this resolve has scanned, against its fallback budget. */
-    private long work;
-    /** Heap entries whose link has no unfrozen flow left, not yet popped. */
-    private int dead;
+    private final CapOrder caps = new CapOrder();
     private boolean solvedOnce;
 
     /** One directed link per entry; the array is copied. Capacities must be finite and {@code >= 0} bit/s. */
@@ -160,16 +109,11 @@ public final class RateAllocator implements Serializable {
         load = new double[links];
         degree = new int[links];
         weightOn = new double[links];
-        fill = new double[2 * links];
-        cursor = new int[links];
-        linkStart = new int[links + 1];
-        linkMark = new int[links];
-        maxRate = new double[links];
-        maxKnown = new boolean[links];
-        linkDirty = new boolean[links];
-        dirtyLinks = new int[links];
-        involved = new int[links];
-        heap = new EventHeap(links);
+        adjacency = new LinkFlows(links);
+        pathMark = new int[links];
+        dirty = new ChangeSet(links);
+        waterFill = new WaterFill(links, flows, adjacency, paths);
+        repair = new Repair(links, flows, paths, adjacency, waterFill, dirty, changed);
         growFlows(INITIAL_FLOW_SLOTS);
     }
 
@@ -189,21 +133,15 @@ public final class RateAllocator implements Serializable {
             load = Arrays.copyOf(load, size);
             degree = Arrays.copyOf(degree, size);
             weightOn = Arrays.copyOf(weightOn, size);
-            fill = Arrays.copyOf(fill, 2 * size);
-            cursor = Arrays.copyOf(cursor, size);
-            linkStart = Arrays.copyOf(linkStart, size + 1);
-            linkMark = Arrays.copyOf(linkMark, size);
-            maxRate = Arrays.copyOf(maxRate, size);
-            maxKnown = Arrays.copyOf(maxKnown, size);
-            linkDirty = Arrays.copyOf(linkDirty, size);
-            dirtyLinks = Arrays.copyOf(dirtyLinks, size);
-            involved = Arrays.copyOf(involved, size);
-            heap.ensureCapacity(size);
+            adjacency.growLinks(size);
+            pathMark = Arrays.copyOf(pathMark, size);
+            repair.growLinks(size);
+            dirty.grow(size);
+            waterFill.growLinks(size);
         }
         final int l = links++;
         capacity[l] = checked;
-        linkStart[l + 1] = linkStart[l];
-        csrStale = true;
+        adjacency.added(l);
         return l;
     }
 
@@ -231,13 +169,17 @@ public final class RateAllocator implements Serializable {
             throw new IllegalArgumentException("a flow's members must be a whole number >= 1, got " + members);
         }
         final double cap = checkDemand(demandCapBps) / members;
-        final int mark = nextEpoch();
+        if (pathEpoch == Integer.MAX_VALUE) {
+            Arrays.fill(pathMark, 0);
+            pathEpoch = 0;
+        }
+        final int mark = ++pathEpoch;
         for (final int l : path) {
             checkLink(l);
-            if (linkMark[l] == mark) {
+            if (pathMark[l] == mark) {
                 throw new IllegalArgumentException("path crosses link " + l + " twice: " + Arrays.toString(path));
             }
-            linkMark[l] = mark;
+            pathMark[l] = mark;
         }
         final int id;
         if (freeCount > 0) {
@@ -246,45 +188,46 @@ public final class RateAllocator implements Serializable {
             growFlows(slots + 1);
             id = slots++;
         }
-        reservePool(path.length + 1);
-        pathAt[id] = poolSize;
-        pool[poolSize] = path.length;
-        System.arraycopy(path, 0, pool, poolSize + 1, path.length);
-        poolSize += path.length + 1;
-        demand[id] = cap;
-        weight[id] = members;
-        rate[id] = 0;
-        bottleneck[id] = NONE;
-        alive[id] = true;
+        paths.add(id, path, flows.alive, slots);
+        flows.demand[id] = cap;
+        flows.weight[id] = members;
+        flows.rate[id] = 0;
+        flows.bottleneck[id] = NONE;
+        flows.alive[id] = true;
         live++;
         for (final int l : path) {
             degree[l]++;
             weightOn[l] += members;
         }
-        csrStale = true;
-        demandOrderStale |= cap != Double.POSITIVE_INFINITY;
-        markFlowChanged(id);
+        adjacency.invalidate();
+        if (cap != Double.POSITIVE_INFINITY) {
+            caps.invalidate();
+        }
+        changed.mark(id);
         return id;
     }
 
     public void removeFlow(final int flowId) {
         checkFlow(flowId);
-        final int at = pathAt[flowId];
+        final int[] pool = paths.pool;
+        final int at = paths.at[flowId];
         final int to = at + 1 + pool[at];
         for (int i = at + 1; i < to; i++) {
             final int l = pool[i];
             degree[l]--;
-            weightOn[l] -= weight[flowId];
-            markLinkDirty(l);
+            weightOn[l] -= flows.weight[flowId];
+            dirty.mark(l);
         }
-        alive[flowId] = false;
+        flows.alive[flowId] = false;
         live--;
-        poolGarbage += pool[at] + 1;
-        demandOrderStale |= demand[flowId] != Double.POSITIVE_INFINITY;
-        rate[flowId] = 0;
-        bottleneck[flowId] = NONE;
+        paths.remove(flowId);
+        if (flows.demand[flowId] != Double.POSITIVE_INFINITY) {
+            caps.invalidate();
+        }
+        flows.rate[flowId] = 0;
+        flows.bottleneck[flowId] = NONE;
         freeIds[freeCount++] = flowId;
-        csrStale = true;
+        adjacency.invalidate();
     }
 
     /** E.g. a degraded (halved) or down (0) link; takes effect at the next solve/resolve. */
@@ -293,17 +236,17 @@ public final class RateAllocator implements Serializable {
         final double checked = checkCapacity(capacityBps);
         if (checked != capacity[link]) {
             capacity[link] = checked;
-            markLinkDirty(link);
+            dirty.mark(link);
         }
     }
 
     public void setDemand(final int flowId, final double demandCapBps) {
         checkFlow(flowId);
-        final double cap = checkDemand(demandCapBps) / weight[flowId];
-        if (cap != demand[flowId]) {
-            demandOrderStale = true;
-            demand[flowId] = cap;
-            markFlowChanged(flowId);
+        final double cap = checkDemand(demandCapBps) / flows.weight[flowId];
+        if (cap != flows.demand[flowId]) {
+            caps.invalidate();
+            flows.demand[flowId] = cap;
+            changed.mark(flowId);
         }
     }
 
@@ -321,57 +264,22 @@ public final class RateAllocator implements Serializable {
         if (!solvedOnce) {
             return fullSolve(start);
         }
-        if (dirtyLinkCount == 0 && changedFlowCount == 0) {
+        if (dirty.count() == 0 && changed.count() == 0) {
             return new SolveStats(0, 0, 0, System.nanoTime() - start);
         }
         ensureCsr();
-        if (epoch > EPOCH_LIMIT) {
-            resetMarks();
-        }
-        // Removed flows changed these loads; capacity-only changes leave them as they were.
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            final int l = dirtyLinks[i];
-            load[l] = sumOfRates(l);
-            maxKnown[l] = false;
-        }
-        subsetEpoch = nextEpoch();
-        involvedEpoch = nextEpoch();
-        subsetSize = 0;
-        involvedCount = 0;
-        work = 0;
-        for (int i = 0; i < changedFlowCount; i++) {
-            final int f = changedFlows[i];
-            if (alive[f]) {
-                addToSubset(f);
-            }
-        }
-        // A cascade this big costs about as much as starting over, so stop paying for both.
-        final long workBudget = linkStart[links] / FALLBACK_DIVISOR + MIN_PARTIAL_WORK;
-        final int flowBudget = live / FALLBACK_DIVISOR + MIN_PARTIAL_FLOWS;
-        int iterations = 0;
-        while (true) {
-            final long workBefore = work;
-            if (subsetSize > 0) {
-                iterations += solveSubset();
-            }
-            final int before = subsetSize;
-            if (certify() == 0) {
-                break;
-            }
-            // Rounds grow with the set, so extrapolate: bail out before paying for a round that breaks the budget.
-            final long nextRound = before == 0 ? 0 : (work - workBefore) * subsetSize / before;
-            if (subsetSize == before || work + nextRound > workBudget || subsetSize > flowBudget) {
-                return fullSolve(start);
-            }
+        final int iterations = repair.run(capacity, load, links, live);
+        if (iterations < 0) {
+            return fullSolve(start);
         }
         clearChanges();
-        return new SolveStats(subsetSize, involvedCount, iterations, System.nanoTime() - start);
+        return new SolveStats(repair.resolvedFlows(), repair.refilledLinks(), iterations, System.nanoTime() - start);
     }
 
     /** The flow's rate, all its members together. */
     public double rate(final int flowId) {
         checkFlow(flowId);
-        return rate[flowId] * weight[flowId];
+        return flows.rate[flowId] * flows.weight[flowId];
     }
 
     /** Sum of the rates of the flows crossing the link. */
@@ -389,7 +297,7 @@ public final class RateAllocator implements Serializable {
     public double maxRate(final int link) {
         checkLink(link);
         ensureCsr();
-        return maxRateOn(link);
+        return repair.maxRate(link);
     }
 
     /** Carries at least one flow and its load is within {@link #SATURATION_TOLERANCE} of its capacity. */
@@ -405,479 +313,61 @@ public final class RateAllocator implements Serializable {
      */
     public int bottleneck(final int flowId) {
         checkFlow(flowId);
-        return bottleneck[flowId];
+        return flows.bottleneck[flowId];
     }
 
     // ---------------------------------------------------------------- water-filling
 
     private SolveStats fullSolve(final long start) {
         ensureCsr();
-        heap.clear();
+        waterFill.clear();
         int touched = 0;
         for (int l = 0; l < links; l++) {
             final double n = weightOn[l];
-            fill[2 * l] = 0;
-            fill[2 * l + 1] = n;
+            waterFill.set(l, 0, n);
             if (n > 0) {
-                heap.add(capacity[l] / n, l);
+                waterFill.schedule(l, capacity[l] / n);
                 touched++;
             }
         }
         for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
-                prepare(f);
+            if (flows.alive[f]) {
+                waterFill.prepare(f);
             }
         }
-        if (demandOrderStale) {
-            demandOrderSize = 0;
-            for (int f = 0; f < slots; f++) {
-                if (alive[f] && demand[f] != Double.POSITIVE_INFINITY) {
-                    demandOrder[demandOrderSize++] = f;
-                }
-            }
-            sorter.sort(demandOrder, demandOrderSize, demand);
-            demandOrderStale = false;
-        }
-        heap.heapify();
-        final int iterations = drain(demandOrder, demandOrderSize);
+        caps.refresh(flows.alive, slots, flows.demand);
+        final int iterations = waterFill.drain(caps.order(), caps.size(), capacity);
         for (int l = 0; l < links; l++) {
-            load[l] = fill[2 * l];
+            load[l] = waterFill.fixed(l);
         }
-        Arrays.fill(maxKnown, false);
+        repair.forgetMaxRates();
         solvedOnce = true;
         clearChanges();
         return new SolveStats(live, touched, iterations, System.nanoTime() - start);
     }
 
-    /** Water-fills the flows in {@code subset} on what the other flows, kept at their rates, leave free. */
-    private int solveSubset() {
-        final int mark = nextEpoch();
-        involvedEpoch = mark;
-        involvedCount = 0;
-        for (int s = 0; s < subsetSize; s++) {
-            final int f = subset[s];
-            final int at = pathAt[f];
-            final int to = at + 1 + pool[at];
-            for (int i = at + 1; i < to; i++) {
-                final int l = pool[i];
-                if (linkMark[l] != mark) {
-                    linkMark[l] = mark;
-                    involved[involvedCount++] = l;
-                }
-            }
-        }
-        heap.clear();
-        for (int k = 0; k < involvedCount; k++) {
-            final int l = involved[k];
-            double outside = 0;
-            double n = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                final int g = linkFlows[i];
-                if (flowMark[g] == subsetEpoch) {
-                    n += weight[g];
-                } else {
-                    outside += rate[g] * weight[g];
-                }
-            }
-            work += to - linkStart[l];
-            fill[2 * l] = outside;
-            fill[2 * l + 1] = n;
-            heap.add((capacity[l] - outside) / n, l);
-        }
-        int capped = 0;
-        for (int s = 0; s < subsetSize; s++) {
-            final int f = subset[s];
-            prepare(f);
-            if (demand[f] != Double.POSITIVE_INFINITY) {
-                subsetOrder[capped++] = f;
-            }
-        }
-        sorter.sort(subsetOrder, capped, demand);
-        heap.heapify();
-        final int iterations = drain(subsetOrder, capped);
-        for (int k = 0; k < involvedCount; k++) {
-            final int l = involved[k];
-            load[l] = fill[2 * l];
-            double max = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                max = Math.max(max, rate[linkFlows[i]]);
-            }
-            work += to - linkStart[l];
-            maxRate[l] = max;
-            maxKnown[l] = true;
-        }
-        return iterations;
-    }
-
-    /** Marks a flow unfrozen; an empty path is settled at once by the convention. */
-    private void prepare(final int f) {
-        if (pool[pathAt[f]] == 0) {
-            final double d = demand[f];
-            rate[f] = d == Double.POSITIVE_INFINITY ? 0 : d;
-            bottleneck[f] = NONE;
-        } else {
-            active[f] = true;
-        }
-    }
-
-    /**
-     * Takes events in level order until every unfrozen flow is frozen: the next demand cap from {@code order}
-     * (ascending, frozen flows skipped) or the next saturating link from the heap, whichever is lower. Returns the
-     * number of freezing events.
-     */
-    private int drain(final int[] order, final int orderSize) {
-        dead = 0;
-        double level = 0;
-        int iterations = 0;
-        int next = 0;
-        while (true) {
-            while (next < orderSize && !active[order[next]]) {
-                next++;
-            }
-            if (dead > heap.size() >> 1) {
-                purgeHeap();
-            }
-            // Settle the heap top: drop links left without unfrozen flows, re-key stale (too low) levels.
-            int link = NONE;
-            double saturates = Double.POSITIVE_INFINITY;
-            while (!heap.isEmpty()) {
-                final int node = heap.topNode();
-                final double n = fill[2 * node + 1];
-                if (n == 0) {
-                    heap.pop();
-                    dead--;
-                    continue;
-                }
-                final double candidate = (capacity[node] - fill[2 * node]) / n;
-                if (candidate > heap.topKey()) {
-                    heap.replaceTop(candidate, node);
-                    continue;
-                }
-                link = node;
-                saturates = candidate;
-                break;
-            }
-            if (next < orderSize && demand[order[next]] <= saturates) {
-                final int f = order[next++];
-                level = Math.max(level, demand[f]);
-                iterations++;
-                freeze(f, pathAt[f], demand[f], NONE);
-            } else if (link != NONE) {
-                heap.pop();
-                // max() absorbs rounding and links already over capacity from fixed flows (rate 0, never negative).
-                level = Math.max(level, saturates);
-                iterations++;
-                final int to = linkStart[link + 1];
-                for (int i = linkStart[link]; i < to; i++) {
-                    final int f = linkFlows[i];
-                    if (active[f]) {
-                        freeze(f, linkFlowAt[i], level, link);
-                    }
-                }
-                dead--; // the popped link itself, counted by its last freeze but no longer in the heap
-            } else {
-                return iterations;
-            }
-        }
-    }
-
-    private void freeze(final int f, final int at, final double r, final int limitedBy) {
-        active[f] = false;
-        rate[f] = r;
-        bottleneck[f] = limitedBy;
-        final int to = at + 1 + pool[at];
-        final double w = weight[f];
-        for (int i = at + 1; i < to; i++) {
-            final int l = 2 * pool[i];
-            fill[l] += r * w;
-            fill[l + 1] -= w; // whole numbers: exact
-            if (fill[l + 1] == 0) {
-                dead++;
-            }
-        }
-    }
-
-    /**
-     * Drops links left without unfrozen flows and refreshes every stale key in one linear pass. Popping dead
-     * links one by one costs a full-depth sift each; purging whenever they are half the heap is linear overall.
-     */
-    private void purgeHeap() {
-        int kept = 0;
-        final int size = heap.size();
-        for (int i = 0; i < size; i++) {
-            final int node = heap.nodeAt(i);
-            final double n = fill[2 * node + 1];
-            if (n > 0) {
-                heap.set(kept++, (capacity[node] - fill[2 * node]) / n, node);
-            }
-        }
-        heap.truncate(kept);
-        heap.heapify();
-        dead = 0;
-    }
-
-    // ---------------------------------------------------------------- certificate check (incremental)
-
-    /** Checks every flow whose certificate may have changed; returns how many failed (and queues them). */
-    private int certify() {
-        final int mark = nextEpoch();
-        int failures = 0;
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            failures += certifyLink(dirtyLinks[i], mark);
-        }
-        for (int i = 0; i < involvedCount; i++) {
-            failures += certifyLink(involved[i], mark);
-        }
-        return failures;
-    }
-
-    private int certifyLink(final int l, final int mark) {
-        final int from = linkStart[l];
-        final int to = linkStart[l + 1];
-        work += to - from;
-        int failures = 0;
-        if (load[l] > capacity[l] * (1 + CERTIFICATE_TOLERANCE)) {
-            // Infeasible (capacity cut or fixed flows over it): every fixed flow on it must move.
-            failures++;
-            for (int i = from; i < to; i++) {
-                final int g = linkFlows[i];
-                if (flowMark[g] != subsetEpoch) {
-                    queue(g, mark);
-                }
-            }
-        }
-        for (int i = from; i < to; i++) {
-            final int g = linkFlows[i];
-            if (checkMark[g] == mark) {
-                continue;
-            }
-            checkMark[g] = mark;
-            if (certified(g)) {
-                continue;
-            }
-            failures++;
-            if (flowMark[g] != subsetEpoch) {
-                queue(g, mark);
-            } else {
-                pullRivals(g, mark);
-            }
-        }
-        return failures;
-    }
-
-    /** Demand cap reached, or a saturated link where no flow is faster; records the link it found. */
-    private boolean certified(final int g) {
-        final int b = bottleneck[g];
-        if (b != NONE && flowMark[g] != subsetEpoch && !linkDirty[b] && linkMark[b] != involvedEpoch) {
-            // Neither the flow nor anything on its recorded bottleneck moved, so that certificate still holds.
-            return true;
-        }
-        final int at = pathAt[g];
-        if (pool[at] == 0) {
-            return true;
-        }
-        final double r = rate[g];
-        final double d = demand[g];
-        if (r > d * (1 + CERTIFICATE_TOLERANCE)) {
-            return false;
-        }
-        final boolean capped = r >= d * (1 - CERTIFICATE_TOLERANCE);
-        if (b == NONE ? capped : qualifies(g, b)) {
-            return true;
-        }
-        if (capped) {
-            bottleneck[g] = NONE;
-            return true;
-        }
-        final int to = at + 1 + pool[at];
-        for (int i = at + 1; i < to; i++) {
-            final int l = pool[i];
-            if (l != b && qualifies(g, l)) {
-                bottleneck[g] = l;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean qualifies(final int g, final int l) {
-        return load[l] >= capacity[l] * (1 - CERTIFICATE_TOLERANCE)
-            && rate[g] >= maxRateOn(l) * (1 - CERTIFICATE_TOLERANCE);
-    }
-
-    private double maxRateOn(final int l) {
-        if (!maxKnown[l]) {
-            double max = 0;
-            final int to = linkStart[l + 1];
-            for (int i = linkStart[l]; i < to; i++) {
-                max = Math.max(max, rate[linkFlows[i]]);
-            }
-            work += to - linkStart[l];
-            maxKnown[l] = true;
-            maxRate[l] = max;
-        }
-        return maxRate[l];
-    }
-
-    /** A re-solved flow out-ranked on its bottleneck: the faster fixed flows there must give way. */
-    private void pullRivals(final int g, final int mark) {
-        final int b = bottleneck[g];
-        if (b == NONE) {
-            return;
-        }
-        final double limit = rate[g] * (1 + CERTIFICATE_TOLERANCE);
-        final int to = linkStart[b + 1];
-        for (int i = linkStart[b]; i < to; i++) {
-            final int h = linkFlows[i];
-            if (flowMark[h] != subsetEpoch && rate[h] > limit) {
-                queue(h, mark);
-            }
-        }
-    }
-
-    /** Joins the re-solve set; marked as checked so its stale state is not judged again this round. */
-    private void queue(final int g, final int mark) {
-        addToSubset(g);
-        checkMark[g] = mark;
-    }
-
-    private void addToSubset(final int f) {
-        flowMark[f] = subsetEpoch;
-        subset[subsetSize++] = f;
-    }
-
-    private double sumOfRates(final int l) {
-        double sum = 0;
-        final int to = linkStart[l + 1];
-        for (int i = linkStart[l]; i < to; i++) {
-            final int g = linkFlows[i];
-            sum += rate[g] * weight[g];
-        }
-        return sum;
-    }
-
     // ---------------------------------------------------------------- bookkeeping
 
     private void ensureCsr() {
-        if (!csrStale) {
-            return;
-        }
-        linkStart[0] = 0;
-        for (int l = 0; l < links; l++) {
-            linkStart[l + 1] = linkStart[l] + degree[l];
-            cursor[l] = linkStart[l];
-        }
-        final int total = linkStart[links];
-        if (linkFlows.length < total) {
-            linkFlows = new int[total + (total >>> 2)];
-            linkFlowAt = new int[linkFlows.length];
-        }
-        // Ascending flow ids per link make the freeze order, and so the rounding, a function of the flows alone.
-        for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
-                final int at = pathAt[f];
-                final int to = at + 1 + pool[at];
-                for (int i = at + 1; i < to; i++) {
-                    final int slot = cursor[pool[i]]++;
-                    linkFlows[slot] = f;
-                    linkFlowAt[slot] = at;
-                }
-            }
-        }
-        csrStale = false;
-    }
-
-    private void reservePool(final int extra) {
-        if (poolSize + extra <= pool.length) {
-            return;
-        }
-        if (poolGarbage > poolSize / 2) {
-            compactPool();
-        }
-        if (poolSize + extra > pool.length) {
-            pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + extra));
-        }
-    }
-
-    /** Drops the paths of removed flows so churn does not grow the pool without bound. */
-    private void compactPool() {
-        final int[] compacted = new int[Math.max(64, 2 * (poolSize - poolGarbage))];
-        int at = 0;
-        for (int f = 0; f < slots; f++) {
-            if (alive[f]) {
-                final int length = pool[pathAt[f]] + 1;
-                System.arraycopy(pool, pathAt[f], compacted, at, length);
-                pathAt[f] = at;
-                at += length;
-            }
-        }
-        pool = compacted;
-        poolSize = at;
-        poolGarbage = 0;
-        csrStale = true; // the CSR caches path offsets
+        adjacency.rebuild(links, degree, flows.alive, slots, paths);
     }
 
     private void growFlows(final int needed) {
-        if (needed <= demand.length) {
+        if (needed <= flows.size()) {
             return;
         }
-        final int size = Math.max(needed, 2 * demand.length);
-        pathAt = Arrays.copyOf(pathAt, size);
-        demand = Arrays.copyOf(demand, size);
-        rate = Arrays.copyOf(rate, size);
-        weight = Arrays.copyOf(weight, size);
-        bottleneck = Arrays.copyOf(bottleneck, size);
-        alive = Arrays.copyOf(alive, size);
-        active = Arrays.copyOf(active, size);
-        flowChanged = Arrays.copyOf(flowChanged, size);
-        flowMark = Arrays.copyOf(flowMark, size);
-        checkMark = Arrays.copyOf(checkMark, size);
+        final int size = Math.max(needed, 2 * flows.size());
+        paths.growFlows(size);
+        flows.grow(size);
+        changed.grow(size);
         freeIds = Arrays.copyOf(freeIds, size);
-        changedFlows = Arrays.copyOf(changedFlows, size);
-        subset = Arrays.copyOf(subset, size);
-        demandOrder = Arrays.copyOf(demandOrder, size);
-        subsetOrder = Arrays.copyOf(subsetOrder, size);
-    }
-
-    private void markLinkDirty(final int l) {
-        if (!linkDirty[l]) {
-            linkDirty[l] = true;
-            dirtyLinks[dirtyLinkCount++] = l;
-        }
-    }
-
-    private void markFlowChanged(final int f) {
-        if (!flowChanged[f]) {
-            flowChanged[f] = true;
-            changedFlows[changedFlowCount++] = f;
-        }
+        caps.growFlows(size);
+        repair.growFlows(size);
     }
 
     private void clearChanges() {
-        for (int i = 0; i < dirtyLinkCount; i++) {
-            linkDirty[dirtyLinks[i]] = false;
-        }
-        dirtyLinkCount = 0;
-        for (int i = 0; i < changedFlowCount; i++) {
-            flowChanged[changedFlows[i]] = false;
-        }
-        changedFlowCount = 0;
-    }
-
-    private int nextEpoch() {
-        if (epoch == Integer.MAX_VALUE) {
-            resetMarks();
-        }
-        return ++epoch;
-    }
-
-    private void resetMarks() {
-        Arrays.fill(linkMark, 0);
-        Arrays.fill(flowMark, 0);
-        Arrays.fill(checkMark, 0);
-        epoch = 0;
+        dirty.clear();
+        changed.clear();
     }
 
     private void checkLink(final int link) {
@@ -887,7 +377,7 @@ public final class RateAllocator implements Serializable {
     }
 
     private void checkFlow(final int flowId) {
-        if (flowId < 0 || flowId >= slots || !alive[flowId]) {
+        if (flowId < 0 || flowId >= slots || !flows.alive[flowId]) {
             throw new IllegalArgumentException("unknown flow " + flowId);
         }
     }
