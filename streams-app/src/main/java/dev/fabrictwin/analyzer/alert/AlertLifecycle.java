@@ -22,7 +22,7 @@ import dev.fabrictwin.contract.alert.Alert;
  * device's own phase: an interval can start well after its tick's label); {@code lastSeen} likewise the end of the
  * last tick it was seen, or the end of the latest interval behind it when earlier.
  */
-public final class AlertLifecycle implements Serializable {
+final class AlertLifecycle implements Serializable {
 
     private final int openAfter;
     private final int updateEvery;

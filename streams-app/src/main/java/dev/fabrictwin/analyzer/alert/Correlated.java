@@ -6,5 +6,5 @@ import java.util.List;
 import dev.fabrictwin.analyzer.detect.Finding;
 
 /** A finding after correlation: whether it is a root cause and, if not, the root-cause alert it follows from. */
-public record Correlated(String id, Finding finding, boolean rootCause, String causedBy, List<String> affectedJobs) implements Serializable {
+record Correlated(String id, Finding finding, boolean rootCause, String causedBy, List<String> affectedJobs) implements Serializable {
 }

@@ -30,7 +30,7 @@ import dev.fabrictwin.twin.fault.FaultType;
  *     own ({@code JOB_BOTTLENECK} on the job): the other detectors had their chance to name a fault.</li>
  * </ol>
  */
-public final class Correlator implements Serializable {
+final class Correlator implements Serializable {
 
     static final List<FaultType> PRECEDENCE = List.of(FaultType.LINK_FLAP, FaultType.LINK_DOWN, FaultType.LINK_DEGRADED,
         FaultType.ECN_MISCONFIG, FaultType.PFC_STORM, FaultType.SILENT_DROP, FaultType.UNEXPECTED_TRAFFIC,

@@ -10,7 +10,7 @@ package dev.fabrictwin.analyzer.rates;
  *     {@code delta} is what it counted since the reset, a lower bound; never report it as a rate spike.</li>
  * </ul>
  */
-public record CounterStep(Kind kind, long delta, int wraps) {
+record CounterStep(Kind kind, long delta, int wraps) {
 
     public enum Kind { NORMAL, WRAPPED, RESET }
 

@@ -9,7 +9,7 @@ package dev.fabrictwin.analyzer.rates;
  * wraps is chosen so the increase lands nearest to what the twin expects ({@code expected}); with no
  * expectation, the smallest plausible number is taken.
  */
-public final class WrapOrReset {
+final class WrapOrReset {
 
     private static final double TWO_32 = 0x1p32;
 

@@ -48,7 +48,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>Cost: two offset listings over the written partitions per check, and a describe of only the partitions a
  * transaction holds; at 32k GPUs that is still a few hundred partitions every 30 s.
  */
-public final class HangingTransactionGuard implements AutoCloseable {
+final class HangingTransactionGuard implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactionGuard.class);
     private static final long TIMEOUT_S = 30;

@@ -17,7 +17,7 @@ import org.apache.kafka.clients.admin.TransactionState;
  * finished it between the two reads is never mistaken for one it forgot), and only transactional ids of this
  * application.
  */
-public final class HangingTransactions {
+final class HangingTransactions {
 
     private HangingTransactions() {
     }

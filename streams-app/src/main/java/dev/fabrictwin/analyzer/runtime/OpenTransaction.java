@@ -8,7 +8,7 @@ import org.apache.kafka.common.TopicPartition;
  * of its last batch (the records' own time: in a replay, the data's time, not the write's). While it is open no read_committed reader of the partition (a restoring changelog, a lane, an alert
  * consumer) gets past {@code startOffset}.
  */
-public record OpenTransaction(TopicPartition partition, long producerId, short producerEpoch, long startOffset,
+record OpenTransaction(TopicPartition partition, long producerId, short producerEpoch, long startOffset,
                               long lastBatchTimestamp, int coordinatorEpoch) {
 
     /** What the admin API needs to write the abort marker the coordinator never wrote. */
