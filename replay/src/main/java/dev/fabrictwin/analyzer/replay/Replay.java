@@ -81,9 +81,17 @@ public final class Replay {
         throws IOException {
         final AnalyzerSettings settings = AnalyzerSettings.defaults(documents.sampleIntervalMs()).withoutCheckpoints()
             .withShards(shards);
-        if (shards == 1) {
-            return runStages(settings, documents, samples, sink, healthSink, progress);
-        }
+        return shards == 1 ? onStages(settings, documents, samples, sink, healthSink, progress)
+            : onTestDriver(settings, documents, samples, sink, healthSink, progress);
+    }
+
+    /**
+     * On Kafka's test driver: the sharded topology (its shards' partitions and the correlation stage in one thread),
+     * and the unsharded one when a test holds the stage driver to it.
+     */
+    static Result onTestDriver(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
+                               final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
+                               final LongConsumer progress) throws IOException {
         final Topics topics = settings.topics();
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-twin-replay");
@@ -142,9 +150,9 @@ public final class Replay {
     }
 
     /** The unsharded topology on {@link StageDriver}: its stages without the test driver's bookkeeping, same output. */
-    private static Result runStages(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
-                                    final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
-                                    final LongConsumer progress) throws IOException {
+    static Result onStages(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
+                           final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
+                           final LongConsumer progress) throws IOException {
         final StageDriver driver = new StageDriver(settings, documents.fabricId(), documents.topology(), documents.jobs());
         final UnmatchedNames names = new UnmatchedNames(documents.resolver());
         long count = 0;
