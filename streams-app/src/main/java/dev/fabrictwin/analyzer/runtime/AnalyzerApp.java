@@ -83,6 +83,8 @@ public final class AnalyzerApp implements AutoCloseable {
         // (200 ms) to 529 / 833 ms with no throughput lost
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
+        // internal topics and stores are found by name after a restart or an upgrade: a generated name fails the build
+        p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         // rates (one task per sample partition) and the fabric-wide analysis (one task) are separate sub-topologies;
         // with three threads the analysis shares its thread with fewer rates tasks (bench streams on 2 cores:
         // 2 threads 28.8k-30.0k samples/s, 3 threads 33.4k-33.9k, 4 threads 33.3k-35.1k)
@@ -130,7 +132,7 @@ public final class AnalyzerApp implements AutoCloseable {
         final AnalyzerSettings laned = settings.withLanes(samples.partitions()).withBatchFlushMs(BATCH_FLUSH_MS);
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, limits);
         DeadLetterHandlers.configure(config, settings.topics().deadLetter().name(), metrics);
-        final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics), config);
+        final KafkaStreams streams = new KafkaStreams(AnalyzerTopology.build(laned, metrics, config), config);
         final ThreadFailures failures = new ThreadFailures(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW,
             stateDirectory(config));
         streams.setUncaughtExceptionHandler(failures);

@@ -1,11 +1,14 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.util.List;
+import java.util.Properties;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -65,7 +68,22 @@ public final class AnalyzerTopology {
     }
 
     public static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener) {
-        final StreamsBuilder builder = new StreamsBuilder();
+        return build(settings, listener, new StreamsBuilder());
+    }
+
+    /**
+     * As above, built under the application's {@code streamsConfig}: with
+     * {@link StreamsConfig#ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG} set (as {@code AnalyzerApp} sets it), an
+     * internal topic or store left to a generated name fails the build instead of stranding a deployed application's
+     * state when a later change shifts the generated names.
+     */
+    public static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener,
+                                 final Properties streamsConfig) {
+        return build(settings, listener, new StreamsBuilder(new TopologyConfig(new StreamsConfig(streamsConfig))));
+    }
+
+    private static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener,
+                                  final StreamsBuilder builder) {
         final var topics = settings.topics();
         addDocumentStore(builder, TOPOLOGY_STORE, topics.topology(), "topology-source");
         addDocumentStore(builder, JOBS_STORE, topics.jobs(), "jobs-source");

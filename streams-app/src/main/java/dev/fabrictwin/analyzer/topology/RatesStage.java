@@ -23,8 +23,6 @@ import org.apache.kafka.streams.state.Stores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.DeviceClocks;
@@ -53,16 +51,8 @@ public final class RatesStage {
 
     public static final String LAST_SAMPLE_STORE = "port-last-sample";
     private static final Logger LOG = LoggerFactory.getLogger(RatesStage.class);
-    static final ObjectMapper JSON = new ObjectMapper();
 
     private RatesStage() {
-    }
-
-    /** Adds the stage to {@code builder}; returns the intervals keyed by device (same partitioning as samples). */
-    public static KStream<String, PortInterval> build(final StreamsBuilder builder, final Topics topics,
-                                                      final long nominalIntervalMs) {
-        return buildBatches(builder, topics, nominalIntervalMs, 1, 0)
-            .flatMapValues(LaneBatch::intervals, Named.as("intervals-one-by-one"));
     }
 
     /**
@@ -99,15 +89,6 @@ public final class RatesStage {
 
     /** The intervals one input record yielded, and the lane (sample partition mod lanes) they travel in. */
     public record LaneBatch(int lane, List<PortInterval> intervals) {
-    }
-
-    /** Serializes an interval for topics and tests. */
-    public static byte[] toJson(final PortInterval interval) {
-        try {
-            return JSON.writeValueAsBytes(interval);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

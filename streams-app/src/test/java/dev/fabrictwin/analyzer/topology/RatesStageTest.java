@@ -19,6 +19,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
@@ -39,6 +42,7 @@ class RatesStageTest {
     private static final String INTERVALS = "test.intervals";
     /** Samples carry epoch milliseconds (not before 2000): the tests count their times from 2025-01-01. */
     private static final long EPOCH = 1_735_689_600_000L;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path stateDir;
@@ -52,7 +56,9 @@ class RatesStageTest {
     @BeforeEach
     void setUp() {
         final StreamsBuilder builder = new StreamsBuilder();
-        RatesStage.build(builder, TOPICS, 1_000).mapValues(RatesStage::toJson)
+        // each interval on its own, as JSON: what the assertions read
+        RatesStage.buildBatches(builder, TOPICS, 1_000, 1, 0)
+            .flatMapValues(RatesStage.LaneBatch::intervals, Named.as("intervals-one-by-one")).mapValues(RatesStageTest::toJson)
             .to(INTERVALS, Produced.with(Serdes.String(), Serdes.ByteArray()));
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rates-test");
@@ -143,9 +149,17 @@ class RatesStageTest {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
+    private static byte[] toJson(final PortInterval interval) {
+        try {
+            return JSON.writeValueAsBytes(interval);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static JsonNode json(final byte[] bytes) {
         try {
-            return RatesStage.JSON.readTree(bytes);
+            return JSON.readTree(bytes);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

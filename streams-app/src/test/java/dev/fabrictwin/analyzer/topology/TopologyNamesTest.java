@@ -1,16 +1,25 @@
 package dev.fabrictwin.analyzer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Properties;
+
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.errors.TopologyException;
+import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 
 /**
  * The analyzer's internal topics, stores and processors are a compatibility surface: a running application's
@@ -28,7 +37,10 @@ class TopologyNamesTest {
     void shouldKeepTheNamesADeployedApplicationsStateIsFoundBy(final int shards) throws IOException {
         final AnalyzerSettings settings = shards == 0 ? AnalyzerSettings.defaults(1_000)
             : AnalyzerSettings.defaults(1_000).withShards(shards);
-        final String described = AnalyzerTopology.build(settings, AnalyzerListener.NONE).describe().toString();
+        // under the application's own settings: ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING refuses a generated name
+        final Properties app = AnalyzerApp.streamsConfig(new Properties(), settings);
+        app.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        final String described = AnalyzerTopology.build(settings, AnalyzerListener.NONE, app).describe().toString();
         final Path pinned = PINNED.resolve(shards == 0 ? "unsharded.txt" : "sharded-" + shards + ".txt");
         if (Boolean.getBoolean("fabric.topology.regenerate")) {
             Files.createDirectories(PINNED);
@@ -36,5 +48,16 @@ class TopologyNamesTest {
         }
         assertThat(described).as("the topology's description against %s", pinned)
             .isEqualTo(Files.readString(pinned, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldRefuseAGeneratedInternalNameUnderTheApplicationsSettings() {
+        final Properties app = AnalyzerApp.streamsConfig(new Properties(), AnalyzerSettings.defaults(1_000));
+        app.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        final StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(app)));
+        builder.stream("in").repartition().to("out"); // a repartition topic left to a generated name
+
+        assertThatThrownBy(builder::build).isInstanceOf(TopologyException.class)
+            .hasMessageContaining("repartition");
     }
 }

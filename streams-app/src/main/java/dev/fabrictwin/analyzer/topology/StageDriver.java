@@ -1,0 +1,380 @@
+package dev.fabrictwin.analyzer.topology;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsMetrics;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.twin.telemetry.Sample;
+import dev.fabrictwin.contract.sample.SampleSerde;
+
+/**
+ * The unsharded analyzer topology's stages — port-rates, the lane repartition, the analyzer, the alerts and job-health
+ * sinks — run on one thread as Kafka's test driver runs them with one partition per topic, minus the driver: each
+ * sample goes through the same processors, their stores and the same serdes at every topic the topology writes, in
+ * the same order. Replay's fast path: the test driver spends most of a replay on its own bookkeeping (per-record
+ * topic lookups, changelog capture, task commits), not on the analysis.
+ *
+ * <p>What the driver never does in a replay, this does not either: wall-clock punctuations (its clock stands still),
+ * output at close. A processing exception dead-letters the record and goes on, as {@link DeadLetterHandlers} does.
+ */
+public final class StageDriver {
+
+    private final Topics topics;
+    private final long startMs = System.currentTimeMillis();
+    private final RatesStage.PortRatesProcessor rates;
+    private final AnalyzerProcessor analyzer;
+    private final Serde<List<PortInterval>> intervals = PortIntervalSerde.listSerde();
+    private final Queue<Record<String, RatesStage.LaneBatch>> laneRecords = new ArrayDeque<>();
+    private final List<byte[]> alerts = new ArrayList<>();
+    private final List<byte[]> jobHealth = new ArrayList<>();
+    private long deadLettered;
+
+    /** The stages, their global stores holding the fabric's topology document and its jobs. */
+    public StageDriver(final AnalyzerSettings settings, final String fabricId, final byte[] topology,
+                       final Map<String, byte[]> jobs) {
+        if (settings.sharded() || settings.checkpoints()) {
+            throw new IllegalArgumentException("the stage driver runs the unsharded analysis without checkpoints");
+        }
+        this.topics = settings.topics();
+        final ByteStore<String, byte[]> topologies = new ByteStore<>(AnalyzerTopology.TOPOLOGY_STORE,
+            topics.topology().keySerde(), topics.topology().valueSerde());
+        topologies.put(fabricId, topology);
+        final ByteStore<String, byte[]> jobStore = new ByteStore<>(AnalyzerTopology.JOBS_STORE,
+            topics.jobs().keySerde(), topics.jobs().valueSerde());
+        jobs.forEach(jobStore::put);
+        final ByteStore<String, Sample> last = new ByteStore<>(RatesStage.LAST_SAMPLE_STORE, Serdes.String(),
+            SampleSerde.INSTANCE);
+        final ByteStore<String, ?> openAlerts = new ByteStore<>(AnalyzerTopology.OPEN_ALERTS_STORE, Serdes.String(),
+            AlertJson.SERDE);
+        final Map<String, StateStore> stores = Map.of(topologies.name(), topologies, jobStore.name(), jobStore,
+            last.name(), last, openAlerts.name(), openAlerts);
+
+        rates = new RatesStage.PortRatesProcessor(settings.tickMs(), settings.lanes(), settings.batchFlushMs(),
+            AnalyzerTopology.TOPOLOGY_STORE, AnalyzerListener.NONE);
+        rates.init(new Context<>(stores, laneRecords::add));
+        analyzer = new AnalyzerProcessor(settings, AnalyzerListener.NONE);
+        analyzer.init(new Context<String, AnalyzerOutput>(stores, r -> publish(r.value())));
+    }
+
+    /** One record of {@code telemetry.samples}, keyed by its device, as the topic holds it. */
+    public void sample(final String device, final byte[] value) {
+        final Sample sample;
+        try {
+            sample = topics.samples().valueSerde().deserializer().deserialize(topics.samples().name(), value);
+        } catch (RuntimeException e) {
+            deadLettered++;
+            return;
+        }
+        try {
+            rates.process(new Record<>(device, sample, startMs));
+        } catch (RuntimeException e) {
+            deadLettered++;
+        }
+        Record<String, RatesStage.LaneBatch> batch;
+        while ((batch = laneRecords.poll()) != null) {
+            // the lane repartition topic: serialized and read back, as the analysis task reads it
+            final String topic = "analyzer-intervals-repartition";
+            final List<PortInterval> read = intervals.deserializer().deserialize(topic,
+                intervals.serializer().serialize(topic, batch.value().intervals()));
+            try {
+                analyzer.process(new Record<>(AnalyzerTopology.FABRIC_KEY, read, batch.timestamp()));
+            } catch (RuntimeException e) {
+                deadLettered++;
+            }
+        }
+    }
+
+    private void publish(final AnalyzerOutput out) {
+        out.alerts().forEach(a -> alerts.add(topics.alerts().valueSerde().serializer().serialize(topics.alerts().name(), a)));
+        out.jobHealth().forEach(h -> jobHealth.add(
+            topics.jobHealth().valueSerde().serializer().serialize(topics.jobHealth().name(), h)));
+    }
+
+    /** The {@code fabric.alerts} values produced since the last call, as the topic would hold them. */
+    public List<byte[]> takeAlerts() {
+        return take(alerts);
+    }
+
+    /** The {@code fabric.job-health} values produced since the last call. */
+    public List<byte[]> takeJobHealth() {
+        return take(jobHealth);
+    }
+
+    public long deadLettered() {
+        return deadLettered;
+    }
+
+    private static List<byte[]> take(final List<byte[]> from) {
+        final List<byte[]> taken = List.copyOf(from);
+        from.clear();
+        return taken;
+    }
+
+    /** What the processors ask of their context: stores, the clock (standing still), forwarding; task 0_0. */
+    private final class Context<K, V> implements ProcessorContext<K, V> {
+        private final Map<String, StateStore> stores;
+        private final java.util.function.Consumer<Record<K, V>> downstream;
+
+        Context(final Map<String, StateStore> stores, final java.util.function.Consumer<Record<K, V>> downstream) {
+            this.stores = stores;
+            this.downstream = downstream;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <S extends StateStore> S getStateStore(final String name) {
+            return (S) stores.get(name);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <K2 extends K, V2 extends V> void forward(final Record<K2, V2> record) {
+            downstream.accept((Record<K, V>) record);
+        }
+
+        @Override
+        public <K2 extends K, V2 extends V> void forward(final Record<K2, V2> record, final String childName) {
+            forward(record);
+        }
+
+        @Override
+        public Cancellable schedule(final Duration interval, final PunctuationType type, final Punctuator callback) {
+            return () -> { }; // wall-clock punctuations: the test driver's clock never moves in a replay either
+        }
+
+        @Override
+        public Cancellable schedule(final java.time.Instant start, final Duration interval, final PunctuationType type,
+                                    final Punctuator callback) {
+            return () -> { };
+        }
+
+        @Override
+        public long currentSystemTimeMs() {
+            return startMs;
+        }
+
+        @Override
+        public long currentStreamTimeMs() {
+            return startMs;
+        }
+
+        @Override
+        public TaskId taskId() {
+            return new TaskId(0, 0);
+        }
+
+        @Override
+        public String applicationId() {
+            return "fabric-twin-replay";
+        }
+
+        @Override
+        public Optional<RecordMetadata> recordMetadata() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Serde<?> keySerde() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Serde<?> valueSerde() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public File stateDir() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public StreamsMetrics metrics() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void commit() {
+        }
+
+        @Override
+        public Map<String, Object> appConfigs() {
+            return Map.of();
+        }
+
+        @Override
+        public Map<String, Object> appConfigsWithPrefix(final String prefix) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * A key-value store as the topology's stores behave to their processor: values serialized on put and read back
+     * on get (a processor never holds the stored object), iterated in the order of the serialized keys.
+     */
+    private static final class ByteStore<K, V> implements KeyValueStore<K, V> {
+        private final String name;
+        private final Serde<K> keys;
+        private final Serde<V> values;
+        private final TreeMap<Bytes, byte[]> map = new TreeMap<>(Comparator.naturalOrder());
+
+        ByteStore(final String name, final Serde<K> keys, final Serde<V> values) {
+            this.name = name;
+            this.keys = keys;
+            this.values = values;
+        }
+
+        private Bytes key(final K key) {
+            return Bytes.wrap(keys.serializer().serialize(name, key));
+        }
+
+        private V value(final byte[] bytes) {
+            return bytes == null ? null : values.deserializer().deserialize(name, bytes);
+        }
+
+        @Override
+        public void put(final K key, final V value) {
+            if (value == null) {
+                map.remove(key(key));
+            } else {
+                map.put(key(key), values.serializer().serialize(name, value));
+            }
+        }
+
+        @Override
+        public V putIfAbsent(final K key, final V value) {
+            final V old = get(key);
+            if (old == null) {
+                put(key, value);
+            }
+            return old;
+        }
+
+        @Override
+        public void putAll(final List<KeyValue<K, V>> entries) {
+            entries.forEach(e -> put(e.key, e.value));
+        }
+
+        @Override
+        public V delete(final K key) {
+            return value(map.remove(key(key)));
+        }
+
+        @Override
+        public V get(final K key) {
+            return value(map.get(key(key)));
+        }
+
+        @Override
+        public KeyValueIterator<K, V> range(final K from, final K to) {
+            return iterator(map.subMap(key(from), true, key(to), true).entrySet().iterator());
+        }
+
+        @Override
+        public KeyValueIterator<K, V> all() {
+            return iterator(map.entrySet().iterator());
+        }
+
+        @Override
+        public long approximateNumEntries() {
+            return map.size();
+        }
+
+        /** Over a copy: a processor may delete while it iterates, as the in-memory store allows. */
+        private KeyValueIterator<K, V> iterator(final Iterator<Map.Entry<Bytes, byte[]>> entries) {
+            final List<Map.Entry<Bytes, byte[]>> copy = new ArrayList<>();
+            entries.forEachRemaining(e -> copy.add(Map.entry(e.getKey(), e.getValue())));
+            final Iterator<Map.Entry<Bytes, byte[]>> it = copy.iterator();
+            return new KeyValueIterator<>() {
+                private Map.Entry<Bytes, byte[]> peeked;
+
+                @Override
+                public boolean hasNext() {
+                    return peeked != null || it.hasNext();
+                }
+
+                @Override
+                public KeyValue<K, V> next() {
+                    final Map.Entry<Bytes, byte[]> e = peeked != null ? peeked : it.next();
+                    peeked = null;
+                    return KeyValue.pair(keys.deserializer().deserialize(name, e.getKey().get()), value(e.getValue()));
+                }
+
+                @Override
+                public K peekNextKey() {
+                    if (peeked == null) {
+                        peeked = it.next();
+                    }
+                    return keys.deserializer().deserialize(name, peeked.getKey().get());
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public void init(final StateStoreContext context, final StateStore root) {
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public boolean persistent() {
+            return false;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public Position getPosition() {
+            return Position.emptyPosition();
+        }
+    }
+}
