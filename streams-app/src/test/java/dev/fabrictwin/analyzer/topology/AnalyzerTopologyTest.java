@@ -18,6 +18,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +43,7 @@ import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
+import dev.fabrictwin.contract.DeadLetter;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
@@ -74,6 +76,8 @@ class AnalyzerTopologyTest {
     private Fabric fabric;
     /** What the analysis reports, tick by tick, and the meters it feeds (refreshed by the test). */
     private final List<TickReport> reports = new ArrayList<>();
+    /** The reasons the analysis and its dead-letter handlers counted a record rejected under. */
+    private final List<String> rejected = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, SeriesLimits.defaults());
 
@@ -88,14 +92,19 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), AnalyzerListener.NONE);
         final AnalyzerListener listener = new AnalyzerListener() {
             @Override
             public void tick(final TickReport report) {
                 reports.add(report);
                 metrics.tick(report);
             }
+
+            @Override
+            public void rejected(final String reason) {
+                rejected.add(reason);
+            }
         };
+        DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), listener);
         driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props,
             wallClock);
         final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
@@ -382,6 +391,25 @@ class AnalyzerTopologyTest {
         assertThat(description.subtopologies()).hasSize(2);
         assertThat(analysisSources).containsExactly("analyzer-intervals-lane-0-repartition",
             "analyzer-intervals-lane-1-repartition", "analyzer-intervals-lane-2-repartition");
+    }
+
+    @Test
+    void shouldDeadLetterAndCountACorruptTopologyDocumentAndKeepAnalyzingWithThePreviousOne() {
+        final byte[] corrupt = "{\"name\": \"tiny\", \"devices\": [".getBytes(StandardCharsets.UTF_8);
+        driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
+            .pipeInput("tiny", corrupt);
+
+        final List<TestRecord<String, byte[]>> letters = dead.readRecordsToList();
+        assertThat(letters).hasSize(1);
+        assertThat(letters.get(0).value()).isEqualTo(corrupt);
+        final DeadLetter letter = DeadLetter.from(letters.get(0).headers()).orElseThrow();
+        assertThat(letter.error()).startsWith("bad_document: fabric-topology: not JSON");
+        assertThat(letter.offset()).isEqualTo(Topics.DEFAULT.topology().name() + "-0@1");
+        assertThat(rejected).containsExactly("bad_document");
+
+        run(20, (t, p, c, g) -> { });
+        assertThat(reports).isNotEmpty();
+        assertThat(rejected).containsExactly("bad_document"); // never no_topology: the previous document stays
     }
 
     @Test
