@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.topology;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Properties;
 
@@ -19,6 +20,9 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
@@ -175,6 +179,7 @@ public final class AnalyzerTopology {
 
     /** Keeps the latest document per key in a global store; a tombstone removes it (a job ended). */
     private static final class GlobalDocumentStore implements Processor<String, byte[], Void, Void> {
+        private static final ObjectMapper DOCUMENT_JSON = new ObjectMapper();
         private final String storeName;
         private KeyValueStore<String, byte[]> store;
 
@@ -195,7 +200,21 @@ public final class AnalyzerTopology {
             if (record.value() == null) {
                 store.delete(record.key());
             } else {
+                requireJsonObject(record.value());
                 store.put(record.key(), record.value());
+            }
+        }
+
+        /** Throws on a document that cannot be read, so it is dead-lettered and counted, not stored as "no topology". */
+        private void requireJsonObject(final byte[] document) {
+            final JsonNode parsed;
+            try {
+                parsed = DOCUMENT_JSON.readTree(document);
+            } catch (IOException e) {
+                throw new UnreadableDocumentException(storeName, "not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            }
+            if (parsed == null || !parsed.isObject()) {
+                throw new UnreadableDocumentException(storeName, "not a JSON object");
             }
         }
     }

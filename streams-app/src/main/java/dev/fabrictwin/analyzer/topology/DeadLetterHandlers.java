@@ -53,9 +53,11 @@ public final class DeadLetterHandlers {
                                                      final String stage, final Exception e, final AnalyzerListener listener) {
         final SampleFormatException invalid = e instanceof InvalidSampleException i ? i.reason() : null;
         final String error = invalid != null ? invalid.describe()
+            : e instanceof UnreadableDocumentException ? UnreadableDocumentException.REASON + ": " + e.getMessage()
             : stage + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
         LOG.warn("record {}-{}@{} sent to {}: {}", context.topic(), context.partition(), context.offset(), topic, error);
-        listener.rejected(invalid != null ? invalid.reason().name().toLowerCase(Locale.ROOT) : stage);
+        listener.rejected(invalid != null ? invalid.reason().name().toLowerCase(Locale.ROOT)
+            : e instanceof UnreadableDocumentException ? UnreadableDocumentException.REASON : stage);
         final RecordHeaders headers = new RecordHeaders(context.headers().toArray());
         new DeadLetter(error, "streams-app:" + context.processorNodeId(),
             DeadLetter.position(context.topic(), context.partition(), context.offset())).addTo(headers);

@@ -74,6 +74,8 @@ class AnalyzerTopologyTest {
     private Fabric fabric;
     /** What the analysis reports, tick by tick, and the meters it feeds (refreshed by the test). */
     private final List<TickReport> reports = new ArrayList<>();
+    /** The reasons the analysis and its dead-letter handlers counted a record rejected under. */
+    private final List<String> rejected = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, SeriesLimits.defaults());
 
@@ -88,14 +90,19 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), AnalyzerListener.NONE);
         final AnalyzerListener listener = new AnalyzerListener() {
             @Override
             public void tick(final TickReport report) {
                 reports.add(report);
                 metrics.tick(report);
             }
+
+            @Override
+            public void rejected(final String reason) {
+                rejected.add(reason);
+            }
         };
+        DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), listener);
         driver = new TopologyTestDriver(AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), listener), props,
             wallClock);
         final Twin twin = Twin.healthy(ScenarioParser.parse(ScenarioParser.tree("""
@@ -382,6 +389,20 @@ class AnalyzerTopologyTest {
         assertThat(description.subtopologies()).hasSize(2);
         assertThat(analysisSources).containsExactly("analyzer-intervals-lane-0-repartition",
             "analyzer-intervals-lane-1-repartition", "analyzer-intervals-lane-2-repartition");
+    }
+
+    @Test
+    void shouldCountACorruptTopologyDocumentAsBadAndKeepAnalyzingWithThePreviousOne() {
+        final byte[] corrupt = "{\"name\": \"tiny\", \"devices\": [".getBytes(StandardCharsets.UTF_8);
+        driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
+            .pipeInput("tiny", corrupt);
+
+        // the handler counts it under its reason; TopologyTestDriver does not deliver a global store's dead letters
+        assertThat(rejected).containsExactly("bad_document");
+
+        run(20, (t, p, c, g) -> { });
+        assertThat(reports).isNotEmpty();
+        assertThat(rejected).containsExactly("bad_document"); // never no_topology: the previous document stays
     }
 
     @Test
