@@ -42,7 +42,8 @@ public final class DeadLetterHandlers {
                                  final AnalyzerListener listener) {
         streamsConfig.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, Processing.class.getName());
         streamsConfig.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, Deserialization.class.getName());
-        // the topology and jobs documents (global stores) get the same handler: a bad document is dead-lettered
+        // the topology and jobs documents (global stores) get the same handler: a bad document is counted and logged
+        // and the previous one kept; Kafka Streams sends no dead letter from a global store's processor
         streamsConfig.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         streamsConfig.put(TOPIC_CONFIG, deadLetterTopic);
         streamsConfig.put(LISTENER_CONFIG, listener);

@@ -2,7 +2,8 @@ package dev.fabrictwin.analyzer.topology;
 
 /**
  * A topology or jobs document that is not one JSON object: the global store keeps the previous document for its key
- * and the dead-letter handler sends this one to the dead letter topic under {@link #REASON}.
+ * and the processing handler counts and logs this one under {@link #REASON} (a global store's processor cannot
+ * dead-letter: Kafka Streams refuses it).
  */
 final class UnreadableDocumentException extends RuntimeException {
 
