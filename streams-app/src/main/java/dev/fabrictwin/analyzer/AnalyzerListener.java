@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer;
 
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */
 public interface AnalyzerListener {
@@ -10,7 +11,7 @@ public interface AnalyzerListener {
     };
 
     /** A record went to the dead letter topic (or was rejected) for {@code reason}. */
-    default void rejected(final String reason) {
+    default void rejected(final RejectReason reason) {
     }
 
     /**

@@ -247,7 +247,7 @@ class AnalyzerChaosTest {
                 lateIntervals += a.intervalsLate();
                 System.out.printf(Locale.ROOT, "  %s: %.0f intervals late over all runs; latest run (-1: not running): %.0f "
                     + "delivered twice and dropped, %.0f hanging transactions aborted%n", a.name(), a.intervalsLate(),
-                    a.counter("fabric_records_rejected_total", "duplicate_interval"),
+                    a.counter("fabric_records_rejected_total", "duplicate-interval"),
                     a.counter("fabric_kafka_hanging_transactions_aborted_total", ""));
             }
             final boolean through = live.latestJobHealthTs() >= lastTs - 10_000;

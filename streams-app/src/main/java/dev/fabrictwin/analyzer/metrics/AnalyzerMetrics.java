@@ -24,6 +24,7 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -65,7 +66,7 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     private Map<PortRef, double[]> shownPorts = Map.of();
     private final Counter samples;
     private final Counter deadLettered;
-    private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+    private final Map<RejectReason, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<String, Counter> alertRecords = new ConcurrentHashMap<>();
     private final DistributionSummary lag;
     private static final String UNMATCHED = "fabric.names.unmatched";
@@ -145,10 +146,10 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     }
 
     @Override
-    public void rejected(final String reason) {
+    public void rejected(final RejectReason reason) {
         deadLettered.increment();
         rejected.computeIfAbsent(reason, r -> Counter.builder("fabric.records.rejected")
-            .tag("reason", r).description("Records sent to the dead letter topic (or not analyzed), by reason")
+            .tag("reason", r.code()).description("Records sent to the dead letter topic (or not analyzed), by reason")
             .register(registry)).increment();
     }
 

@@ -26,6 +26,7 @@ import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
@@ -153,7 +154,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             final FabricAnalyzer.Output out = progress.analyzer.accept(interval);
             if (alerts != null) {
                 if (progress.analyzer.duplicateIntervals() > duplicates) {
-                    listener.rejected("duplicate_interval");
+                    listener.rejected(RejectReason.DUPLICATE_INTERVAL);
                 }
                 publish(out, alerts, health, shardTicks);
             }
@@ -191,7 +192,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             if (waitingForTopology++ % 100_000 == 0) {
                 LOG.warn("no fabric topology yet on the topology topic: intervals are not analyzed until one arrives");
             }
-            listener.rejected("no_topology");
+            listener.rejected(RejectReason.NO_TOPOLOGY);
             return;
         }
         if (progress.analyzer != null && docs.version() == progress.documentsVersion) {
@@ -203,7 +204,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 LOG.info("declared jobs changed: the replica follows at event time {}", first.t1());
             } catch (IllegalArgumentException e) {
                 LOG.error("a job document cannot be used ({}): keeping the jobs as they were", e.getMessage());
-                listener.rejected("bad_document");
+                listener.rejected(RejectReason.BAD_DOCUMENT);
             }
             progress.documentsVersion = docs.version();
             return;
@@ -224,7 +225,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 LOG.error("the topology or jobs documents cannot be used ({}): {}", e.getMessage(),
                     progress.analyzer == null ? "nothing is analyzed until they are fixed" : "keeping the previous ones");
                 rejectedVersion = docs.version();
-                listener.rejected("bad_document");
+                listener.rejected(RejectReason.BAD_DOCUMENT);
             }
             return;
         }

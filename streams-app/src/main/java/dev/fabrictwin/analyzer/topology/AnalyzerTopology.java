@@ -207,7 +207,7 @@ public final class AnalyzerTopology {
 
         /**
          * Throws on a document that cannot be read, so the store keeps the previous one for its key and the handler
-         * counts it ({@code bad_document}, logged with its reason); Kafka Streams sends no dead letter from a global
+         * counts it ({@code bad-document}, logged with its reason); Kafka Streams sends no dead letter from a global
          * store's processor, so it is not on the dead letter topic.
          */
         private void requireJsonObject(final byte[] document) {

@@ -1,7 +1,6 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
@@ -19,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.contract.DeadLetter;
 import dev.fabrictwin.contract.sample.InvalidSampleException;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
@@ -51,14 +51,14 @@ public final class DeadLetterHandlers {
 
     /** The dead letter for the record behind {@code context}, and the reason the listener counts it under. */
     static ProducerRecord<byte[], byte[]> deadLetter(final String topic, final ErrorHandlerContext context,
-                                                     final String stage, final Exception e, final AnalyzerListener listener) {
+                                                     final RejectReason stage, final Exception e, final AnalyzerListener listener) {
         final SampleFormatException invalid = e instanceof InvalidSampleException i ? i.reason() : null;
         final String error = invalid != null ? invalid.describe()
-            : e instanceof UnreadableDocumentException ? UnreadableDocumentException.REASON + ": " + e.getMessage()
-            : stage + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
+            : e instanceof UnreadableDocumentException ? RejectReason.BAD_DOCUMENT.code() + ": " + e.getMessage()
+            : stage.code() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
         LOG.warn("record {}-{}@{} sent to {}: {}", context.topic(), context.partition(), context.offset(), topic, error);
-        listener.rejected(invalid != null ? invalid.reason().name().toLowerCase(Locale.ROOT)
-            : e instanceof UnreadableDocumentException ? UnreadableDocumentException.REASON : stage);
+        listener.rejected(invalid != null ? invalid.reason()
+            : e instanceof UnreadableDocumentException ? RejectReason.BAD_DOCUMENT : stage);
         final RecordHeaders headers = new RecordHeaders(context.headers().toArray());
         new DeadLetter(error, "streams-app:" + context.processorNodeId(),
             DeadLetter.position(context.topic(), context.partition(), context.offset())).addTo(headers);
@@ -88,7 +88,7 @@ public final class DeadLetterHandlers {
 
         @Override
         public Response handleError(final ErrorHandlerContext context, final Record<?, ?> record, final Exception e) {
-            return Response.resume(List.of(deadLetter(topic, context, "processing", e, listener)));
+            return Response.resume(List.of(deadLetter(topic, context, RejectReason.PROCESSING, e, listener)));
         }
     }
 
@@ -106,7 +106,7 @@ public final class DeadLetterHandlers {
         @Override
         public Response handleError(final ErrorHandlerContext context, final ConsumerRecord<byte[], byte[]> record,
                                     final Exception e) {
-            return Response.resume(List.of(deadLetter(topic, context, "deserialization", e, listener)));
+            return Response.resume(List.of(deadLetter(topic, context, RejectReason.DESERIALIZATION, e, listener)));
         }
     }
 }

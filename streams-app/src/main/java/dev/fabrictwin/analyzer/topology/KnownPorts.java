@@ -21,7 +21,7 @@ import dev.fabrictwin.twin.fabric.Technology;
  *
  * <p>The topology is read from its global store when first asked, then again each {@value #CHECK_EVERY_MS} ms of
  * event time (as often as the analysis looks at its documents), and parsed again only when its bytes changed. Until a
- * usable topology arrives every name passes: the analysis counts what it cannot analyze yet ({@code no_topology}). A
+ * usable topology arrives every name passes: the analysis counts what it cannot analyze yet ({@code no-topology}). A
  * topology that cannot be used keeps the one before it, as in the analysis. Memory: the topology and its resolver,
  * whose cache of names that meet nothing is capped ({@code PortNames.UNKNOWN_CACHE_LIMIT}).
  */
@@ -88,7 +88,7 @@ final class KnownPorts {
             resolver = PortNames.fromJson(topology.get("names"))
                 .bind(FabricJson.fromJson(topology, "fabric", Technology.ROCE_V2));
         } catch (IllegalArgumentException e) {
-            // the analysis reports it (bad_document) and keeps its previous topology: so does this
+            // the analysis reports it (bad-document) and keeps its previous topology: so does this
         }
     }
 }

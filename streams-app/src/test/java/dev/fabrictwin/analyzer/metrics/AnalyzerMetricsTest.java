@@ -18,6 +18,7 @@ import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** The product meters on a {@link SimpleMeterRegistry}: names with units, one meter per quantity, bounded tags. */
@@ -76,7 +77,7 @@ class AnalyzerMetricsTest {
         final Alert open = new Alert("PFC_STORM:port:host-0/nic0", FaultType.PFC_STORM, Alert.State.OPEN, Severity.CRITICAL,
             Entity.port(new PortRef("host-0", "nic0")), true, null, 1_000, 2_000, 5, 0, "tx_pfc_pause/s", List.of(), "s");
         metrics.alert(open, 2_500);
-        metrics.rejected("malformed");
+        metrics.rejected(RejectReason.MALFORMED);
         metrics.tick(new TickReport(ticks.fabric(), ticks.tick(5).build(), List.of(open), 1, 0, Map.of()));
         metrics.refresh();
 

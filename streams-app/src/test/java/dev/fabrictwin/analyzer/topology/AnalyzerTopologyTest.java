@@ -38,6 +38,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
@@ -75,7 +76,7 @@ class AnalyzerTopologyTest {
     /** What the analysis reports, tick by tick, and the meters it feeds (refreshed by the test). */
     private final List<TickReport> reports = new ArrayList<>();
     /** The reasons the analysis and its dead-letter handlers counted a record rejected under. */
-    private final List<String> rejected = new ArrayList<>();
+    private final List<RejectReason> rejected = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final AnalyzerMetrics metrics = AnalyzerMetrics.refreshedByCaller(registry, SeriesLimits.defaults());
 
@@ -98,7 +99,7 @@ class AnalyzerTopologyTest {
             }
 
             @Override
-            public void rejected(final String reason) {
+            public void rejected(final RejectReason reason) {
                 rejected.add(reason);
             }
         };
@@ -398,11 +399,11 @@ class AnalyzerTopologyTest {
             .pipeInput("tiny", corrupt);
 
         // the handler counts it under its reason; TopologyTestDriver does not deliver a global store's dead letters
-        assertThat(rejected).containsExactly("bad_document");
+        assertThat(rejected).containsExactly(RejectReason.BAD_DOCUMENT);
 
         run(20, (t, p, c, g) -> { });
         assertThat(reports).isNotEmpty();
-        assertThat(rejected).containsExactly("bad_document"); // never no_topology: the previous document stays
+        assertThat(rejected).containsExactly(RejectReason.BAD_DOCUMENT); // never no_topology: the previous document stays
     }
 
     @Test

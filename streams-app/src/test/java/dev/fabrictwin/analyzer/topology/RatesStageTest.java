@@ -33,6 +33,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 
@@ -67,8 +68,8 @@ class RatesStageTest {
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         DeadLetterHandlers.configure(props, TOPICS.deadLetter().name(), new AnalyzerListener() {
             @Override
-            public void rejected(final String reason) {
-                rejected.add(reason);
+            public void rejected(final RejectReason reason) {
+                rejected.add(reason.code());
             }
         });
         driver = new TopologyTestDriver(builder.build(props), props);
@@ -118,7 +119,7 @@ class RatesStageTest {
         assertThat(header(letter, "source")).isEqualTo("streams-app:samples-source");
         assertThat(header(letter, "offset")).startsWith("telemetry.samples-0@");
         assertThat(intervals.readValuesToList()).hasSize(1);
-        assertThat(rejected).containsExactly("missing_port");
+        assertThat(rejected).containsExactly("missing-port");
     }
 
     @Test

@@ -26,6 +26,7 @@ import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
@@ -57,8 +58,8 @@ class SampleVerdictsTest {
             }
 
             @Override
-            public void rejected(final String reason) {
-                rejected.add(reason);
+            public void rejected(final RejectReason reason) {
+                rejected.add(reason.code());
             }
         };
         final Properties props = new Properties();
@@ -142,7 +143,7 @@ class SampleVerdictsTest {
         assertThat(deadLetterErrors()).containsExactly(
             "no-counters: sample for leaf-0/eth0 carries no counters or gauges",
             "no-counters: sample for leaf-0/eth1 carries no counters or gauges");
-        assertThat(rejected).containsExactly("no_counters", "no_counters");
+        assertThat(rejected).containsExactly("no-counters", "no-counters");
     }
 
     @Test
@@ -158,8 +159,8 @@ class SampleVerdictsTest {
             "timestamp-out-of-range: timestamp 1 (1970-01-01T00:00:00.001Z) is before 2000-01-01T00:00:00Z: not epoch milliseconds",
             "timestamp-out-of-range: timestamp 1000 (1970-01-01T00:00:01Z) is before 2000-01-01T00:00:00Z: not epoch milliseconds",
             "timestamp-out-of-range: timestamp 1000 (1970-01-01T00:00:01Z) is before 2000-01-01T00:00:00Z: not epoch milliseconds");
-        assertThat(rejected).containsExactly("timestamp_out_of_range", "timestamp_out_of_range", "timestamp_out_of_range",
-            "timestamp_out_of_range");
+        assertThat(rejected).containsExactly("timestamp-out-of-range", "timestamp-out-of-range", "timestamp-out-of-range",
+            "timestamp-out-of-range");
         assertThat(unmatched).isEmpty();
     }
 }
