@@ -113,7 +113,7 @@ public final class GnmiUnits {
             throw new SampleFormatException(RejectReason.MISSING_TIMESTAMP, "missing \"timestamp\" (epoch nanoseconds)");
         }
         final String text = ts.isIntegralNumber() || ts.isTextual() ? ts.asText().strip() : null;
-        if (text == null || !text.matches("-?\\d+")) {
+        if (text == null || !LeafValues.isInteger(text) || text.charAt(0) == '+') {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"timestamp\" must be integer epoch nanoseconds, was "
                 + abbreviate(ts.toString()));
         }
