@@ -46,9 +46,7 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
 
     @Override
     public void process(final Record<byte[], byte[]> message) {
-        final String position = context.recordMetadata()
-            .map((RecordMetadata m) -> DeadLetter.position(m.topic(), m.partition(), m.offset())).orElse("unknown");
-        final Forwarding sink = new Forwarding(message, position);
+        final Forwarding sink = new Forwarding(message);
         final byte[] value = message.value() == null ? new byte[0] : message.value();
         try {
             adapter.parse(new ByteArrayInputStream(value), settings.context().withDefaultTimestamp(message.timestamp()), sink);
@@ -65,12 +63,10 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
     /** The adapter's sink for one message: forwards as it goes, counts into the shared stats. */
     private final class Forwarding implements IngestSink {
         private final Record<byte[], byte[]> message;
-        private final String position;
         private int units;
 
-        Forwarding(final Record<byte[], byte[]> message, final String position) {
+        Forwarding(final Record<byte[], byte[]> message) {
             this.message = message;
-            this.position = position;
         }
 
         @Override
@@ -88,11 +84,17 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
         @Override
         public void reject(final Rejection r) {
             final RecordHeaders headers = new RecordHeaders(message.headers().toArray());
-            new DeadLetter(r.error(), "ingest:" + r.format(), position + " " + r.location()).addTo(headers);
+            new DeadLetter(r.error(), "ingest:" + r.format(), position() + " " + r.location()).addTo(headers);
             final byte[] payload = DeadLetter.fit(r.raw(), headers);
             context.forward(new Record<Object, Object>(DeadLetter.fitKey(message.key()), payload, message.timestamp(), headers),
                 IngestTopology.DEAD_LETTER_SINK);
             stats.reject(r.reason());
+        }
+
+        /** Where the message sits (topic-partition@offset), built only for a dead letter: most messages need none. */
+        private String position() {
+            return context.recordMetadata()
+                .map((RecordMetadata m) -> DeadLetter.position(m.topic(), m.partition(), m.offset())).orElse("unknown");
         }
 
         @Override

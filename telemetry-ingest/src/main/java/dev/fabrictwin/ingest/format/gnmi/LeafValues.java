@@ -15,8 +15,6 @@ import dev.fabrictwin.ingest.format.support.RepeatedKeys;
  */
 final class LeafValues {
 
-    private static final Pattern UNSIGNED = Pattern.compile("\\+?\\d+");
-    private static final Pattern NEGATIVE = Pattern.compile("-\\d+");
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern NOT_FINITE = Pattern.compile("(?i)[+-]?(nan|inf|infinity)");
 
@@ -42,7 +40,7 @@ final class LeafValues {
      */
     static InputValue ofText(final String raw) {
         final String t = raw.strip();
-        if (UNSIGNED.matcher(t).matches() || NEGATIVE.matcher(t).matches()) {
+        if (isInteger(t)) {
             return InputValue.integer(t);
         }
         if (NOT_FINITE.matcher(t).matches()) {
@@ -52,6 +50,23 @@ final class LeafValues {
             return number(Double.parseDouble(t));
         }
         return InputValue.string(raw);
+    }
+
+    /**
+     * {@code [+-]?[0-9]+}: most leaves are counters as strings, and a regex per leaf cost ingest --from-topic a
+     * sixteenth of its time.
+     */
+    static boolean isInteger(final String t) {
+        final int start = !t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-') ? 1 : 0;
+        if (start == t.length()) {
+            return false;
+        }
+        for (int i = start; i < t.length(); i++) {
+            if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A scalar JSON node (number, string or boolean); null for JSON null, objects and arrays. */

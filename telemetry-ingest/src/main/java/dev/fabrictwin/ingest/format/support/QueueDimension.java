@@ -48,6 +48,9 @@ public final class QueueDimension {
 
     /** A name a mapping file produced with a queue number ({@code rx_bytes.q40}) folded into the bound. */
     public static String bound(final String name) {
+        if (!name.contains(".q")) {
+            return name; // most names carry no queue: no regex for them
+        }
         final Matcher m = NUMBERED.matcher(name);
         return m.matches() ? m.group(1) + "." + suffix(m.group(2)) : name;
     }

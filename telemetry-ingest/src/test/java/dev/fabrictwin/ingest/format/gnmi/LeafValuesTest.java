@@ -17,4 +17,19 @@ class LeafValuesTest {
         assertThat(LeafValues.ofText("12u")).isEqualTo(InputValue.string("12u")); // JSON has no integer suffix
         assertThat(LeafValues.ofText("UP")).isEqualTo(InputValue.string("UP"));
     }
+
+    @Test
+    void shouldTakeOnlyAsciiDigitsWithAnOptionalSignForAnInteger() {
+        assertThat(LeafValues.isInteger("0")).isTrue();
+        assertThat(LeafValues.isInteger("+65382630")).isTrue();
+        assertThat(LeafValues.isInteger("-7")).isTrue();
+        assertThat(LeafValues.isInteger("")).isFalse();
+        assertThat(LeafValues.isInteger("+")).isFalse();
+        assertThat(LeafValues.isInteger("-")).isFalse();
+        assertThat(LeafValues.isInteger("1-2")).isFalse();
+        assertThat(LeafValues.isInteger("+-1")).isFalse();
+        assertThat(LeafValues.isInteger("\u0663")).isFalse(); // an Arabic-Indic three: a digit, but not JSON's
+        assertThat(LeafValues.ofText("\u0663")).isEqualTo(InputValue.string("\u0663"));
+        assertThat(LeafValues.ofText("-")).isEqualTo(InputValue.string("-"));
+    }
 }
