@@ -188,6 +188,15 @@ public class FabricTwinCliTest {
     }
 
     @Test
+    void shouldListEveryBenchmarkInBenchHelp() {
+        final Run run = run("bench", "--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("BENCHMARK", "Benchmarks:", "twin:", "fidelity:", "ingest:", "ingest-topic:",
+            "streams:", "memory:", "metrics:");
+    }
+
+    @Test
     void benchMetricsCountsTheScrapedSeriesBoundedAndForEveryDevice() throws Exception {
         final Run run = run("bench", "metrics", "--scenario", "../scenarios/pfc-storm-small.yaml", "--seconds", "20",
             "--top-devices", "10", "--json");
@@ -239,6 +248,9 @@ public class FabricTwinCliTest {
             {"whatif", "--scenario", "../scenarios/whatif-1k-ring.yaml", "--set", "hostLinkSpeed=100G", "--seeds", "0"},
             {"bench", "fidelity", "--case", "ring 1G"},
             {"bench", "metrics", "--seconds", "2"},
+            {"bench", "nope"},
+            {"bench", "twin", "--seeds", "3"},
+            {"bench", "--top-devices", "3"},
         }) {
             final Run run = run(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
