@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,26 +23,9 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 public final class PortIntervalSerde {
 
     private static final byte VERSION = 2;
-    /** Names written as one byte (their index + 1); 0 means a UTF string follows. Append only: the wire format. */
-    private static final List<String> NAMES = List.of("tx_bytes", "rx_bytes", "tx_packets", "rx_packets",
-        "ecn_marked", "cnp_sent", "cnp_handled", "rx_drops", "tx_drops", "fcs_errors", "fec_corrected",
-        "fec_uncorrectable", "oper_up", "speed_bps", "queue_depth_bytes", "buffer_watermark_bytes", "latency_p50_us",
-        "latency_p99_us", "tx_pfc_pause.0", "tx_pfc_pause.1", "tx_pfc_pause.2", "tx_pfc_pause.3", "tx_pfc_pause.4",
-        "tx_pfc_pause.5", "tx_pfc_pause.6", "tx_pfc_pause.7", "rx_pfc_pause.0", "rx_pfc_pause.1", "rx_pfc_pause.2",
-        "rx_pfc_pause.3", "rx_pfc_pause.4", "rx_pfc_pause.5", "rx_pfc_pause.6", "rx_pfc_pause.7",
-        "rx_pause_duration_us.0", "rx_pause_duration_us.1", "rx_pause_duration_us.2", "rx_pause_duration_us.3",
-        "rx_pause_duration_us.4", "rx_pause_duration_us.5", "rx_pause_duration_us.6", "rx_pause_duration_us.7",
-        "link_flaps", "tx_bps", "rx_bps");
-    private static final Map<String, Integer> CODES = new HashMap<>();
     /** Device and port names read so far (the serde is shared by every stream thread). */
     private static final Map<String, String> NAMES_SEEN = new java.util.concurrent.ConcurrentHashMap<>();
     private static final int MAX_NAMES = 1_000_000;
-
-    static {
-        for (int i = 0; i < NAMES.size(); i++) {
-            CODES.put(NAMES.get(i), i + 1);
-        }
-    }
 
     private PortIntervalSerde() {
     }
@@ -135,16 +117,16 @@ public final class PortIntervalSerde {
     }
 
     private static void writeName(final DataOutputStream out, final String name) throws IOException {
-        final Integer code = CODES.get(name);
-        out.writeByte(code == null ? 0 : code);
-        if (code == null) {
+        final int code = WireNames.code(name);
+        out.writeByte(code);
+        if (code == 0) {
             out.writeUTF(name);
         }
     }
 
     private static String readName(final DataInputStream in) throws IOException {
         final int code = in.readUnsignedByte();
-        return code == 0 ? in.readUTF() : NAMES.get(code - 1);
+        return code == 0 ? in.readUTF() : WireNames.name(code);
     }
 
     static PortInterval read(final byte[] bytes) {

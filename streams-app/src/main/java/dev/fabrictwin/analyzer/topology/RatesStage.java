@@ -33,7 +33,6 @@ import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.InvalidSampleException;
-import dev.fabrictwin.contract.sample.SampleSerde;
 import dev.fabrictwin.twin.fabric.Quoted;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -79,7 +78,7 @@ public final class RatesStage {
                                                           final long batchFlushMs, final String topologyStore,
                                                           final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
-            Serdes.String(), SampleSerde.INSTANCE).withCachingDisabled());
+            Serdes.String(), LastSampleSerde.INSTANCE).withCachingDisabled());
         final TopicSpec<String, Sample> samples = topics.samples();
         return builder
             .stream(samples.name(), Consumed.with(samples.keySerde(), samples.valueSerde()).withName("samples-source"))

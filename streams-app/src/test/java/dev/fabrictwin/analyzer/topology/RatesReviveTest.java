@@ -15,7 +15,6 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.contract.sample.SampleSerde;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
@@ -33,7 +32,7 @@ class RatesReviveTest {
     private final RatesStage.PortRatesProcessor processor = new RatesStage.PortRatesProcessor(1_000, 1, FLUSH_MS);
     private final MockProcessorContext<String, RatesStage.LaneBatch> context = new MockProcessorContext<>();
     private final KeyValueStore<String, Sample> store = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(RatesStage.LAST_SAMPLE_STORE), Serdes.String(), SampleSerde.INSTANCE)
+        Stores.inMemoryKeyValueStore(RatesStage.LAST_SAMPLE_STORE), Serdes.String(), LastSampleSerde.INSTANCE)
         .withLoggingDisabled().build();
 
     @Test

@@ -139,6 +139,20 @@ class RatesStageTest {
     }
 
     @Test
+    void shouldChangelogEachPortsLastSampleInTheCompactForm() {
+        send(1_000, "eth0", 100);
+
+        final TestOutputTopic<String, byte[]> changelog = driver.createOutputTopic(
+            "rates-test-" + RatesStage.LAST_SAMPLE_STORE + "-changelog", new StringDeserializer(), new ByteArrayDeserializer());
+        final TestRecord<String, byte[]> written = changelog.readRecord();
+        final Sample sent = new Sample(EPOCH + 1_000, "leaf-1", "eth0", "t", Map.of("tx_bytes", 100L),
+            Map.of("speed_bps", 400e9));
+        assertThat(written.key()).isEqualTo("leaf-1/eth0");
+        assertThat(written.value()[0]).as("version byte of the binary form, not JSON").isEqualTo((byte) 1);
+        assertThat(written.value().length).isLessThan(SampleJson.writeBytes(sent).length);
+    }
+
+    @Test
     void shouldKeepEachPortsLastSampleInANamedStore() {
         send(1_000, "eth0", 100);
 
