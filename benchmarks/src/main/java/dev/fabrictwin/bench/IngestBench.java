@@ -37,6 +37,8 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.nio.file.Files;
+import java.util.Locale;
 
 /**
  * {@code bench ingest}: parse+normalize throughput per format on one thread, and ingest-to-Kafka throughput
@@ -55,7 +57,7 @@ public final class IngestBench {
     public static Map<String, Double> run(final Consumer<String> progress) {
         final Map<String, Double> out = new LinkedHashMap<>();
         final byte[] canonical = canonicalInput(SAMPLES);
-        progress.accept(String.format(java.util.Locale.ROOT, "canonical input: %d samples, %.1f MB",
+        progress.accept(String.format(Locale.ROOT, "canonical input: %d samples, %.1f MB",
             SAMPLES, canonical.length / 1e6));
         out.put("parseCanonicalPerSec", parsePerSec("canonical", canonical, SAMPLES));
         for (final var extra : FormatInputs.all().entrySet()) {
@@ -65,8 +67,8 @@ public final class IngestBench {
         final Path payloads;
         try {
             // The tool sends the same sample lines we do, so both compress alike (lz4) and sizes match.
-            payloads = java.nio.file.Files.createTempFile("fabric-twin-bench-", ".jsonl");
-            java.nio.file.Files.write(payloads, canonical);
+            payloads = Files.createTempFile("fabric-twin-bench-", ".jsonl");
+            Files.write(payloads, canonical);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,9 +80,9 @@ public final class IngestBench {
                 final String ourPrefix = "bench-ours-" + round + ".";
                 kafka.createTopic(toolTopic, 6);
                 final double t = toolRecordsPerSec(kafka.bootstrapServers(), toolTopic, SAMPLES, payloads);
-                progress.accept(String.format(java.util.Locale.ROOT, "  round %d: Kafka ProducerPerformance %.0f records/s", round + 1, t));
+                progress.accept(String.format(Locale.ROOT, "  round %d: Kafka ProducerPerformance %.0f records/s", round + 1, t));
                 final double o = ourRecordsPerSec(kafka.bootstrapServers(), new Topics(ourPrefix), canonical);
-                progress.accept(String.format(java.util.Locale.ROOT, "  round %d: fabric-twin ingest (parse + produce) %.0f samples/s", round + 1, o));
+                progress.accept(String.format(Locale.ROOT, "  round %d: fabric-twin ingest (parse + produce) %.0f samples/s", round + 1, o));
                 tool = Math.max(tool, t);
                 ours = Math.max(ours, o);
             }

@@ -27,6 +27,8 @@ import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
 
 /**
  * {@code bench streams --ports}: the analyzer's samples/s at each fabric size, on one thread, without Kafka. For each
@@ -130,7 +132,7 @@ public final class ScaleBench {
      */
     public static Map<String, Double> runScenario(final Scenario scenario, final int seconds, final int warmUp,
                                                   final int shards, final Consumer<String> log) {
-        final Scenario cut = new Scenario(scenario.name(), scenario.seed(), java.time.Duration.ofSeconds(seconds),
+        final Scenario cut = new Scenario(scenario.name(), scenario.seed(), Duration.ofSeconds(seconds),
             scenario.sampleInterval(), scenario.epoch(), scenario.fabric(), scenario.routing(), scenario.jobs(),
             scenario.faults(), scenario.telemetry(), scenario.transport(), scenario.flows(), scenario.pins());
         final int ports = Math.toIntExact(2 * scenario.fabric().linkCount());
@@ -235,7 +237,7 @@ public final class ScaleBench {
         final long[] state = {0, 0, 0, 0, 0, 0, 0};
         // per shard (and, last, the correlation stage): counted samples, CPU nanos, wall nanos, replica wall nanos
         final long[][] shardCounted = new long[4][shards + 1];
-        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long wall = System.nanoTime();
         final Runnable analyzeBatch = () -> {
             final long t0 = System.nanoTime();
@@ -347,7 +349,7 @@ public final class ScaleBench {
         }
 
         /** Analyzes a batch; returns per shard (and, last, the correlation) the samples taken and CPU nanos spent. */
-        long[][] accept(final List<PortInterval> batch, final java.lang.management.ThreadMXBean threads) {
+        long[][] accept(final List<PortInterval> batch, final ThreadMXBean threads) {
             published.clear();
             final int shards = analyzers.length;
             final long[][] out = new long[4][shards + 1];

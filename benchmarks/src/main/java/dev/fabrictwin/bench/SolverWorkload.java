@@ -17,6 +17,7 @@ import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Placement;
 import dev.fabrictwin.twin.workload.Transfer;
+import java.time.Duration;
 
 /**
  * The allocation problems the twin benchmark solves: every GPU of a fabric in all-reduce jobs, every
@@ -45,7 +46,7 @@ public record SolverWorkload(String name, Fabric fabric, RateAllocator allocator
         final List<JobSpec> jobs = new ArrayList<>();
         for (int j = 0; j < spec.hostCount() / hostsPerJob; j++) {
             jobs.add(new JobSpec("job-" + j, hostsPerJob, List.of(), pattern, 8_000_000_000L,
-                java.time.Duration.ofSeconds(2), 0.35));
+                Duration.ofSeconds(2), 0.35));
         }
         final List<PlacedJob> placed = Placement.place(fabric, jobs, 1);
         final Router router = new Router(fabric, Routing.ecmp(1));

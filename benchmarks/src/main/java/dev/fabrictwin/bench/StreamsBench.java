@@ -37,6 +37,10 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code bench streams}, on an embedded broker:
@@ -90,7 +94,7 @@ public final class StreamsBench {
                 progress.accept(String.format(Locale.ROOT, "analyzer pass %d/%d: %.0f samples/s", pass,
                     MEASURED_PASSES, measured[pass - 1]));
             }
-            java.util.Arrays.sort(measured);
+            Arrays.sort(measured);
             final double analyzer = measured[MEASURED_PASSES / 2];
             progress.accept(String.format(Locale.ROOT, "analyzer: %.0f samples/s (median of %d passes)", analyzer,
                 MEASURED_PASSES));
@@ -186,13 +190,13 @@ public final class StreamsBench {
                  new SimpleMeterRegistry(), 20)) {
             final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
             sends.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
-                SimulationFiles.topologyJson(cluster).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            for (final var job : new com.fasterxml.jackson.databind.ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
+                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            for (final var job : new ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
                 sends.send(new ProducerRecord<>(topics.jobs().name(), job.get("id").asText(), job.toString().getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8)));
+                    StandardCharsets.UTF_8)));
             }
             sends.flush();
-            final java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean(true);
+            final AtomicBoolean reading = new AtomicBoolean(true);
             final Thread reader = new Thread(() -> readAlerts(client, topics, seen, reading), "bench-alert-reader");
             reader.setDaemon(true);
             reader.start();
@@ -226,7 +230,7 @@ public final class StreamsBench {
     }
 
     private static void readAlerts(final Properties client, final Topics topics, final ConcurrentLinkedQueue<long[]> out,
-                                   final java.util.concurrent.atomic.AtomicBoolean reading) {
+                                   final AtomicBoolean reading) {
         final Properties p = new Properties();
         p.putAll(client);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-alerts");

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.solver.SolveStats;
 import dev.fabrictwin.twin.workload.Pattern;
+import java.util.Locale;
 
 /**
  * {@code bench twin}: full max-min allocation and a one-link incremental re-solve on a 1,024-GPU
@@ -47,7 +48,7 @@ public final class TwinBench {
     }
 
     private static String describe(final SolverWorkload w) {
-        return String.format(java.util.Locale.ROOT, "%s: %d nodes, %d directed links, %d flows (built in %.0f ms)",
+        return String.format(Locale.ROOT, "%s: %d nodes, %d directed links, %d flows (built in %.0f ms)",
             w.name(), w.fabric().nodes().size(), w.fabric().directedLinkCount(), w.flows(), w.setupNanos() / 1e6);
     }
 

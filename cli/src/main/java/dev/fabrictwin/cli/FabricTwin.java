@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import java.io.UncheckedIOException;
 
 /**
  * The one launcher, {@code bin/fabric-twin}. Each subcommand is a class of its own; this class only
@@ -92,7 +93,7 @@ public final class FabricTwin implements Runnable {
             exit = EXIT_FAILURE;
         } else if (e instanceof UsageException || e instanceof IllegalArgumentException
             || e instanceof dev.fabrictwin.kafka.embedded.PortInUseException
-            || e instanceof java.io.UncheckedIOException) {
+            || e instanceof UncheckedIOException) {
             err.println(oneLine(name + ": " + e.getMessage()));
             exit = EXIT_USAGE;
         } else {

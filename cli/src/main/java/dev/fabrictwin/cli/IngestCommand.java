@@ -38,6 +38,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import java.net.InetAddress;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code fabric-twin ingest}: counters from a file or stdin, from collectors' Kafka topic, scraped from
@@ -293,7 +295,7 @@ final class IngestCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             long seen = -1;
             long lastChange = System.nanoTime();
-            while (!stop.requested() && app.state() != org.apache.kafka.streams.KafkaStreams.State.ERROR) {
+            while (!stop.requested() && app.state() != KafkaStreams.State.ERROR) {
                 final long now = stats.records();
                 if (now != seen) {
                     seen = now;
@@ -303,7 +305,7 @@ final class IngestCommand implements Callable<Integer> {
                 }
                 stop.await(Duration.ofMillis(200));
             }
-            if (app.state() == org.apache.kafka.streams.KafkaStreams.State.ERROR) {
+            if (app.state() == KafkaStreams.State.ERROR) {
                 throw new CommandFailure("Kafka Streams stopped (ERROR" + app.failure().map(f -> ": " + f)
                     .orElse("; the log says why") + ") after " + stats.summary(), null);
             }
@@ -345,7 +347,7 @@ final class IngestCommand implements Callable<Integer> {
                     return name;
                 }
             }
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             throw new UsageException("cannot tell this machine's hostname (" + e.getMessage() + "): give --device");
         }

@@ -39,6 +39,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** {@code fabric-twin jobs import}: running jobs from SLURM or Kubernetes as {@code fabric.jobs} documents. */
 @Command(
@@ -180,7 +181,7 @@ final class JobsImportCommand implements Callable<Integer> {
                 jobs = pods.jobs();
                 ignored = pods.ignored();
             }
-        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new UsageException(sourceName() + ": " + firstLine(e.getMessage()));
         }
         return JobImport.of(jobs, ignored, rules, JSON);

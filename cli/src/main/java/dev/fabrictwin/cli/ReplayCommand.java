@@ -22,6 +22,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import java.io.OutputStreamWriter;
+import java.time.Duration;
+import java.util.List;
 
 /** {@code fabric-twin replay}: a capture of samples through the analyzer's topology, with no broker. */
 @Command(
@@ -62,7 +65,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--sample-interval", converter = DurationConverter.class, paramLabel = "TIME",
         description = "With --topology: the telemetry's poll interval (default: read from the capture).")
-    private java.time.Duration sampleInterval;
+    private Duration sampleInterval;
 
     @Option(names = "--samples", required = true, paramLabel = "FILE", description = "Canonical samples, one JSON object per line.")
     private Path samples;
@@ -90,7 +93,7 @@ final class ReplayCommand implements Callable<Integer> {
         final TreeMap<String, Integer> opened = new TreeMap<>();
         final Replay.Result result;
         try (BufferedWriter writer = "-".equals(out)
-            ? new BufferedWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8))
+            ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
             : Files.newBufferedWriter(prepare(Path.of(out)), StandardCharsets.UTF_8)) {
             final BufferedWriter health = jobHealth == null ? null : Files.newBufferedWriter(prepare(jobHealth));
             result = Replay.run(documents, samples, alert -> {
@@ -139,7 +142,7 @@ final class ReplayCommand implements Callable<Integer> {
             Shards.check(s, shards);
             return ReplayDocuments.of(s);
         }
-        for (final Path f : jobs == null ? java.util.List.of(topology) : java.util.List.of(topology, jobs)) {
+        for (final Path f : jobs == null ? List.of(topology) : List.of(topology, jobs)) {
             if (!Files.isRegularFile(f)) {
                 throw new UsageException("file not found: " + f);
             }

@@ -6,6 +6,7 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.model.ModelParams;
+import java.util.function.Supplier;
 
 /** {@code --shards N} checked against a scenario's (or a topology document's) fabric before anything runs: a bad N is a usage error. */
 final class Shards {
@@ -22,7 +23,7 @@ final class Shards {
         check(documents::fabric, shards);
     }
 
-    private static void check(final java.util.function.Supplier<Fabric> fabric, final int shards) {
+    private static void check(final Supplier<Fabric> fabric, final int shards) {
         if (shards < 1) {
             throw new UsageException("--shards must be >= 1, was " + shards);
         }

@@ -19,6 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 
 /** {@code fabric-twin simulate}: a scenario's synthetic cluster to files or to Kafka. */
 @Command(
@@ -86,11 +90,11 @@ final class SimulateCommand implements Callable<Integer> {
     private static Scenario withEpoch(final Path file, final String epoch) {
         final String iso;
         if (epoch.equals("now")) {
-            iso = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+            iso = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         } else {
             try {
-                iso = java.time.Instant.parse(epoch).toString();
-            } catch (java.time.format.DateTimeParseException e) {
+                iso = Instant.parse(epoch).toString();
+            } catch (DateTimeParseException e) {
                 throw new UsageException("--epoch must be 'now' or an ISO-8601 instant like 2025-06-01T00:00:00Z, was '"
                     + epoch + "'");
             }
@@ -168,7 +172,7 @@ final class SimulateCommand implements Callable<Integer> {
                     + "free: shorten its duration, raise its sampleInterval, or use --bootstrap", s.name(), bytes / 1e9, out,
                     free / 1e9));
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // the free space cannot be read: go on, the write itself will say what is wrong
         }
     }

@@ -6,6 +6,11 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code eval}: docs/contracts.md scores as a table and a JSON last line, beside the static-threshold baseline. */
 class EvalCommandTest {
@@ -84,7 +89,7 @@ class EvalCommandTest {
     }
 
     @Test
-    void shouldRejectAFolderWithoutScenariosWithOneLineAndExitTwo(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path empty) {
+    void shouldRejectAFolderWithoutScenariosWithOneLineAndExitTwo(@TempDir final Path empty) {
         final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--all", empty.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
@@ -93,9 +98,9 @@ class EvalCommandTest {
 
     /** {@code eval --all scenarios} must not score scenarios/fidelity: only the folder's own files. */
     @Test
-    void evalAllReadsOnlyTheTopOfTheFolder(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
-        final java.nio.file.Path fidelity = java.nio.file.Files.createDirectory(dir.resolve("fidelity"));
-        java.nio.file.Files.copy(java.nio.file.Path.of("..", "scenarios", "fidelity", "ring-64m.yaml"),
+    void evalAllReadsOnlyTheTopOfTheFolder(@TempDir final Path dir) throws Exception {
+        final Path fidelity = Files.createDirectory(dir.resolve("fidelity"));
+        Files.copy(Path.of("..", "scenarios", "fidelity", "ring-64m.yaml"),
             fidelity.resolve("ring-64m.yaml"));
         final FabricTwinCliTest.Run run = FabricTwinCliTest.run("eval", "--all", dir.toString());
 
@@ -104,7 +109,7 @@ class EvalCommandTest {
     }
 
     /** The score table's rows (type and figure columns), without the heading line that names the run. */
-    private static java.util.List<String> tableRows(final String out) {
+    private static List<String> tableRows(final String out) {
         return out.lines().filter(l -> l.startsWith("  ") && l.contains("│")).toList();
     }
 
@@ -114,7 +119,7 @@ class EvalCommandTest {
      * listed with its first-seen time from the capture's start and counted per 10k ports per day.
      */
     @Test
-    void shouldScoreACaptureFromFilesLikeTheSimulatedRun(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    void shouldScoreACaptureFromFilesLikeTheSimulatedRun(@TempDir final Path dir)
         throws Exception {
         final String scenario = "../scenarios/link-down.yaml";
         final FabricTwinCliTest.Run sim = FabricTwinCliTest.run("simulate", "--scenario", scenario, "--out", dir.toString());
@@ -137,7 +142,7 @@ class EvalCommandTest {
         assertThat(simulated.exitCode()).as(simulated.err()).isZero();
         assertThat(tableRows(run.out())).isNotEmpty().isEqualTo(tableRows(simulated.out()));
 
-        final java.nio.file.Path none = java.nio.file.Files.createFile(dir.resolve("healthy-truth.jsonl"));
+        final Path none = Files.createFile(dir.resolve("healthy-truth.jsonl"));
         final FabricTwinCliTest.Run healthy = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", samples,
             "--truth", none.toString(), "--json");
         assertThat(healthy.exitCode()).as(healthy.err()).isZero();
@@ -147,21 +152,21 @@ class EvalCommandTest {
         assertThat(h.get("alerts").asInt()).isEqualTo(falseRoots);
         // 300 s of 1 s samples: the capture spans about 300 s (its stamps carry the simulated clocks' skew)
         final double expected = falseRoots * 10_000.0 / (h.get("ports").asDouble() * 300.0 / 86_400.0);
-        assertThat(h.get("falseRootsPer10kPortsPerDay").asDouble()).isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(h.get("falseRootsPer10kPortsPerDay").asDouble()).isCloseTo(expected, Percentage.withPercentage(2));
         assertThat(healthy.out()).containsPattern("False root alerts: " + falseRoots + " \\(" + falseRoots + " of them while no fault");
-        final java.util.List<String> listed = healthy.out().lines().filter(l -> l.matches("  [A-Z_]+ +\\S+ +-?\\d+\\.\\d s")).toList();
+        final List<String> listed = healthy.out().lines().filter(l -> l.matches("  [A-Z_]+ +\\S+ +-?\\d+\\.\\d s")).toList();
         assertThat(listed).hasSize(falseRoots).anySatisfy(l -> assertThat(l).matches("  LINK_DOWN +link:leaf-5~spine-2 +(8[5-9]|9[0-9])\\.\\d s"));
     }
 
     @Test
     void shouldRejectACaptureWithoutTruthACompressedOneAndABadTruthInOneLineWithExitTwo(
-        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
-        final java.nio.file.Path plain = java.nio.file.Files.writeString(dir.resolve("s.jsonl"),
+        @TempDir final Path dir) throws Exception {
+        final Path plain = Files.writeString(dir.resolve("s.jsonl"),
             "{\"ts\": 1735689600000, \"device\": \"leaf-0\", \"port\": \"eth0\", \"counters\": {\"tx_bytes\": 1}}\n");
-        final java.nio.file.Path xz = java.nio.file.Files.write(dir.resolve("s.jsonl.xz"),
+        final Path xz = Files.write(dir.resolve("s.jsonl.xz"),
             new byte[] {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4});
-        final java.nio.file.Path badTruth = java.nio.file.Files.writeString(dir.resolve("t.jsonl"), "\n{\"type\": \"MOON\"}\n");
-        final java.nio.file.Path empty = java.nio.file.Files.createFile(dir.resolve("none.jsonl"));
+        final Path badTruth = Files.writeString(dir.resolve("t.jsonl"), "\n{\"type\": \"MOON\"}\n");
+        final Path empty = Files.createFile(dir.resolve("none.jsonl"));
         final String scenario = "../scenarios/link-down.yaml";
 
         final FabricTwinCliTest.Run noTruth = FabricTwinCliTest.run("eval", "--scenario", scenario, "--samples", plain.toString());

@@ -11,6 +11,12 @@ import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
 import picocli.CommandLine;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.io.TempDir;
 
 public class FabricTwinCliTest {
 
@@ -114,10 +120,10 @@ public class FabricTwinCliTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         final String[] lines = run.out().split("\\R");
         assertThat(lines[0]).contains("setting", "comm ms", "GPU util");
-        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
+        final var json = new ObjectMapper().readTree(lines[lines.length - 1]);
         assertThat(json.get("rows")).hasSize(2);
         assertThat(json.get("rows").get(0).get("commTimeMs").asDouble() / json.get("rows").get(1).get("commTimeMs").asDouble())
-            .isCloseTo(4.0, org.assertj.core.api.Assertions.within(0.01));
+            .isCloseTo(4.0, Assertions.within(0.01));
         assertThat(json.get("rows").get(1).get("gpuUtilization").asDouble()).isBetween(0.0, 1.0);
     }
 
@@ -130,7 +136,7 @@ public class FabricTwinCliTest {
         final String[] lines = run.out().split("\\R");
         assertThat(lines[0]).contains("comm p50 ms", "comm p90 ms");
         assertThat(run.out()).contains("(5 hash seeds per value: the scenario's own and the next 4)");
-        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        final var row = new ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
         assertThat(row.get("seeds").asInt()).isEqualTo(5);
         assertThat(row.get("commP90Ms").asDouble()).isGreaterThanOrEqualTo(row.get("commTimeMs").asDouble());
     }
@@ -143,7 +149,7 @@ public class FabricTwinCliTest {
         final String[] lines = run.out().split("\\R");
         assertThat(lines[0]).contains("comm p50 ms", "comm p90 ms");
         assertThat(lines[1]).startsWith("as declared").contains("ringx");
-        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        final var row = new ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
         assertThat(row.get("seeds").asInt()).isEqualTo(9);
         // 16 flows per leaf on 16 uplinks: at best line rate (5.5 ms), hash collisions make it 2-5x that
         assertThat(row.get("commTimeMs").asDouble()).isBetween(10.0, 30.0);
@@ -151,7 +157,7 @@ public class FabricTwinCliTest {
     }
 
     @Test
-    void whatIfReportsTheMakespanOfAScenarioOfOnlyFlows(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    void whatIfReportsTheMakespanOfAScenarioOfOnlyFlows(@TempDir final Path dir)
         throws Exception {
         final Run run = run("whatif", "--scenario", "../scenarios/fidelity/incast-16m.yaml", "--json");
 
@@ -159,13 +165,13 @@ public class FabricTwinCliTest {
         final String[] lines = run.out().split("\\R");
         assertThat(lines[1]).startsWith("as declared").contains("(flows)", " - ");
         assertThat(run.out()).contains("(flows: the makespan of the scenario's explicit flows");
-        final var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
+        final var row = new ObjectMapper().readTree(lines[lines.length - 1]).get("rows").get(0);
         assertThat(row.get("job").asText()).isEqualTo("(flows)");
-        assertThat(row.get("commTimeMs").asDouble()).isCloseTo(20.45, org.assertj.core.api.Assertions.within(0.5)); // 15 x 16 MiB into one NIC
+        assertThat(row.get("commTimeMs").asDouble()).isCloseTo(20.45, Assertions.within(0.5)); // 15 x 16 MiB into one NIC
         assertThat(row.get("gpuUtilization").isNull()).isTrue();
 
-        final java.nio.file.Path bad = dir.resolve("bad.yaml");
-        java.nio.file.Files.writeString(bad, """
+        final Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, """
             fabric: {kind: spine-leaf}
             flows: [{id: bulk, src: host-0, dst: host-99, bytes: 1GB}]
             """);
@@ -182,8 +188,8 @@ public class FabricTwinCliTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).contains("ref p50", "twin p50", "incast 16M", "ringx 64M 1:1");
         final String[] lines = run.out().split("\\R");
-        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
-        assertThat(json.get("incast-16M.ratio").asDouble()).isCloseTo(1.0, org.assertj.core.api.Assertions.within(0.02));
+        final var json = new ObjectMapper().readTree(lines[lines.length - 1]);
+        assertThat(json.get("incast-16M.ratio").asDouble()).isCloseTo(1.0, Assertions.within(0.02));
         assertThat(json.has("ringx-64M-1:1.meanRatio")).isTrue();
     }
 
@@ -204,7 +210,7 @@ public class FabricTwinCliTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).contains("pfc-storm-small: 128 ports, 44 devices");
         final String[] lines = run.out().split("\\R");
-        final var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines[lines.length - 1]);
+        final var json = new ObjectMapper().readTree(lines[lines.length - 1]);
         // 3 device meters x 2 kinds: 10 devices bounded, all 44 otherwise
         assertThat(json.get("pfc-storm-small.deviceSeries").asInt()).isEqualTo(10 * 6);
         assertThat(json.get("pfc-storm-small.deviceSeriesEveryDevice").asInt()).isEqualTo(44 * 6);
@@ -213,26 +219,26 @@ public class FabricTwinCliTest {
     }
 
     @Test
-    void shouldSimulateAScenarioIntoTheFourFiles(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+    void shouldSimulateAScenarioIntoTheFourFiles(@TempDir final Path dir) throws Exception {
         final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).contains("simulate: pfc-storm-small, 128 ports", "2 faults");
-        assertThat(java.nio.file.Files.readAllLines(dir.resolve("truth.jsonl"))).hasSize(2);
-        assertThat(java.nio.file.Files.size(dir.resolve("samples.jsonl"))).isPositive();
+        assertThat(Files.readAllLines(dir.resolve("truth.jsonl"))).hasSize(2);
+        assertThat(Files.size(dir.resolve("samples.jsonl"))).isPositive();
         assertThat(dir.resolve("topology.json")).exists();
         assertThat(dir.resolve("jobs.json")).exists();
     }
 
     @Test
-    void shouldStartSimulatedTimeAtTheGivenEpoch(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+    void shouldStartSimulatedTimeAtTheGivenEpoch(@TempDir final Path dir) throws Exception {
         final Run run = run("simulate", "--scenario", "../scenarios/pfc-storm-small.yaml", "--out", dir.toString(),
             "--epoch", "2026-06-01T00:00:00Z");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        final long epoch = java.time.Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
+        final long epoch = Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
         // the storm is injected at 120 s of simulated time (docs/contracts.md: fault times are epoch ms on that clock)
-        assertThat(java.nio.file.Files.readString(dir.resolve("truth.jsonl"))).contains("\"start\":" + (epoch + 120_000));
+        assertThat(Files.readString(dir.resolve("truth.jsonl"))).contains("\"start\":" + (epoch + 120_000));
     }
 
     @Test

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 /** {@code ingest}'s exit status: 0 when a sample came out, 1 when nothing was ingested, 2 for bad usage; one summary line. */
 class IngestExitStatusTest {
@@ -82,12 +85,12 @@ class IngestExitStatusTest {
 
     /** {@code --output -} writes samples to the process's stdout, not to picocli's writer: caught here. */
     static Run runToStdout(final String... args) {
-        final java.io.PrintStream before = System.out;
-        final java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(stdout, true, java.nio.charset.StandardCharsets.UTF_8));
+        final PrintStream before = System.out;
+        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
         try {
             final Run r = run(args);
-            return new Run(r.exitCode(), r.out() + stdout.toString(java.nio.charset.StandardCharsets.UTF_8), r.err());
+            return new Run(r.exitCode(), r.out() + stdout.toString(StandardCharsets.UTF_8), r.err());
         } finally {
             System.setOut(before);
         }

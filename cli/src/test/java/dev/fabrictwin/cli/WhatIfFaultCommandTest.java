@@ -20,6 +20,7 @@ import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.IterationRecord;
+import java.util.Arrays;
 
 /** {@code whatif --fault} against {@code simulate} of the same fault, and {@code whatif --topology --jobs}. */
 class WhatIfFaultCommandTest {
@@ -173,7 +174,7 @@ class WhatIfFaultCommandTest {
     }
 
     private static String[] concat(final String[] a, final String[] b) {
-        final String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        final String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

@@ -4,6 +4,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.LinkedHashMap;
 
 /** The one-line JSON that {@code --json} prints last, so scripts can read it. */
 public final class Json {
@@ -23,10 +26,10 @@ public final class Json {
 
     /** Rounds figures to 4 significant digits for humans reading the JSON; keys keep their order. */
     public static Map<String, Object> rounded(final Map<String, Double> figures) {
-        final Map<String, Object> out = new java.util.LinkedHashMap<>();
+        final Map<String, Object> out = new LinkedHashMap<>();
         figures.forEach((k, v) -> out.put(k, !Double.isFinite(v) ? null
             : v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) (long) (double) v
-            : new java.math.BigDecimal(v).round(new java.math.MathContext(4)).doubleValue()));
+            : new BigDecimal(v).round(new MathContext(4)).doubleValue()));
         return out;
     }
 }

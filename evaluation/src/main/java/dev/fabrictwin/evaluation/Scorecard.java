@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fault.FaultType;
+import java.util.Collections;
 
 /**
  * Scores alerts against the injected faults exactly as docs/contracts.md, Scoring defines it. Only root-cause alerts
@@ -172,7 +173,7 @@ public record Scorecard(Line overall, Map<String, Line> byType) {
     }
 
     public Scorecard {
-        byType = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(byType));
+        byType = Collections.unmodifiableSortedMap(new TreeMap<>(byType));
     }
 
     /** Length of [runStart, runEnd) with no fault active (outside every [start, end]). */

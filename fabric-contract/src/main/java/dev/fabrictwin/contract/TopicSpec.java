@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serde;
+import java.util.Locale;
 
 /**
  * One topic of the wire contract (docs/contracts.md, Topics): its name, the serdes of its keys and values, its layout
@@ -20,7 +21,7 @@ public record TopicSpec<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerd
         DELETE, COMPACT;
 
         public String config() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -27,6 +27,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import java.io.UncheckedIOException;
 
 /**
  * The topics' value serdes on hostile records, as Kafka Streams calls them: a value that writes back to itself, or
@@ -78,7 +79,7 @@ class ContractCodecFuzzProperties {
         }
         assertThatThrownBy(() -> TOPICS.truth().valueSerde().deserializer().deserialize("t",
             (new String(TOPICS.truth().valueSerde().serializer().serialize("t", TRUTH), StandardCharsets.UTF_8) + "]")
-                .getBytes(StandardCharsets.UTF_8))).isInstanceOf(java.io.UncheckedIOException.class);
+                .getBytes(StandardCharsets.UTF_8))).isInstanceOf(UncheckedIOException.class);
     }
 
     private static <T> void assertValueOrDeadLetter(final Serde<T> serde, final byte[] record) {

@@ -22,6 +22,9 @@ import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.HexFormat;
 
 /** The wire contract of docs/contracts.md: topic layout, record shapes on the wire, dead-letter headers, scoring rules. */
 class WireContractTest {
@@ -89,7 +92,7 @@ class WireContractTest {
     @Test
     void shouldCutAnOversizedRecordSoItsDeadLetterAlwaysFitsAndStillIdentifiesIt() throws Exception {
         final byte[] big = new byte[(1 << 20) - 100];   // just under the producer's 1 MiB request limit
-        java.util.Arrays.fill(big, (byte) 'x');
+        Arrays.fill(big, (byte) 'x');
         final RecordHeaders headers = new RecordHeaders();
 
         final byte[] carried = DeadLetter.fit(big, headers);
@@ -98,7 +101,7 @@ class WireContractTest {
         assertThat(new String(headers.lastHeader(DeadLetter.ORIGINAL_SIZE).value(), StandardCharsets.UTF_8))
             .isEqualTo(Integer.toString(big.length));
         assertThat(new String(headers.lastHeader(DeadLetter.ORIGINAL_SHA256).value(), StandardCharsets.UTF_8))
-            .isEqualTo(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(big)));
+            .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(big)));
         final RecordHeaders small = new RecordHeaders();
         assertThat(DeadLetter.fit("{not json".getBytes(StandardCharsets.UTF_8), small)).asString().isEqualTo("{not json");
         assertThat(small.toArray()).isEmpty();

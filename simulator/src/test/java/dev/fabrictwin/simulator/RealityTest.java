@@ -19,6 +19,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.util.HashMap;
 
 class RealityTest {
 
@@ -75,9 +76,9 @@ class RealityTest {
             new Reality.Range(1, 1), new Reality.Range(1, 1), new Reality.Range(0, 0), new Reality.Range(0, 0),
             EnumSet.of(Hidden.CONTROL_FRAMES), new Reality.Range(0, 0), new Reality.Range(0, 0), 1);
         final Scenario s = draw(1).withTelemetry(TelemetryProfile.ideal().withRealityDraw(1));
-        final Map<String, Sample> last = new java.util.HashMap<>();
+        final Map<String, Sample> last = new HashMap<>();
         new SyntheticCluster(s, s.telemetry(), all).run(x -> last.put(x.device() + "/" + x.port(), x), done -> { });
-        final Map<String, Sample> ideal = new java.util.HashMap<>();
+        final Map<String, Sample> ideal = new HashMap<>();
         new SyntheticCluster(s, TelemetryProfile.ideal()).run(x -> ideal.put(x.device() + "/" + x.port(), x), done -> { });
         // leaf-0 eth0 faces host-0 nic0
         final long extraTx = last.get("leaf-0/eth0").counters().get(CounterNames.TX_PACKETS)

@@ -24,6 +24,12 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.io.ByteArrayInputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import org.assertj.core.api.Assertions;
 
 class SyntheticClusterTest {
 
@@ -108,7 +114,7 @@ class SyntheticClusterTest {
         final List<Sample> wrapped = run(s, new TelemetryProfile(32, 0, 0, 0, 0, 1, 0, 0));
 
         final Map<String, List<Sample>> byPort = wrapped.stream()
-            .collect(Collectors.groupingBy(x -> x.device() + "/" + x.port(), java.util.LinkedHashMap::new, Collectors.toList()));
+            .collect(Collectors.groupingBy(x -> x.device() + "/" + x.port(), LinkedHashMap::new, Collectors.toList()));
         assertThat(wrapped).allSatisfy(x -> assertThat(x.counter("tx_bytes", 0)).isBetween(0L, 0xFFFF_FFFFL));
         long decreases = 0;
         for (final List<Sample> series : byPort.values()) {
@@ -176,8 +182,8 @@ class SyntheticClusterTest {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream rejected = new ByteArrayOutputStream();
         final IngestStats stats = new IngestStats();
-        new CanonicalAdapter().parse(new java.io.ByteArrayInputStream(original),
-            ParseContext.defaults(java.time.Clock.fixed(java.time.Instant.parse("2026-11-01T00:00:00Z"), java.time.ZoneOffset.UTC)).withoutTimeWindow(), new StreamSinks(out, rejected, "t", stats));
+        new CanonicalAdapter().parse(new ByteArrayInputStream(original),
+            ParseContext.defaults(Clock.fixed(Instant.parse("2026-11-01T00:00:00Z"), ZoneOffset.UTC)).withoutTimeWindow(), new StreamSinks(out, rejected, "t", stats));
 
         assertThat(stats.rejected()).isZero();
         assertThat(out.toByteArray()).isEqualTo(original);
@@ -202,9 +208,9 @@ class SyntheticClusterTest {
         final double wire = dev.fabrictwin.twin.fabric.Technology.ROCE_V2.wirePerPayload();
         assertThat(increase(samples, "host-0", "nic0", "tx_bytes", first, s.epochMillis(2.0))).isZero();
         assertThat((double) increase(samples, "host-0", "nic0", "tx_bytes", first, end))
-            .isCloseTo(10e9 * wire, org.assertj.core.api.Assertions.within(1e3)); // once, then it ends
+            .isCloseTo(10e9 * wire, Assertions.within(1e3)); // once, then it ends
         assertThat((double) increase(samples, "host-3", "nic0", "rx_bytes", first, end))
-            .isCloseTo(10e9 * wire, org.assertj.core.api.Assertions.within(1e3));
+            .isCloseTo(10e9 * wire, Assertions.within(1e3));
 
         SimulationFiles.write(new SyntheticCluster(s, TelemetryProfile.ideal()), dir, d -> { });
         assertThat(Files.readString(dir.resolve(SimulationFiles.TOPOLOGY))).contains("\"transport\" : \"pfc\"");

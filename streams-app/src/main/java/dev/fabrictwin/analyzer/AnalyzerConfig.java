@@ -3,6 +3,7 @@ package dev.fabrictwin.analyzer;
 import java.io.Serializable;
 
 import dev.fabrictwin.analyzer.rates.PortRates;
+import java.util.OptionalDouble;
 
 /**
  * The analyzer's knobs, each with a default that suits 1 s telemetry from a RoCE/IB training fabric.
@@ -41,8 +42,8 @@ public record AnalyzerConfig(long tickMs, long graceMs, int openAfterTicks, int 
     }
 
     /** The P99 latency objective, when the operator set one. */
-    public java.util.OptionalDouble latencySlo() {
-        return Double.isNaN(latencySloUs) ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(latencySloUs);
+    public OptionalDouble latencySlo() {
+        return Double.isNaN(latencySloUs) ? OptionalDouble.empty() : OptionalDouble.of(latencySloUs);
     }
 
     /** The same settings with this P99 objective (µs; NaN: none). */

@@ -3,6 +3,7 @@ package dev.fabrictwin.analyzer;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.telemetry.RejectReason;
+import java.util.List;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */
 public interface AnalyzerListener {
@@ -32,7 +33,7 @@ public interface AnalyzerListener {
      * Sharded: every alert open after each tick the correlation stage correlated (the shards' {@link TickReport}s
      * carry none; the correlation stage holds them).
      */
-    default void openAlerts(final java.util.List<Alert> open) {
+    default void openAlerts(final List<Alert> open) {
     }
 
     default void jobHealth(final JobHealth health) {

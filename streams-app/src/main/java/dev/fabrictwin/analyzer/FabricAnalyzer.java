@@ -29,6 +29,12 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
 
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health
@@ -102,7 +108,7 @@ public final class FabricAnalyzer implements Serializable {
         }
         this.paths = new PathLearner(twin.fabric(), config.calibration().paths());
         this.lastEnd = new long[twin.fabric().directedLinkCount()];
-        java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
+        Arrays.fill(lastEnd, Long.MIN_VALUE);
     }
 
     /**
@@ -172,7 +178,7 @@ public final class FabricAnalyzer implements Serializable {
             final List<JobHealth> jobHealth = judged.health();
             final boolean calm = correlation.openRoots().isEmpty();
             final TickContext context = new TickContext(tick, twin, config, jobs::slowdown, calm)
-                .covering(calm ? java.util.Set.of() : coveredDevices());
+                .covering(calm ? Set.of() : coveredDevices());
             final PfcBoundary.Builder boundary = new PfcBoundary.Builder();
             if (shards != null) {
                 context.sharded(shards, boundary);
@@ -242,21 +248,21 @@ public final class FabricAnalyzer implements Serializable {
 
     /** The fabric's id, ports in index order (what the learned parts' keys mean) and devices, as a CRC-32. */
     static long fingerprint(final Fabric fabric) {
-        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update((fabric.id() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        final CRC32 crc = new CRC32();
+        crc.update((fabric.id() + '\n').getBytes(StandardCharsets.UTF_8));
         for (int d = 0; d < fabric.directedLinkCount(); d++) {
             final PortRef p = fabric.txPort(d);
-            crc.update((p.device() + '/' + p.port() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            crc.update((p.device() + '/' + p.port() + '\n').getBytes(StandardCharsets.UTF_8));
         }
         for (final dev.fabrictwin.twin.fabric.Node n : fabric.nodes()) {
-            crc.update((n.name() + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            crc.update((n.name() + '\n').getBytes(StandardCharsets.UTF_8));
         }
         return (long) fabric.directedLinkCount() << 32 | crc.getValue();
     }
 
     /** The devices the open alerts name (a job's impact names none: its causes do). */
-    private java.util.Set<String> coveredDevices() {
-        final java.util.Set<String> devices = new java.util.HashSet<>();
+    private Set<String> coveredDevices() {
+        final Set<String> devices = new HashSet<>();
         for (final Alert a : correlation.openAlerts()) {
             if (a.entity().device() != null) {
                 devices.add(a.entity().device());
@@ -291,7 +297,7 @@ public final class FabricAnalyzer implements Serializable {
     }
 
     /** Devices whose clocks run ahead of the fabric's event time, and by how much (ms): reported, not waited for. */
-    public java.util.Map<String, Long> clocksAhead() {
+    public Map<String, Long> clocksAhead() {
         return ticks.devicesAhead();
     }
 

@@ -11,6 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import java.util.Collections;
+import java.util.stream.IntStream;
 
 /**
  * What the analysis publishes is a function of the telemetry, not of the order it arrives in. Live, the intervals
@@ -51,7 +53,7 @@ class ArrivalOrderTest {
         final long tickMs = capture.scenario().sampleInterval().toMillis();
         final List<PortInterval> inOrder = capture.intervals();
         final PortInterval first = inOrder.get(0);
-        final int later = java.util.stream.IntStream.range(0, inOrder.size())
+        final int later = IntStream.range(0, inOrder.size())
             .filter(i -> Math.floorDiv(inOrder.get(i).t0(), tickMs) > Math.floorDiv(first.t0(), tickMs)).findFirst().orElseThrow();
         final List<PortInterval> laterFirst = new ArrayList<>(inOrder);
         laterFirst.add(0, laterFirst.remove(later));
@@ -91,7 +93,7 @@ class ArrivalOrderTest {
             for (final PortInterval i : intervals.subList(from, to)) {
                 lanes.get(Math.floorMod(i.device().hashCode(), LANES)).add(i);
             }
-            java.util.Collections.shuffle(lanes, random);
+            Collections.shuffle(lanes, random);
             lanes.forEach(out::addAll);
             from = to;
         }

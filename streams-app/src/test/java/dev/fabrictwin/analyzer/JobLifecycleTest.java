@@ -27,6 +27,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.util.LinkedHashMap;
 
 /**
  * Jobs start and end while the analyzer runs. In the telemetry, job {@code late} starts at 20 s and ends at 60 s;
@@ -64,7 +65,7 @@ class JobLifecycleTest {
         final List<Sample> samples = new ArrayList<>();
         cluster.run(samples::add, d -> { });
         final JsonNode topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        final Map<String, ObjectNode> docs = new java.util.LinkedHashMap<>();
+        final Map<String, ObjectNode> docs = new LinkedHashMap<>();
         JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(j -> docs.put(j.get("id").asText(), (ObjectNode) j));
         declare.accept(docs);
         final FabricAnalyzer analyzer = new FabricAnalyzer(TwinReplica.from(topology, List.copyOf(docs.values()), EPOCH),

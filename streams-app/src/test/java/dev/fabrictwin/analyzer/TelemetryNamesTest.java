@@ -25,6 +25,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.util.Comparator;
 
 /**
  * Real telemetry names its ports as the devices do; the topology document's {@code names} section makes them meet.
@@ -55,7 +56,7 @@ class TelemetryNamesTest {
         final List<Sample> samples = new ArrayList<>();
         cluster.run(s -> samples.add(rename.apply(s)), d -> { });
         samples.addAll(extra);
-        samples.sort(java.util.Comparator.comparingLong(Sample::ts));
+        samples.sort(Comparator.comparingLong(Sample::ts));
         final ObjectNode topology = (ObjectNode) JSON.readTree(SimulationFiles.topologyJson(cluster));
         if (names != null) {
             topology.set("names", names);

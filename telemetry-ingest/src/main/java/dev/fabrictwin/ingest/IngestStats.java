@@ -5,6 +5,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.TreeMap;
 
 /** Counts for the ingest summary line: records in, samples out, rejected by reason. */
 public final class IngestStats {
@@ -12,8 +15,8 @@ public final class IngestStats {
     private long records;
     private long samples;
     private final Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
-    private final Map<String, Long> dropped = new java.util.TreeMap<>();
-    private final Map<String, Long> warnings = new java.util.LinkedHashMap<>();
+    private final Map<String, Long> dropped = new TreeMap<>();
+    private final Map<String, Long> warnings = new LinkedHashMap<>();
 
     public synchronized void record() {
         records++;
@@ -38,7 +41,7 @@ public final class IngestStats {
     }
 
     /** Each distinct warning once, with how often it came: {@code <text> (3 times)}. */
-    public synchronized java.util.List<String> warnings() {
+    public synchronized List<String> warnings() {
         return warnings.entrySet().stream().map(e -> e.getKey() + (e.getValue() > 1 ? " (" + e.getValue() + " times)" : ""))
             .toList();
     }

@@ -9,6 +9,8 @@ import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.Base64;
 
 /**
  * {@code ingest --output -}: canonical JSON lines to a stream; rejected units to a {@code .rejected} file as
@@ -46,11 +48,11 @@ public final class StreamSinks implements IngestSink {
 
     @Override
     public void reject(final Rejection r) {
-        final var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        final var node = JsonNodeFactory.instance.objectNode();
         node.put("error", r.error());
         node.put("source", source + ":" + r.format());
         node.put("offset", r.location());
-        node.put("raw", java.util.Base64.getEncoder().encodeToString(r.raw()));
+        node.put("raw", Base64.getEncoder().encodeToString(r.raw()));
         try {
             rejected.write(node.toString().getBytes(StandardCharsets.UTF_8));
             rejected.write('\n');

@@ -53,6 +53,12 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.JobJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Failures while the fabric's telemetry flows, on a real cluster (a KRaft controller and three brokers,
@@ -93,7 +99,7 @@ class AnalyzerChaosTest {
     }
 
     @BeforeAll
-    static void startCluster() throws java.io.IOException {
+    static void startCluster() throws IOException {
         TempDirs.delete(BROKER_DATA);
         kafka = EmbeddedKafka.builder().dedicatedController().brokers(3).dataDir(BROKER_DATA)
             .brokerConfig("min.insync.replicas", "2")
@@ -146,7 +152,7 @@ class AnalyzerChaosTest {
     }
 
     /** The analyzers' logs and state, kept under target/ for the post-mortem of a failed run. */
-    private static Path logDir(final String name) throws java.io.IOException {
+    private static Path logDir(final String name) throws IOException {
         final Path dir = Path.of("target", "chaos", name);
         TempDirs.delete(dir);
         return Files.createDirectories(dir);
@@ -167,7 +173,7 @@ class AnalyzerChaosTest {
         // recent event times, as live telemetry has: Kafka rolls and expires segments by record time, so records
         // stamped in 2025 would be deleted by retention while the run reads them
         final Duration length = Duration.parse("PT" + plan.duration().toUpperCase(Locale.ROOT));
-        tree.put("epoch", java.time.Instant.now().minus(length).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        tree.put("epoch", Instant.now().minus(length).truncatedTo(ChronoUnit.SECONDS).toString());
         final Scenario scenario = ScenarioParser.parse(tree, Path.of("..", "scenarios"));
         final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
         final List<Sample> samples = new ArrayList<>();
@@ -344,8 +350,8 @@ class AnalyzerChaosTest {
     static List<String> onlyInOne(final List<String> live, final List<String> reference) {
         final int shown = 5;
         final List<String> out = new ArrayList<>();
-        final java.util.Set<String> inLive = new java.util.HashSet<>(live);
-        final java.util.Set<String> inReference = new java.util.HashSet<>(reference);
+        final Set<String> inLive = new HashSet<>(live);
+        final Set<String> inReference = new HashSet<>(reference);
         final List<String> liveOnly = live.stream().filter(h -> !inReference.contains(h)).toList();
         final List<String> referenceOnly = reference.stream().filter(h -> !inLive.contains(h)).toList();
         liveOnly.stream().limit(shown).forEach(h -> out.add("live only (" + liveOnly.size() + "): " + h));
@@ -375,13 +381,13 @@ class AnalyzerChaosTest {
             from.topology().name(), to.topology().name(), from.jobs().name(), to.jobs().name());
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(), new ByteArraySerializer())) {
-            final List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+            final List<TopicPartition> partitions = new ArrayList<>();
             for (final String topic : names.keySet()) {
-                consumer.partitionsFor(topic).forEach(p -> partitions.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+                consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            final Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             // every input record, or a failure saying how far it got
             final List<ConsumerRecord<String, byte[]>> input = KafkaReads.readUntil(consumer,
                 read -> partitions.stream().allMatch(tp -> consumer.position(tp) >= ends.get(tp)), Duration.ofMinutes(2));
@@ -396,8 +402,8 @@ class AnalyzerChaosTest {
      * The analyzers' log lines about the rates tasks of the partitions the lane faults name (their restarts, restores,
      * corruptions, where they resumed): what a failed run's message must carry, as CI keeps no other file.
      */
-    private static String ratesTaskLives(final List<AnalyzerProcess> analyzers, final List<String> laneFaults) throws java.io.IOException {
-        final java.util.Set<Integer> partitions = LaneIntervals.partitionsOf(laneFaults, Topics.PARTITIONS);
+    private static String ratesTaskLives(final List<AnalyzerProcess> analyzers, final List<String> laneFaults) throws IOException {
+        final Set<Integer> partitions = LaneIntervals.partitionsOf(laneFaults, Topics.PARTITIONS);
         final List<String> lines = new ArrayList<>();
         for (final AnalyzerProcess a : analyzers) {
             // (the rates sub-topology's number depends on the stores before it: matched as any "N_p")
@@ -411,7 +417,7 @@ class AnalyzerChaosTest {
         return analyzers.stream().map(a -> {
             try {
                 return a.logTail();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return e.toString();
             }
         }).collect(Collectors.joining("\n----\n"));
@@ -554,7 +560,7 @@ class AnalyzerChaosTest {
         }
 
         /** Everything read, for the post-mortem of a failed comparison. */
-        void dump(final Path file) throws java.io.IOException {
+        void dump(final Path file) throws IOException {
             final List<String> lines = new ArrayList<>();
             transitionsById().forEach((id, t) -> lines.add(id + " " + t));
             jobHealth.forEach(h -> lines.add(h.job() + "@" + h.ts() + " slowdown " + h.slowdown()));

@@ -10,6 +10,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.function.Predicate;
 
 /**
  * {@code fabric-twin analyze} in a JVM of its own, as an operator runs it under a supervisor: started with a stable
@@ -85,7 +93,7 @@ final class AnalyzerProcess implements AutoCloseable {
     }
 
     /** The log's lines that {@code wanted} accepts, each prefixed with this instance's name, and the start marks. */
-    List<String> lines(final java.util.function.Predicate<String> wanted) throws IOException {
+    List<String> lines(final Predicate<String> wanted) throws IOException {
         if (!Files.exists(log)) {
             return List.of();
         }
@@ -99,7 +107,7 @@ final class AnalyzerProcess implements AutoCloseable {
      */
     List<Optional<Double>> processingAfter() throws IOException {
         final String text = Files.exists(log) ? Files.readString(log) : "";
-        final java.util.ArrayList<Optional<Double>> out = new java.util.ArrayList<>();
+        final ArrayList<Optional<Double>> out = new ArrayList<>();
         final String[] runs = text.split("(?m)^" + START_MARK + "\\d+$");
         for (int i = 1; i < runs.length; i++) {
             final Matcher m = PROCESSING.matcher(runs[i]);
@@ -130,15 +138,15 @@ final class AnalyzerProcess implements AutoCloseable {
             return -1;
         }
         try {
-            final String body = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(last)).timeout(java.time.Duration.ofSeconds(5)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            final String body = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(last)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
             return body.lines().filter(l -> l.startsWith(name) && l.contains(label))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
-        } catch (java.net.ConnectException e) { // it stopped (or restarted) between the log and the request
+        } catch (ConnectException e) { // it stopped (or restarted) between the log and the request
             return -1;
         }
     }

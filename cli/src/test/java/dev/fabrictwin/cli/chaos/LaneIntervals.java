@@ -11,6 +11,12 @@ import org.apache.kafka.clients.admin.Admin;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
+import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * What the rates tasks committed to the lanes, read back (the analyzers keep their repartition records: purging is
@@ -29,13 +35,13 @@ final class LaneIntervals {
      * The sample partitions (of {@code partitions}) of the ports named in {@code faults}: each port's device is its
      * record key, placed by the producer's default partitioner.
      */
-    static java.util.Set<Integer> partitionsOf(final List<String> faults, final int partitions) {
-        final java.util.Set<Integer> out = new java.util.TreeSet<>();
+    static Set<Integer> partitionsOf(final List<String> faults, final int partitions) {
+        final Set<Integer> out = new TreeSet<>();
         for (final String fault : faults) {
             final int slash = fault.indexOf('/');
             if (slash > 0 && fault.indexOf(':') > slash) {
-                final byte[] device = fault.substring(0, slash).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                out.add(org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(device)) % partitions);
+                final byte[] device = fault.substring(0, slash).getBytes(StandardCharsets.UTF_8);
+                out.add(Utils.toPositive(Utils.murmur2(device)) % partitions);
             }
         }
         return out;
@@ -44,12 +50,12 @@ final class LaneIntervals {
     /** What is wrong with the committed intervals (a count line, then the first few cases); empty when nothing is. */
     static List<String> faults(final Properties client, final String applicationId,
                                  final List<dev.fabrictwin.twin.telemetry.Sample> samples) throws Exception {
-        final Map<String, java.util.TreeSet<Long>> sampled = new HashMap<>();
-        samples.forEach(x -> sampled.computeIfAbsent(x.device() + "/" + x.port(), k -> new java.util.TreeSet<>()).add(x.ts()));
+        final Map<String, TreeSet<Long>> sampled = new HashMap<>();
+        samples.forEach(x -> sampled.computeIfAbsent(x.device() + "/" + x.port(), k -> new TreeSet<>()).add(x.ts()));
         final Map<String, List<PortInterval>> byPort = new HashMap<>();
         // where each interval was read: lane topic and offset (a gap over consecutive offsets was never sent; one over
         // a run of offsets was in transactions that aborted)
-        final Map<PortInterval, String> where = new java.util.IdentityHashMap<>();
+        final Map<PortInterval, String> where = new IdentityHashMap<>();
         try (Admin admin = Admin.create(client)) {
             final List<String> lanes = admin.listTopics().names().get().stream()
                 .filter(t -> t.startsWith(applicationId + "-analyzer-intervals") && t.endsWith("-repartition")).toList();
@@ -69,13 +75,13 @@ final class LaneIntervals {
         int spanning = 0;
         int missing = 0;
         long read = 0;
-        for (final Map.Entry<String, List<PortInterval>> e : new java.util.TreeMap<>(byPort).entrySet()) {
+        for (final Map.Entry<String, List<PortInterval>> e : new TreeMap<>(byPort).entrySet()) {
             PortInterval last = null;
             for (final PortInterval i : e.getValue()) { // in the order the analysis read them
                 read++;
                 if (last != null && i.t0() > last.t1() && missing++ < 10) {
                     out.add(String.format("%s: nothing committed for [%d, %d] (%d samples between; read at %s, then %s)", e.getKey(),
-                        last.t1(), i.t0(), sampled.getOrDefault(e.getKey(), new java.util.TreeSet<>()).subSet(last.t1(), false, i.t0(), true).size(),
+                        last.t1(), i.t0(), sampled.getOrDefault(e.getKey(), new TreeSet<>()).subSet(last.t1(), false, i.t0(), true).size(),
                         where.get(last), where.get(i)));
                 }
                 if (last != null && i.t1() <= last.t1()) {
@@ -86,7 +92,7 @@ final class LaneIntervals {
                             last.t0(), last.t1(), i.increases().get("tx_packets"), last.increases().get("tx_packets")));
                     }
                 }
-                final java.util.TreeSet<Long> times = sampled.get(e.getKey());
+                final TreeSet<Long> times = sampled.get(e.getKey());
                 if (times != null && times.subSet(i.t0(), false, i.t1(), false).size() > 0 && spanning++ < 10) {
                     out.add(String.format("%s: [%d, %d] spans %d samples between its ends (read at %s, the one before at %s)", e.getKey(),
                         i.t0(), i.t1(), times.subSet(i.t0(), false, i.t1(), false).size(), where.get(i), last == null ? "-" : where.get(last)));

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import java.util.Comparator;
 
 /**
  * The partitions a read_committed reader cannot read to their end, and the transactions holding them: the
@@ -44,7 +45,7 @@ final class OpenTransactions {
                 new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(10, TimeUnit.SECONDS);
             final List<TopicPartition> held = partitions.stream()
                 .filter(p -> stable.get(p).offset() < end.get(p).offset()).sorted(
-                    java.util.Comparator.comparing(TopicPartition::toString)).toList();
+                    Comparator.comparing(TopicPartition::toString)).toList();
             if (held.isEmpty()) {
                 return "no partition is held by an open transaction";
             }

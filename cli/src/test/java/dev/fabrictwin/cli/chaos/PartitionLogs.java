@@ -14,6 +14,7 @@ import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.Record;
+import java.util.Iterator;
 
 /**
  * A partition's batches as each broker wrote them to disk: offsets, producer id and epoch, and the commit and abort
@@ -81,7 +82,7 @@ final class PartitionLogs {
     }
 
     private static String marker(final FileChannelRecordBatch batch) {
-        final java.util.Iterator<Record> records = batch.iterator();
+        final Iterator<Record> records = batch.iterator();
         return records.hasNext() ? ControlRecordType.parse(records.next().key()).name() : "(empty control batch)";
     }
 }

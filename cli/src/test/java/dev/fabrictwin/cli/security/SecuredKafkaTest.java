@@ -42,6 +42,16 @@ import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
 import dev.fabrictwin.testing.kafka.KafkaReads;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * simulate, ingest and analyze against a SASL_SSL (SCRAM-SHA-512) broker that enforces ACLs, configured only through
@@ -88,17 +98,17 @@ class SecuredKafkaTest {
         final CompletableFuture<Run> analyze = CompletableFuture.supplyAsync(() -> run("analyze", "--config", config,
             "--application-id", app, "--metrics-port", "0", "--state-dir", dir.resolve("revoked-state").toString(),
             "--status-every", "0"));
-        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+        try (Admin admin = kafka.admin()) {
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (System.nanoTime() < deadline && !stable(admin, app)) {
                 TimeUnit.MILLISECONDS.sleep(200); // polling the group's state with a deadline
             }
             // an operator takes its right to read the samples away: replacing threads cannot cure that
-            admin.deleteAcls(List.of(new org.apache.kafka.common.acl.AclBindingFilter(
-                new org.apache.kafka.common.resource.ResourcePatternFilter(org.apache.kafka.common.resource.ResourceType.TOPIC,
-                    TOPICS.samples().name(), org.apache.kafka.common.resource.PatternType.LITERAL),
-                new org.apache.kafka.common.acl.AccessControlEntryFilter("User:revoked", null,
-                    org.apache.kafka.common.acl.AclOperation.READ, org.apache.kafka.common.acl.AclPermissionType.ALLOW))))
+            admin.deleteAcls(List.of(new AclBindingFilter(
+                new ResourcePatternFilter(ResourceType.TOPIC,
+                    TOPICS.samples().name(), PatternType.LITERAL),
+                new AccessControlEntryFilter("User:revoked", null,
+                    AclOperation.READ, AclPermissionType.ALLOW))))
                 .all().get(30, TimeUnit.SECONDS);
         }
         final Run analyzed = analyze.get(120, TimeUnit.SECONDS);
@@ -107,11 +117,11 @@ class SecuredKafkaTest {
         assertThat(analyzed.err()).contains("Kafka Streams stopped (ERROR: not authorized: ", "exiting 1 so a supervisor restarts it");
     }
 
-    private static boolean stable(final org.apache.kafka.clients.admin.Admin admin, final String group) throws Exception {
+    private static boolean stable(final Admin admin, final String group) throws Exception {
         try {
             return admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).groupState()
-                == org.apache.kafka.common.GroupState.STABLE;
-        } catch (java.util.concurrent.ExecutionException e) {
+                == GroupState.STABLE;
+        } catch (ExecutionException e) {
             return false; // not created yet
         }
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
 
 /**
  * SLURM's views of its jobs: {@code squeue --json} / {@code scontrol show job --json} (data_parser 0.0.38–0.0.41:
@@ -31,7 +32,7 @@ public final class SlurmJobs {
         final JsonNode jobs = root == null ? null : root.get("jobs");
         if (jobs == null || !jobs.isArray()) {
             throw new IllegalArgumentException("not squeue/scontrol/sacct --json output: expected an object with a 'jobs' array, "
-                + "found " + (root == null ? "nothing" : root.isObject() ? "keys " + fieldNames(root) : "a JSON " + root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
+                + "found " + (root == null ? "nothing" : root.isObject() ? "keys " + fieldNames(root) : "a JSON " + root.getNodeType().toString().toLowerCase(Locale.ROOT)));
         }
         final List<ScheduledJob> out = new ArrayList<>();
         int i = 0;

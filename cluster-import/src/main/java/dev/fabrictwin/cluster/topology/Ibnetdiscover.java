@@ -6,6 +6,12 @@ import java.util.regex.Pattern;
 
 import dev.fabrictwin.twin.fabric.InfinibandNames;
 import dev.fabrictwin.twin.fabric.InfinibandNames.Name;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * InfiniBand {@code ibnetdiscover} output. A node line ({@code Switch 36 "S-<guid>" # "<description>" ...} or
@@ -51,9 +57,9 @@ public final class Ibnetdiscover {
 
     /** {@code ibnetdiscover -p}: every line one port, both ends and both descriptions on it. */
     private static Observations readPorts(final String text) {
-        final Map<String, String[]> described = new java.util.LinkedHashMap<>(); // guid -> {type, description}
-        final java.util.List<Matcher> links = new java.util.ArrayList<>();
-        final java.util.Set<String> local = new java.util.LinkedHashSet<>(); // nodes whose own ports are listed
+        final Map<String, String[]> described = new LinkedHashMap<>(); // guid -> {type, description}
+        final List<Matcher> links = new ArrayList<>();
+        final Set<String> local = new LinkedHashSet<>(); // nodes whose own ports are listed
         int unlinked = 0;
         int n = 0;
         for (final String raw : text.split("\\R")) {
@@ -77,7 +83,7 @@ public final class Ibnetdiscover {
                 throw new IllegalArgumentException("line " + n + ": not an ibnetdiscover -p port line: " + line);
             }
         }
-        final Map<String, Name> named = new java.util.HashMap<>();
+        final Map<String, Name> named = new HashMap<>();
         described.forEach((guid, td) -> named.put(guid, InfinibandNames.of(td[0].equals("CA"), td[1], guid)));
         final Map<String, Name> names = InfinibandNames.unique(named);
         final Observations out = new Observations();
@@ -112,7 +118,7 @@ public final class Ibnetdiscover {
 
     private static Observations readTopology(final String text) {
         // first pass: every node's name (a port line may name a peer described further down)
-        final Map<String, Name> named = new java.util.HashMap<>();
+        final Map<String, Name> named = new HashMap<>();
         for (final String line : text.split("\\R")) {
             final Matcher m = NODE.matcher(line.strip());
             if (m.find() && !named.containsKey(m.group(2))) {

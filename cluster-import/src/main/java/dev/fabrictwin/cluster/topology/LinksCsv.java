@@ -1,6 +1,7 @@
 package dev.fabrictwin.cluster.topology;
 
 import dev.fabrictwin.twin.units.Units;
+import java.util.Locale;
 
 /**
  * A plain links file, one cable per line: {@code a_device,a_port,b_device,b_port[,speed]} ({@code 400G} or bit/s).
@@ -18,7 +19,7 @@ public final class LinksCsv {
         for (final String raw : text.split("\\R")) {
             n++;
             final String line = raw.replaceFirst("#.*$", "").strip();
-            if (line.isEmpty() || n == 1 && line.toLowerCase(java.util.Locale.ROOT).startsWith("a_device")) {
+            if (line.isEmpty() || n == 1 && line.toLowerCase(Locale.ROOT).startsWith("a_device")) {
                 continue;
             }
             final String[] f = line.split("\\s*,\\s*");

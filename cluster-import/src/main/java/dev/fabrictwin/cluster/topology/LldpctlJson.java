@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
+import java.util.Locale;
 
 /**
  * lldpd's {@code lldpctl} output of one device, in either JSON form.
@@ -142,7 +144,7 @@ public final class LldpctlJson {
             node.fieldNames().forEachRemaining(keys::add);
             return "an object with keys " + (keys.size() > 5 ? keys.subList(0, 5) + "..." : keys);
         }
-        return "a JSON " + node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        return "a JSON " + node.getNodeType().toString().toLowerCase(Locale.ROOT);
     }
 
     private static Optional<Observations.Kind> capability(final JsonNode caps) {
@@ -156,7 +158,7 @@ public final class LldpctlJson {
     }
 
     /** Bridge or Router enabled: a switch; only Station enabled: a host. */
-    static Optional<Observations.Kind> kind(final java.util.Collection<String> enabledCapabilities) {
+    static Optional<Observations.Kind> kind(final Collection<String> enabledCapabilities) {
         if (enabledCapabilities.contains("Bridge") || enabledCapabilities.contains("Router")) {
             return Optional.of(Observations.Kind.SWITCH);
         }

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
 
 /**
  * Cisco NX-OS {@code show lldp neighbors | json} (or {@code | json native}, its numbers unquoted) and
@@ -29,7 +30,7 @@ public final class NxosLldpJson {
     /** NX-OS's short name of its Ethernet ports, in l_port_id only. */
     private static final Pattern SHORT_ETHERNET = Pattern.compile("^Eth(?=\\d)");
     /** What NX-OS prints for a field the neighbour did not send. */
-    private static final java.util.Set<String> NOT_SENT = java.util.Set.of("", "null", "not advertised");
+    private static final Set<String> NOT_SENT = Set.of("", "null", "not advertised");
 
     private NxosLldpJson() {
     }

@@ -3,6 +3,8 @@ package dev.fabrictwin.cluster.topology;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * SONiC's LLDP neighbours of one switch, as an APPL_DB dump holds them ({@code sonic-db-cli} / {@code redis-dump}):
@@ -17,7 +19,7 @@ public final class SonicLldp {
     static final String TABLE = "LLDP_ENTRY_TABLE:";
     /** SONiC names its front-panel ports {@code Ethernet<N>}; {@code eth0}/{@code eth1} are the out-of-band management
      *  ports, whose neighbour is the management switch, not the fabric. */
-    private static final java.util.regex.Pattern MANAGEMENT = java.util.regex.Pattern.compile("eth\\d+");
+    private static final Pattern MANAGEMENT = Pattern.compile("eth\\d+");
 
     private SonicLldp() {
     }
@@ -53,15 +55,15 @@ public final class SonicLldp {
     }
 
     /** LLDP-MIB capability bits, first octet (bit 0 its MSB): bridge 0x20, router 0x08, station only 0x01. */
-    private static java.util.Optional<Observations.Kind> kind(final String capabilities) {
+    private static Optional<Observations.Kind> kind(final String capabilities) {
         final String hex = capabilities.replaceAll("[^0-9A-Fa-f]", "");
         if (hex.length() < 2) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         final int first = Integer.parseInt(hex.substring(0, 2), 16);
         if ((first & 0x28) != 0) {
-            return java.util.Optional.of(Observations.Kind.SWITCH);
+            return Optional.of(Observations.Kind.SWITCH);
         }
-        return (first & 0x01) != 0 ? java.util.Optional.of(Observations.Kind.HOST) : java.util.Optional.empty();
+        return (first & 0x01) != 0 ? Optional.of(Observations.Kind.HOST) : Optional.empty();
     }
 }

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
 import dev.fabrictwin.twin.units.Units;
+import java.util.Collection;
 
 /**
  * Builds one fabric from every source's neighbours, and says what it could not settle.
@@ -134,7 +135,7 @@ public final class TopologyMerger {
         taken.add(c.remote());
     }
 
-    private static Map<String, Tier> roles(final Observations all, final java.util.Collection<Neighbor> links,
+    private static Map<String, Tier> roles(final Observations all, final Collection<Neighbor> links,
                                            final List<Role> overrides) {
         final Map<String, Set<String>> adjacent = new TreeMap<>();
         final Map<String, Set<String>> ports = new HashMap<>();
@@ -175,7 +176,7 @@ public final class TopologyMerger {
         return tiers;
     }
 
-    private static ObjectNode document(final java.util.Collection<Neighbor> links, final Map<String, Tier> tiers,
+    private static ObjectNode document(final Collection<Neighbor> links, final Map<String, Tier> tiers,
                                        final double defaultSpeedBps, final String id, final Technology technology,
                                        final ObjectMapper mapper) {
         final ObjectNode root = mapper.createObjectNode();

@@ -10,6 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import org.assertj.core.api.Assertions;
 
 /** The scheduler readers on outputs other projects captured from real clusters (src/test/resources/refdata). */
 class RealSchedulerOutputsTest {
@@ -58,7 +61,7 @@ class RealSchedulerOutputsTest {
      */
     @Test
     void sacctJsonJobRecordsOfSlurm24And25() throws Exception {
-        final List<ScheduledJob> jobs = new java.util.ArrayList<>();
+        final List<ScheduledJob> jobs = new ArrayList<>();
         for (final String file : List.of("slurmdb-25.11-0.0.42-job-running.json", "slurmdb-25.11-0.0.42-job-pending.json",
             "slurmdb-24.05-0.0.41-job-completed.json")) {
             jobs.addAll(SlurmJobs.fromJson(JSON.readTree(refdata("slurm-web/" + file))));
@@ -83,7 +86,7 @@ class RealSchedulerOutputsTest {
 
     @Test
     void aJobRecordWithNoStateIsRefusedNamingBothShapes() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("{\"jobs\": [{\"job_id\": 7, \"nodes\": \"a1\"}]}")))
+        Assertions.assertThatThrownBy(() -> SlurmJobs.fromJson(JSON.readTree("{\"jobs\": [{\"job_id\": 7, \"nodes\": \"a1\"}]}")))
             .hasMessage("jobs[0] (job 7): no state: expected job_state (squeue/scontrol --json) or state.current "
                 + "(sacct --json), found keys [job_id, nodes]");
     }
@@ -124,18 +127,18 @@ class RealSchedulerOutputsTest {
         assertThat(jobs.get(0).id()).isEqualTo("llm-pretrain");
         assertThat(jobs.get(0).state()).isEqualTo("RUNNING");
         assertThat(jobs.get(0).hosts()).containsExactly("minikube");
-        assertThat(jobs.get(0).startMs()).isEqualTo(java.time.Instant.parse("2019-08-09T05:12:19Z").toEpochMilli());
+        assertThat(jobs.get(0).startMs()).isEqualTo(Instant.parse("2019-08-09T05:12:19Z").toEpochMilli());
     }
 
     /** The Volcano documentation's Pod YAML was edited by hand into invalid YAML: refused in one line with where. */
     @Test
     void invalidPodYamlIsRefusedInOneLineNamingTheFormatAndTheLine() throws IOException {
         final String text = refdata("volcano-docs/how_to_use_svc_plugin.L104-223.yaml");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesPods.read(text))
+        Assertions.assertThatThrownBy(() -> KubernetesPods.read(text))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageStartingWith("not kubectl get pods -o yaml output (line ")
             .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesPods.read("{\"kind\": \"Service\"}"))
+        Assertions.assertThatThrownBy(() -> KubernetesPods.read("{\"kind\": \"Service\"}"))
             .hasMessage("not kubectl get pods output: expected a list with 'items' or one object of kind Pod, "
                 + "found keys [kind] (kind Service)");
     }

@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
+import java.time.Duration;
+import java.time.Instant;
 
 /** The three scheduler readers on hand-written outputs (see src/test/resources/handmade/README.md). */
 class SchedulerSourcesTest {
@@ -80,7 +82,7 @@ class SchedulerSourcesTest {
         final ScheduledJob bert = jobs.get(0);
         assertThat(bert.running()).isTrue();
         assertThat(bert.hosts()).containsExactly("gpu07", "gpu08");
-        assertThat(bert.startMs()).isEqualTo(java.time.Instant.parse("2025-01-01T02:00:01Z").toEpochMilli());
+        assertThat(bert.startMs()).isEqualTo(Instant.parse("2025-01-01T02:00:01Z").toEpochMilli());
         assertThat(bert.metadata()).containsEntry("fabric-twin.dev/iteration-period", "1500ms");
         assertThat(jobs.get(1).running()).isFalse();
     }
@@ -99,7 +101,7 @@ class SchedulerSourcesTest {
             .containsExactly("llm-pretrain", "serving.vllm-0", "serving.vllm-1", "raycluster-kuberay");
         assertThat(pods.jobs()).extracting(ScheduledJob::hosts).containsExactly(List.of("gpu01", "gpu02"),
             List.of("gpu03", "gpu04"), List.of("gpu05"), List.of("gpu06", "gpu07"));
-        assertThat(pods.jobs().get(0).startMs()).isEqualTo(java.time.Instant.parse("2025-03-01T08:00:01Z").toEpochMilli());
+        assertThat(pods.jobs().get(0).startMs()).isEqualTo(Instant.parse("2025-03-01T08:00:01Z").toEpochMilli());
         assertThat(pods.jobs().get(0).metadata()).containsEntry("volcano.sh/queue-name", "default");
     }
 
@@ -114,9 +116,9 @@ class SchedulerSourcesTest {
         final ScheduledJob unknown = new ScheduledJob("3", "etl", "RUNNING", List.of("h1"), null, null, Map.of());
 
         assertThat(JobShape.of(described, rules)).isEqualTo(Map.entry(new JobShape("tree-allreduce", 500_000_000L,
-            java.time.Duration.ofMillis(250), 0.5), JobShape.Source.METADATA));
+            Duration.ofMillis(250), 0.5), JobShape.Source.METADATA));
         assertThat(JobShape.of(mapped, rules)).isEqualTo(Map.entry(new JobShape("all-to-all", 16_000_000_000L,
-            java.time.Duration.ofSeconds(4), 0.3), JobShape.Source.MAPPING));
+            Duration.ofSeconds(4), 0.3), JobShape.Source.MAPPING));
         assertThat(JobShape.of(unknown, rules)).isEqualTo(Map.entry(JobShape.DEFAULT, JobShape.Source.DEFAULT));
         assertThatThrownBy(() -> JobShape.rules(JSON.readTree("{\"rules\": [{\"match\": \"x\", \"pattern\": \"ring\"}]}")))
             .hasMessageStartingWith("rules[0]: ");

@@ -16,6 +16,9 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.assertj.core.api.Assertions;
 
 /** The topology readers on outputs captured from real fabrics by other projects (src/test/resources/refdata). */
 class RealTopologyOutputsTest {
@@ -159,14 +162,14 @@ class RealTopologyOutputsTest {
             new Neighbor("leaf01", "swp1.100", "gpu01", "eth0", Double.NaN),
             new Neighbor("leaf01", "swp51", "spine01", "swp1", Double.NaN));
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlKeyvalue.read("x", "\n-------\nLLDP neighbors:\n"))
+        Assertions.assertThatThrownBy(() -> LldpctlKeyvalue.read("x", "\n-------\nLLDP neighbors:\n"))
             .hasMessage("not lldpctl -f json, json0 or keyvalue output: expected a JSON object or lines "
                 + "'lldp.<interface>.<key>=<value>', found line 2: '-------'");
     }
 
     @Test
     void lldpctlRefusesOtherJsonNamingWhatItExpectedAndFound() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
+        Assertions.assertThatThrownBy(() -> LldpctlJson.read("x", JSON.readTree("{\"jobs\": []}")))
             .hasMessage("not lldpctl -f json or json0 output: expected an object with key 'lldp', found an object with keys [jobs]");
     }
 
@@ -200,8 +203,8 @@ class RealTopologyOutputsTest {
 
         final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "edr", Technology.INFINIBAND, JSON);
         final Fabric f = FabricJson.fromJson(r.document(), "edr", Technology.INFINIBAND);
-        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 3), java.util.Map.entry("leaf", 2),
-            java.util.Map.entry("spine", 1));
+        assertThat(r.report().tiers()).containsExactly(Map.entry("host", 3), Map.entry("leaf", 2),
+            Map.entry("spine", 1));
         assertThat(r.report().confirmed()).isEqualTo(3);
         assertThat(r.report().halfSeen()).containsExactly("ib-i1l1s01/1 — ib-i1l2s01/1 (only ib-i1l1s01 reports it)");
         assertThat(r.report().warnings()).isEmpty();
@@ -226,7 +229,7 @@ class RealTopologyOutputsTest {
         final Observations host = EosLldpJson.read("sw3", JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json")));
         assertThat(host.kinds()).containsEntry("linux", Observations.Kind.HOST);
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EosLldpJson.read("x", JSON.readTree("{\"lldp\": {}}")))
+        Assertions.assertThatThrownBy(() -> EosLldpJson.read("x", JSON.readTree("{\"lldp\": {}}")))
             .hasMessage("not EOS 'show lldp neighbors detail | json' output: expected an object with lldpNeighbors, found keys [lldp]");
     }
 
@@ -257,19 +260,19 @@ class RealTopologyOutputsTest {
             all.addAll(nxos(device));
         }
         // only switches here (every row Bridge/Router, the servers printed no LLDP): the import asks for a host
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TopologyMerger.merge(all, List.of(), 100e9, "nxos", Technology.ROCE_V2, JSON))
+        Assertions.assertThatThrownBy(() -> TopologyMerger.merge(all, List.of(), 100e9, "nxos", Technology.ROCE_V2, JSON))
             .hasMessageStartingWith("cannot tell hosts from switches in these sources");
         final List<TopologyMerger.Role> roles = List.of(
-            new TopologyMerger.Role(java.util.regex.Pattern.compile("^dcedge"), dev.fabrictwin.twin.fabric.Tier.HOST),
-            new TopologyMerger.Role(java.util.regex.Pattern.compile("^(leaf|exit)"), dev.fabrictwin.twin.fabric.Tier.LEAF),
-            new TopologyMerger.Role(java.util.regex.Pattern.compile("^spine"), dev.fabrictwin.twin.fabric.Tier.SPINE));
+            new TopologyMerger.Role(Pattern.compile("^dcedge"), dev.fabrictwin.twin.fabric.Tier.HOST),
+            new TopologyMerger.Role(Pattern.compile("^(leaf|exit)"), dev.fabrictwin.twin.fabric.Tier.LEAF),
+            new TopologyMerger.Role(Pattern.compile("^spine"), dev.fabrictwin.twin.fabric.Tier.SPINE));
         final TopologyMerger.Result r = TopologyMerger.merge(all, roles, 100e9, "nxos", Technology.ROCE_V2, JSON);
         assertThat(r.report().confirmed()).isEqualTo(16);
         assertThat(r.report().halfSeen()).containsExactlyInAnyOrder(
             "exit01/Ethernet1/4 — dcedge01/516 (only exit01 reports it)", "exit02/Ethernet1/4 — dcedge01/517 (only exit02 reports it)");
         assertThat(r.report().asymmetric()).isEmpty();
-        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 1), java.util.Map.entry("leaf", 6),
-            java.util.Map.entry("spine", 2));
+        assertThat(r.report().tiers()).containsExactly(Map.entry("host", 1), Map.entry("leaf", 6),
+            Map.entry("spine", 2));
         final Fabric f = FabricJson.fromJson(r.document(), "nxos", Technology.ROCE_V2);
         assertThat(f.linkAt(new PortRef("leaf03", "Ethernet1/1")).orElseThrow().upper()).isEqualTo(new PortRef("spine01", "Ethernet1/3"));
         assertThat(f.linkAt(new PortRef("leaf04", "Ethernet1/5")).orElseThrow().other(f.requireNode("leaf04").index()))
@@ -286,7 +289,7 @@ class RealTopologyOutputsTest {
         assertThat(NxosLldpJson.read("sw", JSON.readTree("{\"neigh_count\": \"0\"}")).skipped())
             .containsExactly("sw: an LLDP table with no neighbour (neigh_count 0)");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x",
+        Assertions.assertThatThrownBy(() -> NxosLldpJson.read("x",
                 JSON.readTree(refdata("napalm-eos/issue903.show_lldp_neighbors__detail.json"))))
             .hasMessage("not NX-OS 'show lldp neighbors [detail] | json' output: expected an object with TABLE_nbor or "
                 + "TABLE_nbor_detail, found keys [lldpNeighbors]");
@@ -340,20 +343,20 @@ class RealTopologyOutputsTest {
         assertThat(o.skipped()).containsExactly("16 iblinkinfo ports that are down (no link)");
 
         final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 200e9, "sim", Technology.INFINIBAND, JSON);
-        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 4), java.util.Map.entry("leaf", 2),
-            java.util.Map.entry("spine", 1));
+        assertThat(r.report().tiers()).containsExactly(Map.entry("host", 4), Map.entry("leaf", 2),
+            Map.entry("spine", 1));
         assertThat(r.report().confirmed()).isEqualTo(6);
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("Switch 2 \"S-01\" # \"sw\"\n"))
+        Assertions.assertThatThrownBy(() -> Iblinkinfo.read("Switch 2 \"S-01\" # \"sw\"\n"))
             .hasMessageStartingWith("line 1: not iblinkinfo output: expected 'CA: <name>:' or 'Switch: 0x<guid> <name>:' blocks");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Iblinkinfo.read("0x0000000000100007 \"   gpu04 mlx5_0\"  0  1[  ] "
+        Assertions.assertThatThrownBy(() -> Iblinkinfo.read("0x0000000000100007 \"   gpu04 mlx5_0\"  0  1[  ] "
                 + "==( 4X 2.5 Gbps Initialize/  LinkUp)==>  0x0000000000200002  0  2[  ] \"leaf02\" ( )\n"))
             .hasMessageStartingWith("line 1: iblinkinfo -l (one line per port, no node types) is not read");
     }
 
     @Test
     void ibnetdiscoverRefusesOtherTextNamingBothForms() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
+        Assertions.assertThatThrownBy(() -> Ibnetdiscover.read("Port 1: up\n"))
             .hasMessageStartingWith("not ibnetdiscover output: expected 'Switch'/'Ca' node lines (ibnetdiscover) or port lines")
             .hasMessageEndingWith("found: Port 1: up");
     }

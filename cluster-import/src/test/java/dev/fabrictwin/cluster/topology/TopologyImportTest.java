@@ -19,6 +19,7 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
+import java.util.Map;
 
 /** The readers on hand-written outputs (src/test/resources/handmade/README.md) and the merger on hand-built neighbours. */
 class TopologyImportTest {
@@ -45,8 +46,8 @@ class TopologyImportTest {
         final TopologyMerger.Result r = TopologyMerger.merge(o, List.of(), 400e9, "ib", Technology.INFINIBAND, JSON);
         final Fabric f = FabricJson.fromJson(r.document(), "ib", Technology.INFINIBAND);
 
-        assertThat(r.report().tiers()).containsExactly(java.util.Map.entry("host", 2), java.util.Map.entry("leaf", 1),
-            java.util.Map.entry("spine", 1));
+        assertThat(r.report().tiers()).containsExactly(Map.entry("host", 2), Map.entry("leaf", 1),
+            Map.entry("spine", 1));
         assertThat(r.report().confirmed()).isEqualTo(3);
         assertThat(r.report().halfSeen()).isEmpty();
         assertThat(f.linkAt(new PortRef("node01", "mlx5_0/1")).orElseThrow().upper()).isEqualTo(new PortRef("ibleaf01", "1"));

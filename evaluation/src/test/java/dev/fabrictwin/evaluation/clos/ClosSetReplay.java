@@ -28,6 +28,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.util.Comparator;
 
 /**
  * A converted set ({@code samples.jsonl[.xz]}, {@code topology.json}, {@code events.csv}) through the real analysis
@@ -65,7 +66,7 @@ final class ClosSetReplay {
             return ends.stream().map(series::get).filter(s -> s != null)
                 .flatMap(s -> s.tailMap(fromMs, true).values().stream()
                     .filter(x -> x.gauges().containsKey("oper_up") && (x.gauges().get("oper_up") > 0.5) == up).limit(1))
-                .min(java.util.Comparator.comparingLong(Sample::ts));
+                .min(Comparator.comparingLong(Sample::ts));
         }
 
         /** The start of the interval {@code s} ends: its port's sample before it (its own time when it is the first). */

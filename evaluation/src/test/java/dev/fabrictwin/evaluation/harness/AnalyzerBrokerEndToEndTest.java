@@ -31,6 +31,7 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Arrays;
 
 /**
  * simulate → Kafka → analyze → fabric.alerts on the real in-JVM KRaft broker, exactly-once, through the
@@ -52,7 +53,7 @@ class AnalyzerBrokerEndToEndTest {
         // hostile records: before the capture, a malformed one just under the 1 MiB request limit (its dead letter
         // must still fit); after it, a sample stamped two hours ahead (a wrong clock must not move event time)
         final byte[] huge = new byte[(1 << 20) - 1_000];
-        java.util.Arrays.fill(huge, (byte) '[');
+        Arrays.fill(huge, (byte) '[');
         final String ahead = "{\"ts\":" + (epoch + 7_200_000) + ",\"device\":\"leaf-1\",\"port\":\"eth0\","
             + "\"counters\":{\"tx_bytes\":1},\"gauges\":{}}";
         final List<Alert> alerts = analyze(scenario, topics, "e2e-faults",

@@ -14,12 +14,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabrictwin.contract.JsonSerdes;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 
 /** {@code truth.jsonl} lines: {@code {"id","type","target":{device,port?,peer?,job?},"start","end","params"}}. */
 public final class TruthJson {
 
     private static final ObjectMapper JSON = new ObjectMapper()
-        .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     public static final Serde<TruthRecord> SERDE = JsonSerdes.of(TruthJson::write, TruthJson::read);
 
     private TruthJson() {

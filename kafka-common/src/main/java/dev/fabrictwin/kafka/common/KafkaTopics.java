@@ -14,6 +14,14 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 
 /**
  * Creates topics and waits until they can take writes.
@@ -33,7 +41,7 @@ public final class KafkaTopics {
     /** Creates each topic that does not exist yet, then waits until every partition has a leader. */
     public static void createAndAwait(final Admin admin, final Collection<NewTopic> topics) {
         try {
-            final List<String> notOurs = new java.util.ArrayList<>();
+            final List<String> notOurs = new ArrayList<>();
             for (final var entry : admin.createTopics(topics).values().entrySet()) {
                 try {
                     entry.getValue().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -81,10 +89,10 @@ public final class KafkaTopics {
      * does not report authorized operations (no authorizer) is not second-guessed.
      */
     public static void requireAccess(final Admin admin, final Collection<String> reads, final Collection<String> writes) {
-        final List<String> names = java.util.stream.Stream.concat(reads.stream(), writes.stream()).distinct().toList();
+        final List<String> names = Stream.concat(reads.stream(), writes.stream()).distinct().toList();
         final Map<String, TopicDescription> described;
         try {
-            described = admin.describeTopics(names, new org.apache.kafka.clients.admin.DescribeTopicsOptions()
+            described = admin.describeTopics(names, new DescribeTopicsOptions()
                 .includeAuthorizedOperations(true)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new KafkaAccessException("cannot describe topics " + names + ": " + e.getCause().getMessage(), e.getCause());
@@ -95,22 +103,22 @@ public final class KafkaTopics {
             throw new IllegalStateException("timed out after " + TIMEOUT + " describing topics " + names, e);
         }
         for (final String name : reads) {
-            require(described.get(name), org.apache.kafka.common.acl.AclOperation.READ, "read");
+            require(described.get(name), AclOperation.READ, "read");
         }
         for (final String name : writes) {
-            require(described.get(name), org.apache.kafka.common.acl.AclOperation.WRITE, "write to");
+            require(described.get(name), AclOperation.WRITE, "write to");
         }
     }
 
-    private static void require(final TopicDescription topic, final org.apache.kafka.common.acl.AclOperation operation,
+    private static void require(final TopicDescription topic, final AclOperation operation,
                                 final String verb) {
-        final java.util.Set<org.apache.kafka.common.acl.AclOperation> allowed = topic.authorizedOperations();
-        if (allowed == null || allowed.contains(operation) || allowed.contains(org.apache.kafka.common.acl.AclOperation.ALL)) {
+        final Set<AclOperation> allowed = topic.authorizedOperations();
+        if (allowed == null || allowed.contains(operation) || allowed.contains(AclOperation.ALL)) {
             return;
         }
         throw new KafkaAccessException("not authorized to " + verb + " topic " + topic.name() + " (grant " + operation
             + " on it to this principal; docs/security.md lists each command's ACLs)",
-            new org.apache.kafka.common.errors.TopicAuthorizationException(java.util.Set.of(topic.name())));
+            new TopicAuthorizationException(Set.of(topic.name())));
     }
 
     private static void awaitLeaders(final Admin admin, final List<String> names)
@@ -142,13 +150,13 @@ public final class KafkaTopics {
      * partition's log: metadata naming a leader can precede that, and a produce in the gap risks KAFKA-15591.
      */
     private static boolean leadersServe(final Admin admin,
-                                        final Map<String, org.apache.kafka.clients.admin.TopicDescription> described)
+                                        final Map<String, TopicDescription> described)
             throws InterruptedException {
-        final Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-            new java.util.HashMap<>();
+        final Map<TopicPartition, OffsetSpec> latest =
+            new HashMap<>();
         described.forEach((name, d) -> d.partitions().forEach(p ->
-            latest.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
-                org.apache.kafka.clients.admin.OffsetSpec.latest())));
+            latest.put(new TopicPartition(name, p.partition()),
+                OffsetSpec.latest())));
         try {
             admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
             return true;

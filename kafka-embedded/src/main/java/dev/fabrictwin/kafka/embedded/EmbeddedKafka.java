@@ -39,6 +39,8 @@ import org.apache.kafka.server.common.MetadataVersion;
 import dev.fabrictwin.kafka.common.KafkaTopics;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A real Apache Kafka cluster in KRaft mode running inside this JVM, bound to 127.0.0.1.
@@ -148,7 +150,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted: " + what, e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot " + what + ": " + e.getMessage(), e);
         }
     }
@@ -168,7 +170,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                     if (check.done()) {
                         return;
                     }
-                } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                } catch (ExecutionException | TimeoutException e) {
                     last = e;
                 }
                 TimeUnit.MILLISECONDS.sleep(50); // pause between polls of a deadline-bounded wait
@@ -459,16 +461,16 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
 
         /** The cluster id a data directory was formatted with (a restart keeps it), if any node was. */
-        private static java.util.Optional<String> existingClusterId(final Path root) throws IOException {
+        private static Optional<String> existingClusterId(final Path root) throws IOException {
             final Path meta = root.resolve("node-0").resolve(META_PROPERTIES);
             if (!Files.exists(meta)) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             final Properties p = new Properties();
             try (var in = Files.newInputStream(meta)) {
                 p.load(in);
             }
-            return java.util.Optional.ofNullable(p.getProperty("cluster.id"));
+            return Optional.ofNullable(p.getProperty("cluster.id"));
         }
 
         private static void format(final int node, final String clusterId, final Path nodeDir,

@@ -3,6 +3,7 @@ package dev.fabrictwin.kafka.embedded;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Locale;
 
 /**
  * A client listener secured with SASL/SCRAM-SHA-512 over TLS: the server's PKCS12 key store, the trust store clients
@@ -28,10 +29,10 @@ public record SaslSslListener(Path keyStore, Path trustStore, String storePasswo
 
     /** Broker settings of the listener named {@code listener} (lower case in per-listener keys). */
     Map<String, String> brokerConfig(final String listener) {
-        final String prefix = "listener.name." + listener.toLowerCase(java.util.Locale.ROOT) + ".";
+        final String prefix = "listener.name." + listener.toLowerCase(Locale.ROOT) + ".";
         final Map<String, String> c = new LinkedHashMap<>();
         c.put("sasl.enabled.mechanisms", MECHANISM);
-        c.put(prefix + MECHANISM.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config",
+        c.put(prefix + MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
             "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         c.put(prefix + "ssl.keystore.location", keyStore.toString());
         c.put(prefix + "ssl.keystore.password", storePassword);

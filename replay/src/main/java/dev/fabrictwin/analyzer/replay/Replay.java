@@ -30,6 +30,9 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.scenario.Scenario;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.TreeMap;
 
 /**
  * Runs the analyzer's real topology over a capture, with no broker — unsharded, its stages called directly
@@ -47,7 +50,7 @@ public final class Replay {
     public record Result(long samples, long alerts, long deadLettered, long jobHealthRecords, Map<String, Long> unmatched,
                          List<String> unmatchedExamples) {
         public Result {
-            unmatched = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(unmatched));
+            unmatched = Collections.unmodifiableMap(new TreeMap<>(unmatched));
             unmatchedExamples = List.copyOf(unmatchedExamples);
         }
     }
@@ -248,7 +251,7 @@ public final class Replay {
             return;
         }
         try (var paths = Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

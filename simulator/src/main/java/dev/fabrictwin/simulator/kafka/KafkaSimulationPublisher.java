@@ -22,6 +22,10 @@ import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.JobJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CancellationException;
+import java.util.function.LongConsumer;
 
 /**
  * {@code simulate --bootstrap}: publishes the topology and jobs to their compacted topics first, the injected
@@ -39,7 +43,7 @@ public final class KafkaSimulationPublisher {
      * {@code realtime} paces delivery to the samples' own clock.
      */
     public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
-                               final boolean realtime, final java.util.function.LongConsumer progress) {
+                               final boolean realtime, final LongConsumer progress) {
         return publish(cluster, clientConfig, topics, realtime ? 1.0 : 0.0, progress);
     }
 
@@ -48,7 +52,7 @@ public final class KafkaSimulationPublisher {
      * possible). Interrupting the calling thread stops publication with a {@link java.util.concurrent.CancellationException}.
      */
     public static long publish(final SyntheticCluster cluster, final Properties clientConfig, final Topics topics,
-                               final double speed, final java.util.function.LongConsumer progress) {
+                               final double speed, final LongConsumer progress) {
         if (!(speed >= 0) || Double.isInfinite(speed)) {
             throw new IllegalArgumentException("speed must be >= 0 (0 = as fast as possible), got " + speed);
         }
@@ -74,7 +78,7 @@ public final class KafkaSimulationPublisher {
             final long published = cluster.run(sample -> {
                 // an interrupt means "stop": consumed here (not left set) so the producer below still closes cleanly
                 if (Thread.interrupted()) {
-                    throw new java.util.concurrent.CancellationException("publication stopped");
+                    throw new CancellationException("publication stopped");
                 }
                 final long wallElapsedMs = realtime ? (long) ((sample.ts() - simStart) / speed) : 0;
                 if (realtime && due(wallStart, wallElapsedMs) > 0) {
@@ -102,7 +106,7 @@ public final class KafkaSimulationPublisher {
             } catch (InterruptedException e) {
                 // the interrupt is the caller's stop request, answered by cancelling; not re-set, so that closing
                 // the producer (flushing what was sent) is not interrupted too
-                throw new java.util.concurrent.CancellationException("publication stopped");
+                throw new CancellationException("publication stopped");
             }
         }
     }
@@ -110,8 +114,8 @@ public final class KafkaSimulationPublisher {
     private static byte[] bytes(final Object json) {
         try {
             return MAPPER.writeValueAsBytes(json);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.Arrays;
 
 /**
  * The hidden parameters a real fabric varies and the analyzer is never told, as RANGES with realistic defaults;
@@ -65,7 +66,7 @@ public record Reality(Range clockOffsetMs, Range clockDriftPpm, Range pollPhaseM
                 return valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown hidden parameter '" + text + "' (expected one of "
-                    + java.util.Arrays.toString(values()).toLowerCase(Locale.ROOT).replace('_', '-') + ")", e);
+                    + Arrays.toString(values()).toLowerCase(Locale.ROOT).replace('_', '-') + ")", e);
             }
         }
 

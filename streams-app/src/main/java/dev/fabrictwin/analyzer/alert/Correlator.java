@@ -16,6 +16,9 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 
 /**
  * One fault, one root-cause alert. Each tick:
@@ -39,10 +42,10 @@ final class Correlator implements Serializable {
     private final Fabric fabric;
     private final DetectionCalibration.Correlation calibration;
     private JobFootprint footprint;
-    private final Map<String, Integer> unexplainedSlowdown = new java.util.HashMap<>();
-    private final Map<String, Integer> recovering = new java.util.HashMap<>();
+    private final Map<String, Integer> unexplainedSlowdown = new HashMap<>();
+    private final Map<String, Integer> recovering = new HashMap<>();
     /** The root-cause alert each recovering job's slowdown was last attributed to. */
-    private final Map<String, String> recoveringFrom = new java.util.HashMap<>();
+    private final Map<String, String> recoveringFrom = new HashMap<>();
 
     public Correlator(final Fabric fabric, final JobFootprint footprint,
                       final DetectionCalibration.Correlation calibration) {
@@ -62,7 +65,7 @@ final class Correlator implements Serializable {
         final Map<String, Finding> roots = new LinkedHashMap<>(openRoots);
         final List<Finding> candidates = new ArrayList<>(findings.stream().filter(Finding::rootCandidate).toList());
         candidates.sort(Comparator.comparingInt(f -> PRECEDENCE.indexOf(f.type())));
-        final Set<String> seen = new java.util.HashSet<>();
+        final Set<String> seen = new HashSet<>();
         candidates.forEach(c -> seen.add(Alert.id(c.type(), c.entity())));
         for (final Finding f : candidates) {
             final String id = Alert.id(f.type(), f.entity());
@@ -96,7 +99,7 @@ final class Correlator implements Serializable {
                 }
             }
         }
-        final java.util.Set<String> slowJobs = new java.util.HashSet<>();
+        final Set<String> slowJobs = new HashSet<>();
         for (final Finding f : findings) {
             if (f.rootCandidate() || f.type() != FaultType.JOB_BOTTLENECK) {
                 continue;
@@ -185,7 +188,7 @@ final class Correlator implements Serializable {
      */
     private String rerouting(final Finding f, final Map<String, Finding> roots, final List<Finding> candidates) {
         final Map<String, Finding> faults = faults(roots, candidates);
-        final Set<String> nextHops = new java.util.HashSet<>();
+        final Set<String> nextHops = new HashSet<>();
         fabric.node(f.entity().device()).ifPresent(n -> {
             for (int i = 0; i < fabric.degree(n.index()); i++) {
                 final var other = fabric.node(fabric.link(fabric.linkOf(n.index(), i)).other(n.index()));
@@ -259,7 +262,7 @@ final class Correlator implements Serializable {
     }
 
     /** The root-cause alert behind a victim that affects the job. */
-    private String victimAffecting(final String job, final java.util.Collection<Correlated> correlated) {
+    private String victimAffecting(final String job, final Collection<Correlated> correlated) {
         return correlated.stream().filter(c -> !c.rootCause() && c.causedBy() != null)
             .filter(c -> footprint.affected(c.finding().entity()).contains(job))
             .map(Correlated::causedBy).findFirst().orElse(null);

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.InflaterInputStream;
+import java.util.Optional;
 
 /**
  * The whole analysis state (twin replica, phase lock, detector windows and baselines, job-health trackers, tick
@@ -76,8 +77,8 @@ public final class AnalyzerCheckpoint {
         }
 
         /** What the checkpoint's learned section holds, for a fresh analysis to take back; empty when none. */
-        public java.util.Optional<LearnedState> learned() {
-            return java.util.Optional.ofNullable(learned);
+        public Optional<LearnedState> learned() {
+            return Optional.ofNullable(learned);
         }
     }
 }

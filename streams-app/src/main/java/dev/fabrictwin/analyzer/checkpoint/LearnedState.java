@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Collections;
 
 /**
  * What the analysis learned, part by part ({@link LearnedPart}), for the fabric it learned it on: the section of a
@@ -27,7 +28,7 @@ public record LearnedState(long fabricFingerprint, Map<String, Part> parts) {
     }
 
     public LearnedState {
-        parts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parts));
+        parts = Collections.unmodifiableMap(new LinkedHashMap<>(parts));
     }
 
     /** Collects the parts' learned facts (in order; names must be unique). */

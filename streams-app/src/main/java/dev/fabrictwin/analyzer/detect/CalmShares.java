@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.Serializable;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 
 /**
  * The shares an ECMP group's members carried in its last {@link DetectionCalibration.Ecmp#calmWindows} windows
@@ -28,7 +30,7 @@ final class CalmShares implements Serializable {
     private final int[] flows;
     /** The bytes the group carried in each calm window kept. */
     private final float[] totals;
-    private final java.util.ArrayDeque<double[]> pending = new java.util.ArrayDeque<>();
+    private final ArrayDeque<double[]> pending = new ArrayDeque<>();
     private final int delay;
     private int next;
     private int count;
@@ -104,7 +106,7 @@ final class CalmShares implements Serializable {
      * group in it and the bytes it carried; it counts {@code delay} windows later.
      */
     void add(final double[] memberShares, final long twinFlows, final double bytes) {
-        final double[] entry = java.util.Arrays.copyOf(memberShares, memberShares.length + 2);
+        final double[] entry = Arrays.copyOf(memberShares, memberShares.length + 2);
         entry[memberShares.length] = twinFlows;
         entry[memberShares.length + 1] = bytes;
         pending.addLast(entry);
@@ -154,8 +156,8 @@ final class CalmShares implements Serializable {
         if (count == 0) {
             return false;
         }
-        final float[] sorted = java.util.Arrays.copyOf(totals, count);
-        java.util.Arrays.sort(sorted);
+        final float[] sorted = Arrays.copyOf(totals, count);
+        Arrays.sort(sorted);
         final double median = sorted[count / 2];
         return median > 0 && bytes >= median / 2 && bytes <= 2 * median;
     }

@@ -21,6 +21,11 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any spread
@@ -59,13 +64,13 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
     /** The fabric's ECMP groups with two or more members ({@link #groups}): the tests' family, counted at the first tick. */
     private int groups;
     /** Groups found imbalanced at their last judgement. */
-    private final java.util.Set<String> imbalanced = new java.util.HashSet<>();
+    private final Set<String> imbalanced = new HashSet<>();
     /** Per group, whether a member's sample was missing at each of the window's ticks and the one before. */
-    private final Map<String, java.util.ArrayDeque<Boolean>> lostTicks = new HashMap<>();
+    private final Map<String, ArrayDeque<Boolean>> lostTicks = new HashMap<>();
     /** Per group, the window's ticks in which a member sent or received PFC pauses. */
-    private final Map<String, java.util.ArrayDeque<Boolean>> pausedTicks = new HashMap<>();
+    private final Map<String, ArrayDeque<Boolean>> pausedTicks = new HashMap<>();
     /** The twin's flows over the group at each tick of the window: the busiest snapshot is the null model. */
-    private final Map<String, java.util.ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
+    private final Map<String, ArrayDeque<double[]>> flowSnapshots = new HashMap<>();
     /** Per group, its members' shares while nothing was found: the group's own normal. */
     private final Map<String, CalmShares> calm = new HashMap<>();
     /** Per group, consecutive judged ticks its busiest member carried more than it ever did calm with the same flows. */
@@ -161,7 +166,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             // is judged only when it holds a lost tick together with its catch-up: not while the newest tick lost one,
             // nor when the tick that just left the window did (skipping the lost tick for everyone instead left the
             // catch-up alone in the window: one member a whole burst ahead, a false imbalance on bursty jobs).
-            final java.util.ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
+            final ArrayDeque<Boolean> lost = lostTicks.computeIfAbsent(key, n -> new ArrayDeque<>());
             lost.addLast(missing);
             if (lost.size() > context.ticks(cal.windowTicks()) + 1) {
                 lost.removeFirst();
@@ -169,13 +174,13 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
             final boolean split = missing || lost.size() > context.ticks(cal.windowTicks()) && lost.peekFirst();
             // pauses on a member, either way, mean flow control (a storm, a stalled job) and not the hash set the
             // window's shares (captures from another simulator: a storm stalled a leaf's uplinks to 0 bytes)
-            final java.util.ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
+            final ArrayDeque<Boolean> pauses = pausedTicks.computeIfAbsent(key, n -> new ArrayDeque<>());
             pauses.addLast(paused);
             if (pauses.size() > context.ticks(cal.windowTicks())) {
                 pauses.removeFirst();
             }
-            final java.util.ArrayDeque<double[]> snapshots =
-                flowSnapshots.computeIfAbsent(key, n -> new java.util.ArrayDeque<>());
+            final ArrayDeque<double[]> snapshots =
+                flowSnapshots.computeIfAbsent(key, n -> new ArrayDeque<>());
             snapshots.addLast(flowSnapshot(context, node, group));
             if (snapshots.size() > cal.snapshotTicks()) {
                 snapshots.removeFirst();
@@ -202,7 +207,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
                 calm.computeIfAbsent(key, n -> new CalmShares(group.size(), context.ticks(cal.windowTicks()), cal));
             final boolean departed = departs(past, busiestIndex, share, cal);
             final double[] busiestSnapshot = snapshots.stream()
-                .max(java.util.Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
+                .max(Comparator.comparingDouble(EcmpSpreadDetector::rateOf)).orElse(new double[0]);
             final PortTick busiestPort = context.port(group.get(busiestIndex).from(node.index()));
             judged.add(new Judged(g, group.get(busiestIndex), group.size(), share, busiestSnapshot,
                 departed && busiestPort != null && PfcOriginDetector.backedUp(context, busiestPort),
@@ -394,7 +399,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
         int at = 0;
         for (int i = 0; i < snapshot.length; i += 2) {
             final int flows = (int) snapshot[i];
-            java.util.Arrays.fill(weights, at, at + flows, flows == 0 ? 0 : snapshot[i + 1] / flows);
+            Arrays.fill(weights, at, at + flows, flows == 0 ? 0 : snapshot[i + 1] / flows);
             at += flows;
         }
         return weights;
@@ -445,7 +450,7 @@ final class EcmpSpreadDetector implements Detector, LearnedPart {
         int hits = 0;
         final double[] load = new double[members];
         for (int trial = 0; trial < trials; trial++) {
-            java.util.Arrays.fill(load, 0);
+            Arrays.fill(load, 0);
             double max = 0;
             for (final double w : weights) {
                 final int m = random.nextInt(members);

@@ -15,6 +15,9 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
 
 /**
  * {@code ECN_MISCONFIG}: a switch that stopped marking at queue depths where it used to mark. Marking curves are a
@@ -48,7 +51,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
      * A device's ports mark by their own traffic (a fan-in's bursts cross the threshold, a ring's steady queue of the
      * same mean never does), so a port that never marked says nothing of marking being off. One bit a port.
      */
-    private java.util.BitSet marking;
+    private BitSet marking;
     private final Map<String, Rolling> marks = new HashMap<>();
     private final Map<String, Rolling> called = new HashMap<>();
     private final Map<String, Rolling> fallbackPackets = new HashMap<>();
@@ -57,7 +60,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
      * the curve only once the fewest ticks a finding needs have passed without one, so the first ticks of a switch
      * that stopped marking are never learned as its normal.
      */
-    private final Map<String, java.util.ArrayDeque<List<float[]>>> pending = new HashMap<>();
+    private final Map<String, ArrayDeque<List<float[]>>> pending = new HashMap<>();
 
     @Override
     public String learnedName() {
@@ -94,7 +97,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
             for (int i = 0; i < bits.length; i++) {
                 bits[i] = in.readLong();
             }
-            marking = java.util.BitSet.valueOf(bits);
+            marking = BitSet.valueOf(bits);
         }
         return true;
     }
@@ -105,7 +108,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
         final int bands = cal.ecnBands();
         if (curves == null || curves.keys() != context.fabric().nodes().size() * bands) {
             curves = new LearnedLevels(context.fabric().nodes().size() * bands, cal.learnRing(), cal.learnWarmUp());
-            marking = new java.util.BitSet(context.fabric().directedLinkCount());
+            marking = new BitSet(context.fabric().directedLinkCount());
         }
         final Map<String, double[]> perDevice = new HashMap<>();
         final Map<String, double[]> shareTables = new HashMap<>();
@@ -134,7 +137,7 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
             }
             final boolean marks = marking.get(t.index());
             if (packets >= cal.ecnMinLearnPackets() && marks) {
-                learning.computeIfAbsent(device, d -> new java.util.ArrayList<>()).add(new float[] {band,
+                learning.computeIfAbsent(device, d -> new ArrayList<>()).add(new float[] {band,
                     (float) (marked / packets)});
             }
             if (!Double.isNaN(table[band])) {
@@ -183,8 +186,8 @@ final class EcnMisconfigDetector implements Detector, LearnedPart {
                     break;
                 }
             }
-            final java.util.ArrayDeque<List<float[]>> waiting = pending.computeIfAbsent(device,
-                d -> new java.util.ArrayDeque<>());
+            final ArrayDeque<List<float[]>> waiting = pending.computeIfAbsent(device,
+                d -> new ArrayDeque<>());
             if (found) {
                 waiting.clear();
             } else if (context.calm() && learning.containsKey(device)) {

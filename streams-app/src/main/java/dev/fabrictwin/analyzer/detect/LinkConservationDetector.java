@@ -15,6 +15,7 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.TreeMap;
 
 /**
  * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter to show for
@@ -378,7 +379,7 @@ final class LinkConservationDetector implements Detector {
      * NIC); a loss on all of them names the link between the devices.
      */
     private static Map<Integer, Finding> named(final TickContext context, final Map<Integer, Finding> perLink) {
-        final Map<Integer, Finding> out = new java.util.TreeMap<>(perLink);
+        final Map<Integer, Finding> out = new TreeMap<>(perLink);
         for (final Map.Entry<Integer, Finding> e : perLink.entrySet()) {
             final Link link = context.fabric().link(e.getKey());
             final List<Link> parallel = context.fabric().linksBetween(link.lower().device(), link.upper().device());

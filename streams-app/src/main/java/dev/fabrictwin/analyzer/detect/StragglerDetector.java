@@ -14,6 +14,9 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * {@code STRAGGLER}: one NIC holds its collective back. Its job's comm phases run slower than usual (phase lock: over
@@ -53,7 +56,7 @@ final class StragglerDetector implements Detector {
      * Per job, its slowdown in the last {@link DetectionCalibration.Straggler#recentTicks} and the 64 before (newest
      * last).
      */
-    private final Map<String, java.util.ArrayDeque<Double>> slowdowns = new HashMap<>();
+    private final Map<String, ArrayDeque<Double>> slowdowns = new HashMap<>();
 
     @Override
     public void detect(final TickContext context, final List<Finding> out) {
@@ -65,7 +68,7 @@ final class StragglerDetector implements Detector {
             pastKnown = new byte[windows.length];
         }
         final Map<String, List<PortTick>> slowByJob = new HashMap<>();
-        final java.util.Set<String> judged = new java.util.HashSet<>();
+        final Set<String> judged = new HashSet<>();
         for (final PlacedJob job : context.twin().jobs()) {
             if (job.spec().pattern() == Pattern.BACKGROUND) {
                 continue;
@@ -159,7 +162,7 @@ final class StragglerDetector implements Detector {
     }
 
     private void record(final String job, final double slowdown, final int ticks) {
-        final java.util.ArrayDeque<Double> recent = slowdowns.computeIfAbsent(job, j -> new java.util.ArrayDeque<>());
+        final ArrayDeque<Double> recent = slowdowns.computeIfAbsent(job, j -> new ArrayDeque<>());
         recent.addLast(slowdown);
         if (recent.size() > ticks + Long.SIZE) {
             recent.removeFirst();
@@ -168,14 +171,14 @@ final class StragglerDetector implements Detector {
 
     /** The job's highest slowdown in its last {@code ticks} ticks. */
     private double highest(final String job, final int ticks) {
-        final java.util.ArrayDeque<Double> all = slowdowns.get(job);
+        final ArrayDeque<Double> all = slowdowns.get(job);
         return all.stream().skip(Math.max(0, all.size() - ticks)).mapToDouble(Double::doubleValue).max().orElseThrow();
     }
 
     /** Whether the job's slowdown stayed near usual before its last {@code ticks} ticks (enough of them known). */
     private boolean steadyUntilNow(final String job, final int ticks, final DetectionCalibration.Straggler cal,
                                    final DetectionCalibration.Jobs jobs) {
-        final java.util.ArrayDeque<Double> all = slowdowns.get(job);
+        final ArrayDeque<Double> all = slowdowns.get(job);
         final int past = all.size() - ticks;
         final long strayed = all.stream().limit(Math.max(0, past))
             .filter(x -> x > jobs.recovered() || x < 1 / jobs.recovered()).count();

@@ -14,6 +14,8 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
 public final class TickContext {
@@ -21,22 +23,22 @@ public final class TickContext {
     private final Tick tick;
     private final ReplicaView twin;
     private final AnalyzerConfig config;
-    private final java.util.function.ToDoubleFunction<String> slowdowns;
+    private final ToDoubleFunction<String> slowdowns;
     private final boolean calm;
     /** Devices an open alert names (its device, its link's other end); empty when calm. */
-    private java.util.Set<String> covered = java.util.Set.of();
+    private Set<String> covered = Set.of();
     /** The shard this analysis judges, and where it writes the pauses crossing its edge; null when unsharded. */
     private ShardView shards;
     private PfcBoundary.Builder pfcBoundary;
 
     public TickContext(final Tick tick, final ReplicaView twin, final AnalyzerConfig config,
-                       final java.util.function.ToDoubleFunction<String> slowdowns) {
+                       final ToDoubleFunction<String> slowdowns) {
         this(tick, twin, config, slowdowns, true);
     }
 
     /** {@code calm}: no root-cause alert was open before this tick, so what detectors see is the healthy fabric. */
     public TickContext(final Tick tick, final ReplicaView twin, final AnalyzerConfig config,
-                       final java.util.function.ToDoubleFunction<String> slowdowns, final boolean calm) {
+                       final ToDoubleFunction<String> slowdowns, final boolean calm) {
         this.tick = tick;
         this.twin = twin;
         this.config = config;
@@ -67,7 +69,7 @@ public final class TickContext {
     }
 
     /** The devices open alerts name (roots and victims): what they show now is not their healthy normal. */
-    public TickContext covering(final java.util.Set<String> devices) {
+    public TickContext covering(final Set<String> devices) {
         this.covered = devices;
         return this;
     }

@@ -15,6 +15,8 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
+import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that neither the declared jobs nor the port's usual undeclared
@@ -118,7 +120,7 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
                 rhythm = new DailyRhythm(2 * hosts);
             }
             pending = new float[2 * ports];
-            java.util.Arrays.fill(pending, Float.NaN);
+            Arrays.fill(pending, Float.NaN);
             pendingEndMs = new long[ports];
         }
         // in port order: the findings' order does not depend on hashing
@@ -152,9 +154,9 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
             final boolean learnNow = ++sinceLearned[t.index()] >= window && context.uncovered(t);
             final long endMs = context.tick().endMs();
             final long pendingEnd = pendingEndMs[t.index()];
-            final java.util.Optional<Double> rx =
+            final Optional<Double> rx =
                 judge(2 * t.index(), w[0].sum(), w[1].sum(), lineBytes, endMs, learnNow, pendingEnd, cal);
-            final java.util.Optional<Double> tx =
+            final Optional<Double> tx =
                 judge(2 * t.index() + 1, w[2].sum(), w[3].sum(), lineBytes, endMs, learnNow, pendingEnd, cal);
             if (learnNow) {
                 sinceLearned[t.index()] = 0;
@@ -177,16 +179,16 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
      * {@code pendingEndMs}) is learned and this one waits for the next. Nothing is judged before the key has learned
      * its background.
      */
-    private java.util.Optional<Double> judge(final int key, final double observed, final double expected,
+    private Optional<Double> judge(final int key, final double observed, final double expected,
                                              final double lineBytes, final long endMs, final boolean learnNow,
                                              final long pendingEndMs, final DetectionCalibration.UnexpectedTraffic cal) {
         if (lineBytes <= 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         final double share = (observed - expected) / lineBytes;
-        final java.util.Optional<Double> excess = background.learned(key)
+        final Optional<Double> excess = background.learned(key)
             ? excess(observed, expected + Math.max(0, background(key, endMs, cal)) * lineBytes, lineBytes, cal)
-            : java.util.Optional.empty();
+            : Optional.empty();
         if (excess.isPresent()) {
             pending[key] = Float.NaN;
         } else if (learnNow) {
@@ -268,11 +270,11 @@ final class UnexpectedTrafficDetector implements Detector, LearnedPart {
      * The excess over the twin as a share of line rate, when it is unexpected: at least the calibration's share of
      * line rate and its factor over what the twin expects (a busy job's own noise is not unexpected).
      */
-    static java.util.Optional<Double> excess(final double observed, final double expected, final double line,
+    static Optional<Double> excess(final double observed, final double expected, final double line,
                                              final DetectionCalibration.UnexpectedTraffic cal) {
         if (line <= 0 || observed - expected < cal.excessShare() * line || observed < cal.excessFactor() * expected) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of((observed - expected) / line);
+        return Optional.of((observed - expected) / line);
     }
 }

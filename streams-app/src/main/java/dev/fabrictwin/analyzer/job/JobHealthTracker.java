@@ -31,6 +31,8 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
+import java.util.ArrayDeque;
+import java.util.Comparator;
 
 /**
  * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run than the
@@ -51,7 +53,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
     private final DetectionCalibration.Jobs cal;
 
     private final Map<String, PhaseLock> locks = new HashMap<>();
-    private final Map<String, java.util.ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
+    private final Map<String, ArrayDeque<Double>> recentSlowdowns = new HashMap<>();
     private final Set<String> bottlenecked = new HashSet<>();
     private final Map<String, Integer> failedFits = new HashMap<>();
     private final Map<String, Long> lastFitMs = new HashMap<>();
@@ -73,7 +75,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
     private final List<Unfed> unfed = new ArrayList<>();
 
     private record Unfed(String job, String device, String port, long t0, long t1, long txBytes) implements Serializable {
-        static final java.util.Comparator<Unfed> ORDER = java.util.Comparator.comparingLong(Unfed::t1)
+        static final Comparator<Unfed> ORDER = Comparator.comparingLong(Unfed::t1)
             .thenComparingLong(Unfed::t0).thenComparing(Unfed::device).thenComparing(Unfed::port);
     }
 
@@ -244,7 +246,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         } else {
             unsteered.add(job);
         }
-        final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new java.util.ArrayDeque<>());
+        final ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job, k -> new ArrayDeque<>());
         recent.addLast(fit.get().commMs() / twinComm);
         if (recent.size() > cal.smoothing()) {
             recent.removeFirst();
@@ -289,7 +291,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
         if (Double.isNaN(comm)) {
             return null;
         }
-        final java.util.ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job.id(), k -> new java.util.ArrayDeque<>());
+        final ArrayDeque<Double> recent = recentSlowdowns.computeIfAbsent(job.id(), k -> new ArrayDeque<>());
         recent.addLast(comm / twinComm);
         if (recent.size() > cal.smoothing()) {
             recent.removeFirst();
@@ -424,7 +426,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
                     out.writeDouble(fit.periodMs());
                     out.writeDouble(fit.quality());
                 }
-                final java.util.ArrayDeque<Double> recent = recentSlowdowns.getOrDefault(job, new java.util.ArrayDeque<>());
+                final ArrayDeque<Double> recent = recentSlowdowns.getOrDefault(job, new ArrayDeque<>());
                 out.writeInt(recent.size());
                 for (final double r : recent) {
                     out.writeDouble(r);
@@ -446,7 +448,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
                 final long fitMs = in.readLong();
                 final PhaseFit fit = in.readBoolean()
                     ? new PhaseFit(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble()) : null;
-                final java.util.ArrayDeque<Double> recent = new java.util.ArrayDeque<>();
+                final ArrayDeque<Double> recent = new ArrayDeque<>();
                 for (int r = in.readInt(); r > 0; r--) {
                     recent.addLast(in.readDouble());
                 }
@@ -512,7 +514,7 @@ public final class JobHealthTracker implements Serializable, LearnedPart {
      * moves nothing.
      */
     private double smoothedSlowdown(final String job) {
-        final java.util.ArrayDeque<Double> recent = recentSlowdowns.get(job);
+        final ArrayDeque<Double> recent = recentSlowdowns.get(job);
         if (recent == null || recent.isEmpty()) {
             return Double.NaN;
         }

@@ -28,6 +28,7 @@ import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
 import dev.fabrictwin.kafka.common.FailureCauses;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.util.ArrayDeque;
 
 /**
  * The analyzer running against a broker: the topology with exactly-once processing, dead-letter exception
@@ -236,7 +237,7 @@ public final class AnalyzerApp implements AutoCloseable {
         private final int max;
         private final long windowNanos;
         private final String stateDir;
-        private final java.util.ArrayDeque<Long> recent = new java.util.ArrayDeque<>();
+        private final ArrayDeque<Long> recent = new ArrayDeque<>();
 
         ThreadFailures(final int max, final Duration window, final String stateDir) {
             this.max = max;

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import java.time.Duration;
 
 /**
  * Notices that a topic the analyzer reads is gone from the cluster: a broker that came back without its data, or a
@@ -80,6 +81,6 @@ public final class InputTopicWatch implements AutoCloseable {
 
     @Override
     public void close() {
-        admin.close(java.time.Duration.ofSeconds(1));
+        admin.close(Duration.ofSeconds(1));
     }
 }

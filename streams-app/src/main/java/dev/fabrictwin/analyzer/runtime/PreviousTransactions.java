@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Ends what a previous run of this instance left in flight before Kafka Streams restores anything. A run killed
@@ -58,8 +60,8 @@ final class PreviousTransactions {
     }
 
     /** The transactional ids of a run with this process id and {@code threads} stream threads (exactly-once v2). */
-    static java.util.List<String> transactionalIds(final String applicationId, final String processId, final int threads) {
-        final java.util.List<String> ids = new java.util.ArrayList<>();
+    static List<String> transactionalIds(final String applicationId, final String processId, final int threads) {
+        final List<String> ids = new ArrayList<>();
         for (int thread = 1; thread <= threads + EXTRA_THREADS; thread++) {
             ids.add(applicationId + "-" + processId + "-" + thread);
         }
@@ -74,10 +76,10 @@ final class PreviousTransactions {
         }
         final long start = System.nanoTime();
         final Object threads = streamsConfig.getOrDefault(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        final java.util.List<String> ids = transactionalIds(String.valueOf(streamsConfig.get(StreamsConfig.APPLICATION_ID_CONFIG)),
+        final List<String> ids = transactionalIds(String.valueOf(streamsConfig.get(StreamsConfig.APPLICATION_ID_CONFIG)),
             processId, Integer.parseInt(threads.toString()));
         // all at once: each waits on its coordinator (a restart waits for the slowest, not for their sum)
-        final java.util.List<CompletableFuture<Void>> ended = ids.stream()
+        final List<CompletableFuture<Void>> ended = ids.stream()
             .map(id -> CompletableFuture.runAsync(() -> end(id, producerConfig),
                 command -> new Thread(command, "previous-transactions-" + id).start()))
             .toList();

@@ -11,6 +11,7 @@ import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Tier;
 import dev.fabrictwin.twin.workload.PlacedJob;
+import java.util.Arrays;
 
 /**
  * Which analysis shard judges each link (docs/analyzer.md, "Sharding"). The fabric is cut into <em>domains</em>: its
@@ -54,7 +55,7 @@ public final class ShardMap implements ShardView, Serializable {
         }
         final int[] byLink = new int[fabric.links().size()];
         final int[] firstShard = new int[fabric.nodes().size()];
-        java.util.Arrays.fill(firstShard, -1);
+        Arrays.fill(firstShard, -1);
         final boolean[] boundary = new boolean[fabric.nodes().size()];
         for (final Link l : fabric.links()) {
             final int domain = domainOfNode[l.lowerNode()] >= 0 ? domainOfNode[l.lowerNode()] : Math.max(0, domainOfNode[l.upperNode()]);
@@ -77,7 +78,7 @@ public final class ShardMap implements ShardView, Serializable {
      */
     private static int[] domains(final Fabric fabric) {
         final int[] domain = new int[fabric.nodes().size()];
-        java.util.Arrays.fill(domain, -1);
+        Arrays.fill(domain, -1);
         final boolean pods = fabric.nodes().stream().anyMatch(n -> n.pod() >= 0);
         int leaves = 0;
         for (final Node n : fabric.nodes()) {

@@ -20,6 +20,9 @@ import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.workload.PlacedJob;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.function.ToIntFunction;
 
 /**
  * The second stage of a sharded analysis (docs/analyzer.md, "Sharding"): the shards' {@link ShardTick}s in, the
@@ -74,7 +77,7 @@ public final class ShardedCorrelation implements Serializable {
             config.updateEveryTicks(), config.resolveAfterTicks(), config.calibration().correlation());
         this.calibration = config.calibration();
         this.reached = new long[shards.shards()];
-        java.util.Arrays.fill(reached, Long.MIN_VALUE);
+        Arrays.fill(reached, Long.MIN_VALUE);
     }
 
     /** Takes one shard's tick; returns what the ticks it completed published. */
@@ -177,11 +180,11 @@ public final class ShardedCorrelation implements Serializable {
      * job (its slowdown) is its home shard's ({@code homeOf}): every shard holding some of its NICs judges it; and an
      * entity two shards both report on (a boundary device) is taken from the first only.
      */
-    static List<Finding> findings(final ShardTick[] parts, final java.util.function.ToIntFunction<String> homeOf,
+    static List<Finding> findings(final ShardTick[] parts, final ToIntFunction<String> homeOf,
                                   final List<Detector> detectors, final DetectionCalibration calibration) {
         final List<Finding> findings = new ArrayList<>();
         final Map<String, Integer> reportedBy = new HashMap<>();
-        final Map<Integer, PfcBoundary> pfc = new java.util.LinkedHashMap<>();
+        final Map<Integer, PfcBoundary> pfc = new LinkedHashMap<>();
         for (final ShardTick p : parts) {
             if (p != null) {
                 for (final Finding f : p.findings()) {

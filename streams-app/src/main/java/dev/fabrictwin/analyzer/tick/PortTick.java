@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
+import java.util.Arrays;
 
 /**
  * One port over one analysis tick: what it reported (the sum of its intervals ending in the tick) beside what
@@ -71,7 +72,7 @@ public final class PortTick implements Serializable {
     void add(final PortInterval interval) {
         addObserved(interval);
         if (deferredCount + SLOTS > deferred.length) {
-            deferred = java.util.Arrays.copyOf(deferred, Math.max(2 * SLOTS, 2 * deferred.length));
+            deferred = Arrays.copyOf(deferred, Math.max(2 * SLOTS, 2 * deferred.length));
         }
         final Double operUp = interval.gauges().get(dev.fabrictwin.twin.model.CounterNames.OPER_UP);
         deferred[deferredCount++] = interval.t0();

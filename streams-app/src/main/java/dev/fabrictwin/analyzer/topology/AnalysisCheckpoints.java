@@ -16,6 +16,12 @@ import org.apache.kafka.streams.state.Stores;
 import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
 import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import java.io.Serializable;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * Makes the analysis task's heap state survive a restart or a move, exactly: a checkpoint of the whole
@@ -28,7 +34,7 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
  * most {@link #EVERY_WALL_MS} of wall time or {@link #MAX_JOURNAL_INTERVALS} intervals of journal; journal keys restart from 0 after each checkpoint and the
  * changelogs compact in small segments, so a restore reads about one checkpoint and one journal.
  */
-final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
+final class AnalysisCheckpoints<P extends Serializable, B> {
 
     static final String CHECKPOINT_STORE = "analysis-checkpoint";
     static final String JOURNAL_STORE = "analysis-journal";
@@ -61,13 +67,13 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     private final KeyValueStore<Long, B> journal;
     private final Class<P> progressType;
     /** What a journaled batch weighs against {@link #MAX_JOURNAL_INTERVALS} (intervals, or one per shard tick). */
-    private final java.util.function.ToIntFunction<B> weight;
+    private final ToIntFunction<B> weight;
     /** What the progress learned, written beside it for an upgraded build to take back (null: nothing). */
-    private final java.util.function.Function<P, LearnedState> learned;
+    private final Function<P, LearnedState> learned;
     private long journalSize;
     private long journalIntervals;
     /** Wall time (ms): the processor context's, so a test driver can advance it. */
-    private final java.util.function.LongSupplier wallMs;
+    private final LongSupplier wallMs;
     private long lastWallMs;
     private long lastLearnedMs;
     private boolean learnedWritten;
@@ -77,9 +83,9 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     }
 
     AnalysisCheckpoints(final KeyValueStore<String, byte[]> checkpoint, final KeyValueStore<Long, B> journal,
-                        final Class<P> progressType, final java.util.function.ToIntFunction<B> weight,
-                        final java.util.function.Function<P, LearnedState> learned,
-                        final java.util.function.LongSupplier wallMs) {
+                        final Class<P> progressType, final ToIntFunction<B> weight,
+                        final Function<P, LearnedState> learned,
+                        final LongSupplier wallMs) {
         this.wallMs = wallMs;
         this.lastWallMs = wallMs.getAsLong();
         this.checkpoint = checkpoint;
@@ -90,7 +96,7 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     }
 
     /** The analysis task's: checkpoints of {@link AnalysisProgress}, a journal of interval batches. */
-    static AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> ofAnalysis(final org.apache.kafka.streams.processor.api.ProcessingContext context) {
+    static AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> ofAnalysis(final ProcessingContext context) {
         return new AnalysisCheckpoints<>(context.getStateStore(CHECKPOINT_STORE), context.getStateStore(JOURNAL_STORE),
             AnalysisProgress.class, List::size, p -> p.analyzer == null ? null : p.analyzer.learned(),
             context::currentSystemTimeMs);
@@ -101,7 +107,7 @@ final class AnalysisCheckpoints<P extends java.io.Serializable, B> {
     }
 
     static <B> List<StoreBuilder<?>> storeBuilders(final String checkpointStore, final String journalStore,
-                                                   final org.apache.kafka.common.serialization.Serde<B> journalSerde) {
+                                                   final Serde<B> journalSerde) {
         return List.of(
             Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(checkpointStore), Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(CHANGELOG),

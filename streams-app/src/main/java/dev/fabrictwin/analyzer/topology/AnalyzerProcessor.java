@@ -27,6 +27,8 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.telemetry.RejectReason;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from
@@ -52,7 +54,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     private AnalysisCheckpoints<AnalysisProgress, List<PortInterval>> checkpoints;
     /** The analysis of the shard being processed; sharded, one per shard this task is given (one, on a cluster). */
     private AnalysisProgress progress = new AnalysisProgress();
-    private final java.util.Map<Integer, AnalysisProgress> byShard = new java.util.HashMap<>();
+    private final Map<Integer, AnalysisProgress> byShard = new HashMap<>();
     private int shard;
     private boolean resumed;
     /** The replica was (re)built during this batch: checkpoint at its end, so no journal predates a checkpoint. */

@@ -30,6 +30,9 @@ import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.job.JobHealth;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:
@@ -97,7 +100,7 @@ public final class AnalyzerTopology {
         // after a kill 10 s -> 27 s)
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), AlertJson.SERDE));
-        final List<String> stores = new java.util.ArrayList<>(settings.sharded() ? List.of() : List.of(OPEN_ALERTS_STORE));
+        final List<String> stores = new ArrayList<>(settings.sharded() ? List.of() : List.of(OPEN_ALERTS_STORE));
         if (settings.checkpoints()) {
             AnalysisCheckpoints.storeBuilders().forEach(builder::addStateStore);
             stores.addAll(List.of(AnalysisCheckpoints.CHECKPOINT_STORE, AnalysisCheckpoints.JOURNAL_STORE));
@@ -121,7 +124,7 @@ public final class AnalyzerTopology {
     private static KStream<String, AnalyzerOutput> correlated(final StreamsBuilder builder, final AnalyzerSettings settings,
                                                               final AnalyzerListener listener,
                                                               final KStream<String, AnalyzerOutput> analyzed) {
-        final List<String> stores = new java.util.ArrayList<>(List.of(OPEN_ALERTS_STORE));
+        final List<String> stores = new ArrayList<>(List.of(OPEN_ALERTS_STORE));
         if (settings.checkpoints()) {
             AnalysisCheckpoints.storeBuilders(AnalysisCheckpoints.CORRELATION_CHECKPOINT_STORE,
                 AnalysisCheckpoints.CORRELATION_JOURNAL_STORE, ShardTickSerde.SERDE).forEach(builder::addStateStore);
@@ -167,7 +170,7 @@ public final class AnalyzerTopology {
                     .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde()).withName(name)
                         .withNumberOfPartitions(settings.shards())
                         .withStreamPartitioner((topic, shard, batch, partitions) ->
-                            java.util.Optional.of(java.util.Set.of(Integer.parseInt(shard)))))
+                            Optional.of(Set.of(Integer.parseInt(shard)))))
                 : laneBatches
                 .map((device, batch) -> KeyValue.pair(FABRIC_KEY, batch.intervals()), Named.as(name + "-by-fabric"))
                 .repartition(Repartitioned.with(Serdes.String(), PortIntervalSerde.listSerde())

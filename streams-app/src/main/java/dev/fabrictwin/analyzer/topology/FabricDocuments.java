@@ -9,6 +9,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Arrays;
 
 /**
  * The declared fabric as the global stores hold it: the topology document (one per fabric id) and the jobs
@@ -29,7 +30,7 @@ record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version, int 
                 final JsonNode doc = parse(kv.value);
                 if (doc != null) {
                     topology = doc;
-                    version = 31 * version + java.util.Arrays.hashCode(kv.value);
+                    version = 31 * version + Arrays.hashCode(kv.value);
                 }
             }
         }
@@ -41,7 +42,7 @@ record FabricDocuments(JsonNode topology, List<JsonNode> jobs, int version, int 
                 final JsonNode doc = parse(kv.value);
                 if (doc != null) {
                     jobs.add(doc);
-                    version = 31 * version + java.util.Arrays.hashCode(kv.value);
+                    version = 31 * version + Arrays.hashCode(kv.value);
                 }
             }
         }

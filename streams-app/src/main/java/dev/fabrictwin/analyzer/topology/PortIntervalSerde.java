@@ -15,6 +15,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import java.util.ArrayList;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Compact binary form of a {@link PortInterval} for the analyzer's internal repartition topic: every interval
@@ -24,7 +26,7 @@ public final class PortIntervalSerde {
 
     private static final byte VERSION = 2;
     /** Device and port names read so far (the serde is shared by every stream thread). */
-    private static final Map<String, String> NAMES_SEEN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, String> NAMES_SEEN = new ConcurrentHashMap<>();
     private static final int MAX_NAMES = 1_000_000;
 
     private PortIntervalSerde() {
@@ -65,7 +67,7 @@ public final class PortIntervalSerde {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             checkVersion(in.readByte());
             final int n = in.readInt();
-            final List<PortInterval> out = new java.util.ArrayList<>(n);
+            final List<PortInterval> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 out.add(readBody(in));
             }

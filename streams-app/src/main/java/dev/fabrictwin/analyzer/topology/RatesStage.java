@@ -38,6 +38,9 @@ import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleContent;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * First stage of the analyzer: {@code telemetry.samples} → per-port intervals. Keeps each port's last sample
@@ -157,7 +160,7 @@ public final class RatesStage {
          */
         private DeviceClocks partitionTime;
         /** Devices whose clock running ahead was logged (once each, until they come back in line); bounded. */
-        private final java.util.Set<String> loggedAhead = new java.util.HashSet<>();
+        private final Set<String> loggedAhead = new HashSet<>();
 
         PortRatesProcessor(final long nominalIntervalMs, final int lanes, final long batchFlushMs) {
             this(nominalIntervalMs, lanes, batchFlushMs, null, AnalyzerListener.NONE);
@@ -303,7 +306,7 @@ public final class RatesStage {
                 + "intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
                     .map(m -> "offset " + m.offset() + " (" + first.device() + "/" + first.port() + " at " + first.ts() + ")")
                     .orElse("a sample"), ports[0], newest[0] == Long.MIN_VALUE ? "nothing" : newest[0], held.size());
-            held.sort(java.util.Comparator.comparingLong(Sample::ts));
+            held.sort(Comparator.comparingLong(Sample::ts));
             for (final Sample sample : held) {
                 final String portKey = sample.device() + "/" + sample.port();
                 PortRates.next(last.get(portKey), sample, nominalIntervalMs).interval().ifPresent(pending::add);

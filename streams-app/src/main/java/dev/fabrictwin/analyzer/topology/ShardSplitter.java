@@ -20,6 +20,8 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.Technology;
+import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Cuts each lane batch into one batch per analysis shard ({@link ShardMap}), keyed by the shard's number: the lane's
@@ -69,7 +71,7 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
         this.topologies = context.getStateStore(AnalyzerTopology.TOPOLOGY_STORE);
         this.router = null;
         this.lastCheckMs = Long.MIN_VALUE;
-        java.util.Arrays.fill(lastSentMs, Long.MIN_VALUE);
+        Arrays.fill(lastSentMs, Long.MIN_VALUE);
     }
 
     @Override
@@ -117,7 +119,7 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
                 final byte[] value = it.next().value;
                 if (value != null) {
                     doc = value;
-                    version = 31 * version + java.util.Arrays.hashCode(value);
+                    version = 31 * version + Arrays.hashCode(value);
                 }
             }
         }
@@ -135,7 +137,7 @@ final class ShardSplitter implements Processor<String, RatesStage.LaneBatch, Str
                 ShardMap.of(fabric, shards));
             shared = built;
             return built;
-        } catch (java.io.IOException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException e) {
             return router; // the analysis reports a bad document; route as before meanwhile
         }
     }

@@ -1,7 +1,6 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,6 +36,8 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.contract.sample.SampleSerde;
+import java.time.Instant;
+import java.util.function.Consumer;
 
 /**
  * The unsharded analyzer topology's stages — port-rates, the lane repartition, the analyzer, the alerts and job-health
@@ -144,9 +145,9 @@ public final class StageDriver {
     /** What the processors ask of their context: stores, the clock (standing still), forwarding; task 0_0. */
     private final class Context<K, V> implements ProcessorContext<K, V> {
         private final Map<String, StateStore> stores;
-        private final java.util.function.Consumer<Record<K, V>> downstream;
+        private final Consumer<Record<K, V>> downstream;
 
-        Context(final Map<String, StateStore> stores, final java.util.function.Consumer<Record<K, V>> downstream) {
+        Context(final Map<String, StateStore> stores, final Consumer<Record<K, V>> downstream) {
             this.stores = stores;
             this.downstream = downstream;
         }
@@ -174,7 +175,7 @@ public final class StageDriver {
         }
 
         @Override
-        public Cancellable schedule(final java.time.Instant start, final Duration interval, final PunctuationType type,
+        public Cancellable schedule(final Instant start, final Duration interval, final PunctuationType type,
                                     final Punctuator callback) {
             return () -> { };
         }

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import dev.fabrictwin.analyzer.CapturedIntervals;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What an upgrade keeps. {@code checkpoint/mixed-down-drop-ecn-120s.learned} is the learned section of a checkpoint,
@@ -49,7 +51,7 @@ class CheckpointCompatibilityTest {
     @Test
     void aPartAtAVersionThisBuildCannotReadIsLearnedAfresh() throws Exception {
         final LearnedState learned = LearnedState.fromBytes(Files.readAllBytes(COMMITTED));
-        final java.util.Map<String, LearnedState.Part> parts = new java.util.LinkedHashMap<>(learned.parts());
+        final Map<String, LearnedState.Part> parts = new LinkedHashMap<>(learned.parts());
         parts.put("latency-slo", new LearnedState.Part(99, parts.get("latency-slo").bytes()));
 
         assertThat(CapturedIntervals.of("mixed-down-drop-ecn.yaml").analyzer()

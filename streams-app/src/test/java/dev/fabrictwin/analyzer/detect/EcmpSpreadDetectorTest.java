@@ -15,6 +15,9 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
+import java.util.ArrayList;
+import java.util.List;
+import org.assertj.core.api.Assertions;
 
 /**
  * Four single-NIC hosts a leaf and an all-to-all job over all eight: the twin hashes the 16 flows from leaf-0's
@@ -84,7 +87,7 @@ class EcmpSpreadDetectorTest {
         assertThat(run.last()).singleElement().satisfies(f -> {
             assertThat(f.rootCandidate()).isTrue();
             assertThat(f.entity()).isEqualTo(Entity.ecmpGroup("leaf-0"));
-            assertThat(f.expected()).isCloseTo(0.4, org.assertj.core.api.Assertions.within(1e-6));
+            assertThat(f.expected()).isCloseTo(0.4, Assertions.within(1e-6));
             assertThat(f.summary()).contains("moved its traffic: spine-1 carries 75%", "at most 40%", "same 16 flows");
         });
     }
@@ -105,7 +108,7 @@ class EcmpSpreadDetectorTest {
         final int calm = 40;
         final HandTicks.Run before = hand.drive(detector, calm, i -> uplinks(hand, i, 0.6e9, 0.4e9));
         hand.calm(false);
-        final java.util.List<java.util.List<Finding>> after = new java.util.ArrayList<>();
+        final List<List<Finding>> after = new ArrayList<>();
         for (int i = calm + 1; i <= calm + 3 * WINDOW; i++) {
             after.add(uplinks(hand, i, 0.25e9, 0.75e9).detect(detector));
         }

@@ -13,6 +13,7 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
+import org.assertj.core.api.Assertions;
 
 class EcnMisconfigDetectorTest {
 
@@ -67,7 +68,7 @@ class EcnMisconfigDetectorTest {
         assertThat(perTick.upTo(42)).isEmpty();
         assertThat(perTick.tick(43)).singleElement().satisfies(f -> {
             assertThat(f.observed()).isEqualTo(3 * 300);
-            assertThat(f.expected()).isCloseTo(3 * 75_000, org.assertj.core.api.Assertions.within(1.0));
+            assertThat(f.expected()).isCloseTo(3 * 75_000, Assertions.within(1.0));
             assertThat(f.summary()).contains("learned marking");
         });
     }

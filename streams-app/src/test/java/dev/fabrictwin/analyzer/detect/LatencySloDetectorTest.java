@@ -16,6 +16,8 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.function.LongFunction;
+import org.assertj.core.api.Assertions;
 
 class LatencySloDetectorTest {
 
@@ -51,7 +53,7 @@ class LatencySloDetectorTest {
     }
 
     /** Ticks {@code from..from + PERSIST - 1} built by {@code tick}: nothing before the last, whose findings it returns. */
-    private List<Finding> persistently(final long from, final java.util.function.LongFunction<HandTicks.TickBuilder> tick) {
+    private List<Finding> persistently(final long from, final LongFunction<HandTicks.TickBuilder> tick) {
         for (long i = from; i < from + PERSIST - 1; i++) {
             assertThat(tick.apply(i).detect(detector)).as("tick %d, before the departure has held", i).isEmpty();
         }
@@ -84,7 +86,7 @@ class LatencySloDetectorTest {
             assertThat(f.rootCandidate()).isTrue();
             assertThat(f.entity()).isEqualTo(Entity.port(UPLINK));
             assertThat(f.observed()).isEqualTo(2_090);
-            assertThat(f.expected()).isCloseTo(1.4 * 1.01, org.assertj.core.api.Assertions.within(1e-6));
+            assertThat(f.expected()).isCloseTo(1.4 * 1.01, Assertions.within(1e-6));
             assertThat(f.summary()).contains("leaf-0 eth2", "2090.0 µs", "learned 1.4 µs").doesNotContain("queueing");
         });
     }

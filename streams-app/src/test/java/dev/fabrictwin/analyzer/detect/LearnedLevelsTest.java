@@ -9,6 +9,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 
 import org.junit.jupiter.api.Test;
+import org.assertj.core.api.Assertions;
 
 class LearnedLevelsTest {
 
@@ -64,7 +65,7 @@ class LearnedLevelsTest {
             levels.learn(0, 1);
         }
         assertThat(levels.quantile(0, 1)).isEqualTo(1); // the ring no longer holds it
-        assertThat(levels.peak(0)).isCloseTo(50, org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(levels.peak(0)).isCloseTo(50, Assertions.within(1e-3));
         levels.learn(0, 70);
         assertThat(levels.peak(0)).isEqualTo(70);
         assertThat(levels.peak(1)).isNaN();

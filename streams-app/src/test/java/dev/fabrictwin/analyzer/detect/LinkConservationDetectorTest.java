@@ -15,6 +15,9 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 
 /** Traffic from {@code leaf-0/eth2} up to {@code spine-0/eth0}; both ends report both packet counters every tick. */
 class LinkConservationDetectorTest {
@@ -135,7 +138,7 @@ class LinkConservationDetectorTest {
      * [0, 3e5) every tick (sampling instants against bursts): d's changes telescope, up to 30 % of a tick's traffic.
      */
     private HandTicks.Run behindInFlightNoise(final int ticks, final double share) {
-        final double[] inFlight = new java.util.SplittableRandom(7).doubles(ticks + 1, 0, 3e5).toArray();
+        final double[] inFlight = new SplittableRandom(7).doubles(ticks + 1, 0, 3e5).toArray();
         return hand.drive(new LinkConservationDetector(), ticks,
             i -> up(i, 1e6, Math.round(1e6 * (1 - share) - inFlight[i] + inFlight[i - 1])));
     }
@@ -562,9 +565,9 @@ class LinkConservationDetectorTest {
             HandTicks.LINK_BPS, dev.fabrictwin.twin.fabric.Technology.ROCE_V2).build("hand"));
         final dev.fabrictwin.twin.fabric.PortRef nic0 = new dev.fabrictwin.twin.fabric.PortRef("host-0", "nic0");
         final dev.fabrictwin.twin.fabric.PortRef nic1 = new dev.fabrictwin.twin.fabric.PortRef("host-0", "nic1");
-        final java.util.function.BiFunction<Integer, Double, HandTicks.TickBuilder> ticks = (i, lossOnNic0) -> {
+        final BiFunction<Integer, Double, HandTicks.TickBuilder> ticks = (i, lossOnNic0) -> {
             final HandTicks.TickBuilder t = twoNics.tick(i);
-            for (final var nic : java.util.List.of(nic0, nic1)) {
+            for (final var nic : List.of(nic0, nic1)) {
                 final double share = nic.equals(nic0) ? lossOnNic0 : 0.01;
                 t.port(nic).observed(CounterNames.TX_PACKETS, 1e6).observed(CounterNames.RX_PACKETS, 0)
                     .port(twoNics.fabric().requireLinkAt(nic).portOf(twoNics.fabric().requireLinkAt(nic).upperNode()))

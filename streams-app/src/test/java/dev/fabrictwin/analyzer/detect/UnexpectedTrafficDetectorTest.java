@@ -21,6 +21,8 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
+import java.util.function.IntFunction;
+import java.util.function.IntToDoubleFunction;
 
 /** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
 class UnexpectedTrafficDetectorTest {
@@ -55,7 +57,7 @@ class UnexpectedTrafficDetectorTest {
 
     /** {@link #quiet} ticks of a quiet fabric, then {@code ticks} more built by {@code tick}. */
     private static HandTicks.Run afterQuiet(final HandTicks h, final Detector detector, final int ticks,
-                                            final java.util.function.IntFunction<HandTicks.TickBuilder> tick) {
+                                            final IntFunction<HandTicks.TickBuilder> tick) {
         final int quiet = quiet(h.config().tickMs() < 1_000 ? (int) (WINDOW * 1_000 / h.config().tickMs()) : WINDOW);
         return h.drive(detector, quiet + ticks, i -> i <= quiet ? h.tick(i).everyPort() : tick.apply(i));
     }
@@ -217,13 +219,13 @@ class UnexpectedTrafficDetectorTest {
 
     /** {@code days} of minute ticks from noon, host-0 sending {@code share.applyAsDouble(minute)} of line rate. */
     private HandTicks.Run days(final UnexpectedTrafficDetector detector, final double days,
-                               final java.util.function.IntToDoubleFunction share) {
+                               final IntToDoubleFunction share) {
         return days(detector, NOON, days, share);
     }
 
     /** As above, from the minute after {@code from}. */
     private HandTicks.Run days(final UnexpectedTrafficDetector detector, final int from, final double days,
-                               final java.util.function.IntToDoubleFunction share) {
+                               final IntToDoubleFunction share) {
         return minutes.drive(detector, (int) (days * DAY),
             i -> minuteFlow(from + i, share.applyAsDouble(from + i) * LINE_PER_MINUTE));
     }

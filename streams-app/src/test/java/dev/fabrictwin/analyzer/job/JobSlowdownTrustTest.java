@@ -12,6 +12,8 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
+import java.util.Arrays;
+import org.assertj.core.api.Assertions;
 
 /**
  * A job slowdown a user can trust: on the demo's cluster with nothing wrong, each job's reported slowdown
@@ -49,7 +51,7 @@ class JobSlowdownTrustTest {
             return new double[] {0, Double.NaN, Double.NaN};
         }
         final double median = known[known.length / 2];
-        final long within = java.util.Arrays.stream(known).filter(d -> Math.abs(d / median - 1) <= 0.1).count();
+        final long within = Arrays.stream(known).filter(d -> Math.abs(d / median - 1) <= 0.1).count();
         return new double[] {(double) known.length / mine.size(), (double) within / known.length, median};
     }
 
@@ -62,7 +64,7 @@ class JobSlowdownTrustTest {
                 final double[] s = steadiness(health, job);
                 assertThat(s[0]).as("seed %d %s: share of ticks with a number", seed, job).isGreaterThan(0.5);
                 assertThat(s[1]).as("seed %d %s: share within ±10 %% of its median", seed, job).isGreaterThanOrEqualTo(0.9);
-                assertThat(s[2]).as("seed %d %s: median", seed, job).isCloseTo(1.0, org.assertj.core.api.Assertions.within(0.05));
+                assertThat(s[2]).as("seed %d %s: median", seed, job).isCloseTo(1.0, Assertions.within(0.05));
             }
         }
     }

@@ -31,6 +31,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.workload.Pattern;
+import java.util.Set;
 
 /**
  * Hand-built ticks for detector tests: a small spine-leaf fabric from twin-engine's builders, a {@link TwinReplica}
@@ -59,7 +60,7 @@ public final class HandTicks {
     private final Map<String, Double> slowdowns;
     private boolean calm = true;
     /** Devices open alerts name while not calm. */
-    private java.util.Set<String> covered = java.util.Set.of();
+    private Set<String> covered = Set.of();
 
     private HandTicks(final TwinReplica twin, final AnalyzerConfig config, final Map<String, Double> slowdowns) {
         this.twin = twin;
@@ -107,7 +108,7 @@ public final class HandTicks {
      */
     public HandTicks covering(final String... devices) {
         this.calm = false;
-        this.covered = java.util.Set.of(devices);
+        this.covered = Set.of(devices);
         return this;
     }
 
@@ -115,7 +116,7 @@ public final class HandTicks {
     public HandTicks calm(final boolean isCalm) {
         this.calm = isCalm;
         if (isCalm) {
-            this.covered = java.util.Set.of();
+            this.covered = Set.of();
         }
         return this;
     }

@@ -53,6 +53,19 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.Twin;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
+import java.util.stream.LongStream;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 
 /**
  * The whole topology through {@link TopologyTestDriver} on hand-built samples: a 2-spine, 2-leaf, 4-host
@@ -82,11 +95,11 @@ class AnalyzerTopologyTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        start(java.time.Instant.now());
+        start(Instant.now());
     }
 
     /** The analysis in a test driver whose wall clock starts at {@code wallClock}, the tiny fabric's topology sent. */
-    private void start(final java.time.Instant wallClock) throws Exception {
+    private void start(final Instant wallClock) throws Exception {
         final Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -132,7 +145,7 @@ class AnalyzerTopologyTest {
     }
 
     /** As {@link #run(int, Fault)}, with each sample stamped {@code clock(t, port)} ms off the true time. */
-    private void run(final int seconds, final Fault fault, final java.util.function.BiFunction<Integer, PortRef, Long> clock) {
+    private void run(final int seconds, final Fault fault, final BiFunction<Integer, PortRef, Long> clock) {
         final Map<PortRef, Map<String, Long>> counters = new HashMap<>();
         for (int t = 0; t <= seconds; t++) {
             for (final PortRef p : fabric.ports()) {
@@ -179,7 +192,7 @@ class AnalyzerTopologyTest {
         final PortRef first = fabric.ports().get(0);
         run(40, (t, p, c, g) -> {
             if (t == 31 && p.equals(first)) {
-                driver.advanceWallClockTime(java.time.Duration.ofMinutes(2)); // the learned section is due
+                driver.advanceWallClockTime(Duration.ofMinutes(2)); // the learned section is due
             }
         });
         final Map<String, byte[]> learned = section(driver, "learned-");
@@ -191,11 +204,11 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("upgraded").toString());
         try (TopologyTestDriver upgraded = new TopologyTestDriver(
             AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
-            final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+            final KeyValueStore<String, byte[]> store =
                 upgraded.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
             learned.forEach(store::put);
             // an exact section this build cannot read, as another build's classes would be
-            store.put("meta", java.nio.ByteBuffer.allocate(4).putInt(1).array());
+            store.put("meta", ByteBuffer.allocate(4).putInt(1).array());
             store.put("chunk-0", new byte[] {1, 2, 3});
             upgraded.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
                 .pipeInput("tiny", JSON.writeValueAsBytes(FabricJson.toJson(fabric, JSON)));
@@ -265,7 +278,7 @@ class AnalyzerTopologyTest {
             for (int i = 0; i < upgradeAt; i++) {
                 if (i == resumeAt) {
                     // the learned section is due: written with the checkpoint after the next batch
-                    first.advanceWallClockTime(java.time.Duration.ofMinutes(2));
+                    first.advanceWallClockTime(Duration.ofMinutes(2));
                 }
                 in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
             }
@@ -284,10 +297,10 @@ class AnalyzerTopologyTest {
         final List<Alert> upgradedAlerts = new ArrayList<>();
         try (TopologyTestDriver second = new TopologyTestDriver(
             AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
-            final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+            final KeyValueStore<String, byte[]> store =
                 second.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
             learned.forEach(store::put);
-            store.put("meta", java.nio.ByteBuffer.allocate(4).putInt(1).array()); // an exact section it cannot read
+            store.put("meta", ByteBuffer.allocate(4).putInt(1).array()); // an exact section it cannot read
             store.put("chunk-0", new byte[] {1, 2, 3});
             final TestInputTopic<String, byte[]> in = documents(second, cluster);
             for (int i = resumeAt; i < all.size(); i++) {
@@ -301,7 +314,7 @@ class AnalyzerTopologyTest {
         // both parts hold what was learned, and a fresh analysis that takes them back writes them again unchanged
         final dev.fabrictwin.analyzer.checkpoint.LearnedState section =
             dev.fabrictwin.analyzer.checkpoint.LearnedState.fromBytes(learned.get("learned-chunk-0"));
-        final List<com.fasterxml.jackson.databind.JsonNode> jobDocuments = new ArrayList<>();
+        final List<JsonNode> jobDocuments = new ArrayList<>();
         JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster)).forEach(jobDocuments::add);
         final dev.fabrictwin.analyzer.FabricAnalyzer fresh = new dev.fabrictwin.analyzer.FabricAnalyzer(
             dev.fabrictwin.analyzer.twin.TwinReplica.from(JSON.readTree(
@@ -330,9 +343,9 @@ class AnalyzerTopologyTest {
                 final String at = job + " at +" + (h.ts() - upgradeMs) + " ms";
                 assertThat(same).as(at).isNotNull();
                 assertThat(h.expectedCommMs()).as("%s: the replica's comm time (its flows pinned alike)", at)
-                    .isCloseTo(same.expectedCommMs(), org.assertj.core.data.Percentage.withPercentage(1));
+                    .isCloseTo(same.expectedCommMs(), Percentage.withPercentage(1));
                 assertThat(h.phaseQuality()).as("%s: its phase locked as firmly", at)
-                    .isCloseTo(same.phaseQuality(), org.assertj.core.data.Offset.offset(0.02));
+                    .isCloseTo(same.phaseQuality(), Offset.offset(0.02));
                 // later fits span a window with the upgrade's gap in it: known alike, not equal to the bit
                 assertThat(Double.isNaN(h.slowdown())).as("%s: its slowdown unknown", at)
                     .isEqualTo(Double.isNaN(same.slowdown()));
@@ -350,7 +363,7 @@ class AnalyzerTopologyTest {
                 .getBytes(StandardCharsets.UTF_8));
         final TestInputTopic<String, byte[]> jobs =
             driver.createInputTopic(Topics.DEFAULT.jobs().name(), new StringSerializer(), new ByteArraySerializer());
-        for (final com.fasterxml.jackson.databind.JsonNode j
+        for (final JsonNode j
             : JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster))) {
             jobs.pipeInput(j.get("id").asText(), JSON.writeValueAsBytes(j));
         }
@@ -363,8 +376,8 @@ class AnalyzerTopologyTest {
     }
 
     private static Map<String, byte[]> section(final TopologyTestDriver driver, final String prefix) {
-        final Map<String, byte[]> out = new java.util.TreeMap<>();
-        final org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+        final Map<String, byte[]> out = new TreeMap<>();
+        final KeyValueStore<String, byte[]> store =
             driver.getKeyValueStore(AnalysisCheckpoints.CHECKPOINT_STORE);
         try (var it = store.all()) {
             it.forEachRemaining(kv -> {
@@ -383,8 +396,8 @@ class AnalyzerTopologyTest {
         final List<String> analysisSources = description.subtopologies().stream()
             .filter(sub -> sub.nodes().stream().anyMatch(n -> n.name().equals("analyzer")))
             .flatMap(sub -> sub.nodes().stream())
-            .filter(n -> n instanceof org.apache.kafka.streams.TopologyDescription.Source)
-            .flatMap(n -> ((org.apache.kafka.streams.TopologyDescription.Source) n).topicSet().stream())
+            .filter(n -> n instanceof TopologyDescription.Source)
+            .flatMap(n -> ((TopologyDescription.Source) n).topicSet().stream())
             .sorted().toList();
         // one sub-topology reads every lane (so one task merges them by timestamp); the rates stage is another
         assertThat(description.subtopologies()).hasSize(2);
@@ -466,7 +479,7 @@ class AnalyzerTopologyTest {
         assertThat(opened).filteredOn(Alert::rootCause).singleElement().satisfies(a -> {
             assertThat(a.type()).isEqualTo(FaultType.PFC_STORM);
             assertThat(a.entity().key()).isEqualTo("port:host-1/nic0");
-            assertThat(a.observed()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.05));
+            assertThat(a.observed()).isCloseTo(0.9, Offset.offset(0.05));
         });
         assertThat(opened).filteredOn(a -> !a.rootCause()).singleElement().satisfies(a -> {
             assertThat(a.entity().key()).isEqualTo("port:leaf-0/eth2");
@@ -565,14 +578,14 @@ class AnalyzerTopologyTest {
     void shouldJudgeAClockAheadAgainstTheWallClockOfTheProcessorContext() throws Exception {
         // the wall clock the time gate reads is the context's: the test driver's, an hour before the telemetry
         driver.close();
-        start(java.time.Instant.ofEpochMilli(T0 - 3_600_000L));
+        start(Instant.ofEpochMilli(T0 - 3_600_000L));
         run(0, (t, p, c, g) -> { });
 
         assertThat(dead.readRecordsToList()).hasSize(fabric.ports().size()).allSatisfy(r ->
             assertThat(new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8))
                 .startsWith("timestamp-out-of-range").contains("ahead of the wall clock"));
 
-        driver.advanceWallClockTime(java.time.Duration.ofHours(1));
+        driver.advanceWallClockTime(Duration.ofHours(1));
         run(0, (t, p, c, g) -> { });
         assertThat(dead.readRecordsToList()).as("once the wall clock has come to them").isEmpty();
     }
@@ -634,7 +647,7 @@ class AnalyzerTopologyTest {
     @ValueSource(strings = {"one port", "one device"})
     void shouldAnalyzeTheRestOfTheFabricOnTimeWhileOneClockRunsNinetySecondsAhead(final String which) {
         final PortRef victim = new PortRef("leaf-1", "eth0");
-        final java.util.function.Predicate<PortRef> ahead = which.equals("one port") ? victim::equals
+        final Predicate<PortRef> ahead = which.equals("one port") ? victim::equals
             : p -> p.device().equals(victim.device());
         final List<String> warnings;
         try (WarningCapture log = new WarningCapture(RatesStage.class.getName())) {
@@ -645,7 +658,7 @@ class AnalyzerTopologyTest {
         final TickReport last = reports.get(reports.size() - 1);
         assertThat(last.tick().endMs()).as("ticks close as the healthy fabric goes").isGreaterThanOrEqualTo(T0 + 140_000);
         assertThat(reports).extracting(r -> r.tick().index()).as("one tick after another, none skipped")
-            .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(reports.get(0).tick().index(),
+            .containsExactlyElementsOf(LongStream.rangeClosed(reports.get(0).tick().index(),
                 last.tick().index()).boxed().toList());
         assertThat(last.lateIntervals()).as("no interval late").isZero();
         for (final TickReport r : reports) {
@@ -672,7 +685,7 @@ class AnalyzerTopologyTest {
 
     /** The WARN lines one logger writes while open, in memory. */
     private static final class WarningCapture implements AutoCloseable {
-        private final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<String> lines = new CopyOnWriteArrayList<>();
         private final String logger;
         private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
         private final AbstractAppender appender = new AbstractAppender("warnings", null, null, true, Property.EMPTY_ARRAY) {

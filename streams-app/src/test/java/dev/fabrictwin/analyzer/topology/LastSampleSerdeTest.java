@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 class LastSampleSerdeTest {
 
@@ -39,8 +41,8 @@ class LastSampleSerdeTest {
         final byte[] json = SampleJson.writeBytes(sample());
 
         assertThat(LastSampleSerde.read(json)).isEqualTo(sample());
-        assertThat(LastSampleSerde.read((" \n" + new String(json, java.nio.charset.StandardCharsets.UTF_8))
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEqualTo(sample());
+        assertThat(LastSampleSerde.read((" \n" + new String(json, StandardCharsets.UTF_8))
+            .getBytes(StandardCharsets.UTF_8))).isEqualTo(sample());
     }
 
     @Test
@@ -63,7 +65,7 @@ class LastSampleSerdeTest {
 
         assertThatThrownBy(() -> LastSampleSerde.read(future))
             .hasMessage("unknown last-sample encoding version 2");
-        assertThatThrownBy(() -> LastSampleSerde.read(java.util.Arrays.copyOf(bytes, 20)))
+        assertThatThrownBy(() -> LastSampleSerde.read(Arrays.copyOf(bytes, 20)))
             .hasMessage("truncated last-sample record of 20 bytes");
     }
 

@@ -36,6 +36,7 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.io.IOException;
 
 class RatesStageTest {
 
@@ -167,7 +168,7 @@ class RatesStageTest {
     private static byte[] toJson(final PortInterval interval) {
         try {
             return JSON.writeValueAsBytes(interval);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
@@ -175,7 +176,7 @@ class RatesStageTest {
     private static JsonNode json(final byte[] bytes) {
         try {
             return JSON.readTree(bytes);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }

@@ -17,6 +17,8 @@ import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.fabric.PortRef;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Comparator;
 
 /**
  * Measures the analyzer's heap after full GC once {@code N} unknown devices (default 100,000) have each sent two
@@ -38,7 +40,7 @@ public final class UnknownPortsHeap {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "unknown-ports-heap");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-        final var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        final var registry = new SimpleMeterRegistry();
         final AnalyzerMetrics metrics = new AnalyzerMetrics(registry, SeriesLimits.defaults());
         DeadLetterHandlers.configure(props, Topics.DEFAULT.deadLetter().name(), metrics);
         final long before = heapAfterGc();
@@ -73,7 +75,7 @@ public final class UnknownPortsHeap {
                 before / 1e6, after / 1e6);
         } finally {
             try (var paths = Files.walk(state)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

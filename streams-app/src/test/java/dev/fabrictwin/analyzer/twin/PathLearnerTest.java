@@ -19,6 +19,17 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The replica learns the fabric's paths from counters. The generator hashes with the scenario's seed, the replica
@@ -74,7 +85,7 @@ class PathLearnerTest {
             (t, c) -> replica.firstHop(t.source(), t.destination()), (t, x) -> replica.choices(t.source(), t.destination()));
         double total = 0;
         double off = 0;
-        final java.util.Set<Integer> links = new java.util.HashSet<>(truth.keySet());
+        final Set<Integer> links = new HashSet<>(truth.keySet());
         links.addAll(learned.keySet());
         for (final int d : links) {
             total += truth.getOrDefault(d, 0.0);
@@ -135,11 +146,11 @@ class PathLearnerTest {
     @Test
     void shouldPinWhatAnEarlierBuildLearnedByNameAndDropWhatTheFabricLacks() throws Exception {
         final Scenario scenario = scenario(7, "10s", "");
-        final com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        final ObjectMapper json = new ObjectMapper();
         final dev.fabrictwin.twin.sim.Twin generator =
             dev.fabrictwin.twin.sim.Twin.healthy(scenario, dev.fabrictwin.twin.model.ModelParams.defaults());
-        final List<com.fasterxml.jackson.databind.JsonNode> jobs = generator.jobs().stream()
-            .<com.fasterxml.jackson.databind.JsonNode>map(j -> dev.fabrictwin.twin.workload.JobJson.toJson(j, json)).toList();
+        final List<JsonNode> jobs = generator.jobs().stream()
+            .<JsonNode>map(j -> dev.fabrictwin.twin.workload.JobJson.toJson(j, json)).toList();
         final long epoch = scenario.epoch().toEpochMilli();
         final TwinReplica replica = TwinReplica.from(
             dev.fabrictwin.twin.fabric.FabricJson.toJson(generator.fabric(), json), jobs, epoch);
@@ -148,13 +159,13 @@ class PathLearnerTest {
             .transfers().stream().filter(t -> replica.choices(t.source(), t.destination()).firstHops().length > 1)
             .findFirst().orElseThrow();
         final Router.Choices choices = replica.choices(flow.source(), flow.destination());
-        final int other = java.util.Arrays.stream(choices.firstHops())
+        final int other = Arrays.stream(choices.firstHops())
             .filter(l -> l != replica.firstHop(flow.source(), flow.destination())).findFirst().orElseThrow();
         final dev.fabrictwin.twin.fabric.Link link = fabric.link(other);
         final dev.fabrictwin.twin.fabric.PortRef via = link.lowerNode() == choices.node() ? link.lower() : link.upper();
 
-        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(2);
             for (final dev.fabrictwin.twin.fabric.PortRef p : List.of(flow.source(), flow.destination(), via,
                 new dev.fabrictwin.twin.fabric.PortRef("host-99", "eth0"), flow.destination(), via)) {
@@ -163,20 +174,20 @@ class PathLearnerTest {
             }
         }
         final PathLearner learner = new PathLearner(fabric, AnalyzerConfig.defaults(1_000).calibration().paths());
-        try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(learner.readLearned(in, 1)).isTrue();
         }
         replica.steer(ReplicaSync.pins(learner.takenBack(replica, epoch)));
 
         assertThat(replica.firstHop(flow.source(), flow.destination())).as("the pinned first hop").isEqualTo(other);
-        final java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
-        try (java.io.DataOutputStream out = new java.io.DataOutputStream(again)) {
+        final ByteArrayOutputStream again = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(again)) {
             learner.writeLearned(out);
         }
         final byte[] kept = again.toByteArray();
-        assertThat(java.nio.ByteBuffer.wrap(kept).getInt()).as("pins written again").isEqualTo(1);
-        assertThat(new String(kept, java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("host-99");
-        assertThat(learner.readLearned(new java.io.DataInputStream(new java.io.ByteArrayInputStream(kept)), 2))
+        assertThat(ByteBuffer.wrap(kept).getInt()).as("pins written again").isEqualTo(1);
+        assertThat(new String(kept, StandardCharsets.UTF_8)).doesNotContain("host-99");
+        assertThat(learner.readLearned(new DataInputStream(new ByteArrayInputStream(kept)), 2))
             .as("a version this build does not read").isFalse();
     }
 }

@@ -23,6 +23,8 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.sim.PortCounters;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.util.Arrays;
+import org.assertj.core.api.Assertions;
 
 class TwinReplicaTest {
 
@@ -125,7 +127,7 @@ class TwinReplicaTest {
         final Generated g = Generated.of(scenario(""));
         final TwinReplica early = TwinReplica.from(g.topology(), List.of(), g.epochMs() - 1_000);
         final boolean[] kept = new boolean[early.fabric().directedLinkCount()];
-        java.util.Arrays.fill(kept, true);
+        Arrays.fill(kept, true);
         early.recordOnly(kept);
         early.steer(ReplicaSync.jobs(g.jobs(), g.epochMs() + 3_000));
         assertThat(early.jobs()).hasSameSizeAs(g.jobs());
@@ -145,7 +147,7 @@ class TwinReplicaTest {
         }
         assertThat(compared).isGreaterThan(100);
         assertThat(early.started()).isTrue();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> early.anchor(g.epochMs() + 1_000))
+        Assertions.assertThatThrownBy(() -> early.anchor(g.epochMs() + 1_000))
             .isInstanceOf(IllegalStateException.class);
     }
 

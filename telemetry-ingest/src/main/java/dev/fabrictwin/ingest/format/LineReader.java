@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads newline-terminated lines as raw bytes (no charset decoding on the hot path), bounding memory: a line
@@ -29,7 +30,7 @@ public final class LineReader {
         }
 
         public String text() {
-            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            return new String(bytes, StandardCharsets.UTF_8);
         }
     }
 

@@ -30,6 +30,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import java.io.UncheckedIOException;
+import org.junit.jupiter.api.Test;
 
 /**
  * What every format adapter must do, run on its real fixtures (test resources under {@code refdata/}): parse them
@@ -85,7 +87,7 @@ public abstract class AdapterContract {
         return parse(Files.readAllBytes(fixture));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldTurnEveryRealFixtureIntoSamplesWithoutRejections() throws IOException {
         assertThat(fixtures()).isNotEmpty();
         for (final Path fixture : fixtures()) {
@@ -246,7 +248,7 @@ public abstract class AdapterContract {
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

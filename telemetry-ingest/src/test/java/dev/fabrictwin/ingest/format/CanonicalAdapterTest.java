@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
+import java.io.ByteArrayInputStream;
 
 class CanonicalAdapterTest extends AdapterContract {
 
@@ -78,7 +79,7 @@ class CanonicalAdapterTest extends AdapterContract {
             + "{\"ts\":1,\"device\":\"a\",\"port\":\"p\",\"counters\":{\"tx_bytes\":1}}\n"
             + "{\"ts\":1735689601000,\"device\":\"" + "x".repeat(2_000_000) + "\"}\n";
         try {
-            adapter().parse(new java.io.ByteArrayInputStream(far.getBytes(StandardCharsets.UTF_8)), strict, sink);
+            adapter().parse(new ByteArrayInputStream(far.getBytes(StandardCharsets.UTF_8)), strict, sink);
         } catch (IOException e) {
             throw new AssertionError(e);
         }

@@ -27,6 +27,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.net.InetAddress;
 
 /** {@code ingest --scrape} against a local HTTP server serving real node_exporter exposition (refdata/node_exporter). */
 class ScraperTest {
@@ -70,7 +71,7 @@ class ScraperTest {
     }
 
     private static URI deadUrl() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return URI.create("http://127.0.0.1:" + s.getLocalPort() + "/metrics"); // closed again: connection refused
         }
     }

@@ -36,6 +36,8 @@ import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.contract.sample.SampleSerde;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /**
  * {@code ingest --from-topic} on the in-JVM broker: collectors' messages in (gnmic event and json, Telegraf influx
@@ -66,8 +68,8 @@ class IngestTopicAppTest {
     private static String tempStateDir() {
         try {
             return Files.createTempDirectory("ingest-streams").toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -86,12 +88,12 @@ class IngestTopicAppTest {
         }
     }
 
-    private static byte[] fixture(final String path) throws java.io.IOException {
+    private static byte[] fixture(final String path) throws IOException {
         return Files.readAllBytes(refdata(path));
     }
 
     /** Every JSON object of a gnmic docs capture, each as the one Kafka message gnmic's kafka output writes per notification. */
-    private static List<byte[]> gnmicJsonMessages(final String path) throws java.io.IOException {
+    private static List<byte[]> gnmicJsonMessages(final String path) throws IOException {
         final List<byte[]> out = new ArrayList<>();
         final ObjectMapper mapper = new ObjectMapper();
         final String text = new String(fixture(path), StandardCharsets.UTF_8);

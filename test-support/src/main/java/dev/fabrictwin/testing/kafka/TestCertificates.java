@@ -29,6 +29,7 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 import dev.fabrictwin.kafka.embedded.SaslSslListener;
+import java.security.PublicKey;
 
 /**
  * A throw-away CA and a server certificate for 127.0.0.1 (IP SAN, so clients' hostname verification passes), written
@@ -74,7 +75,7 @@ public final class TestCertificates {
     }
 
     private static X509Certificate sign(final X500Name issuer, final KeyPair issuerKeys, final X500Name subject,
-                                        final java.security.PublicKey subjectKey, final boolean isCa)
+                                        final PublicKey subjectKey, final boolean isCa)
         throws IOException, GeneralSecurityException, OperatorCreationException {
         final Instant now = Instant.now();
         final X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(now.toEpochMilli()

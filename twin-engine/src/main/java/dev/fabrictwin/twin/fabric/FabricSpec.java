@@ -1,4 +1,6 @@
 package dev.fabrictwin.twin.fabric;
+import java.util.Locale;
+
 
 /**
  * The scenario's {@code fabric:} block: parameters for one of the generated fabric kinds. Names and port
@@ -25,7 +27,7 @@ public sealed interface FabricSpec permits SpineLeaf, FatTree, RailOptimized, Fa
     /** Refuses a spec whose fabric would exceed {@link #MAX_LINKS}, before anything is built. */
     static void requireBuildable(final FabricSpec spec) {
         if (spec.linkCount() > MAX_LINKS) {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
                 "fabric too large: %,d links (at most %,d, about a 400k-GPU fabric)", spec.linkCount(), MAX_LINKS));
         }
     }

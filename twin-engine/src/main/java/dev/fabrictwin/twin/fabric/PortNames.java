@@ -14,6 +14,7 @@ import java.util.regex.PatternSyntaxException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.TreeMap;
 
 /**
  * Where telemetry's names meet the topology's: real collectors name a port as the device sees it
@@ -146,11 +147,11 @@ public final class PortNames implements Serializable {
         final ObjectNode o = mapper.createObjectNode();
         if (!ports.isEmpty()) {
             final ObjectNode p = o.putObject("ports");
-            new java.util.TreeMap<>(ports).forEach(p::put);
+            new TreeMap<>(ports).forEach(p::put);
         }
         if (!devices.isEmpty()) {
             final ObjectNode d = o.putObject("devices");
-            new java.util.TreeMap<>(devices).forEach(d::put);
+            new TreeMap<>(devices).forEach(d::put);
         }
         if (!rules.isEmpty()) {
             final var a = o.putArray("rules");

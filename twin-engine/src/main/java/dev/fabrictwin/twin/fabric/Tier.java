@@ -1,4 +1,6 @@
 package dev.fabrictwin.twin.fabric;
+import java.util.Locale;
+
 
 /** Where a node sits in the Clos: hosts at the bottom, then leaf (edge/ToR), spine (aggregation), core. */
 public enum Tier {
@@ -6,6 +8,6 @@ public enum Tier {
 
     /** Lower-case name used in metrics tags and files. */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

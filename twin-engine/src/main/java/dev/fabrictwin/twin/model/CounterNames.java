@@ -1,4 +1,7 @@
 package dev.fabrictwin.twin.model;
+import java.util.Map;
+import java.util.Set;
+
 
 /** Canonical counter and gauge names (docs/contracts.md): the vocabulary the twin, the generator and the analyzer share. */
 public final class CounterNames {
@@ -35,14 +38,14 @@ public final class CounterNames {
     public static final String RX_BPS = "rx_bps";
 
     /** Canonical gauges that measure a state, a speed, an amount or a time: none of them can be below zero. */
-    private static final java.util.Set<String> NEVER_NEGATIVE = java.util.Set.of(OPER_UP, SPEED_BPS, QUEUE_DEPTH_BYTES,
+    private static final Set<String> NEVER_NEGATIVE = Set.of(OPER_UP, SPEED_BPS, QUEUE_DEPTH_BYTES,
         BUFFER_WATERMARK_BYTES, LATENCY_P50_US, LATENCY_P99_US, TX_BPS, RX_BPS);
 
     /**
      * The first canonical gauge below zero (a per-queue form {@code queue_depth_bytes.q3} included), or null. Other
      * gauges keep their sign: an optical power in dBm is negative.
      */
-    public static String negativeGauge(final java.util.Map<String, Double> gauges) {
+    public static String negativeGauge(final Map<String, Double> gauges) {
         for (final var e : gauges.entrySet()) {
             final String name = e.getKey();
             final int dot = name.indexOf('.');

@@ -10,6 +10,7 @@ import dev.fabrictwin.twin.fabric.Link;
 
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.scenario.Routing;
+import java.util.HashMap;
 
 /**
  * Shortest-path multipath routing over the switch graph, as a Clos fabric does it: each switch forwards a
@@ -35,13 +36,13 @@ public final class Router implements Serializable {
     /** BFS distances to each destination switch, computed on first use; cleared when a link changes state. */
     private final int[][] distanceTo;
     /** Pinned next hops: {@link #pinKey(long, int)} of a flow and a switch to the physical link it takes there. */
-    private final java.util.HashMap<Long, Integer> pins = new java.util.HashMap<>();
+    private final HashMap<Long, Integer> pins = new HashMap<>();
     /**
      * Routes already computed, by flow key, while nothing that decides them changed (links, skews; a flow's own pins): a job's flows
      * are routed again at every comm phase, over the same paths (a tenth of a shard's time). Bounded by the
      * flows routed since the last change that will come again (not background traffic's), and at most {@value #MAX_CACHED}.
      */
-    private final java.util.HashMap<Long, Cached> cache = new java.util.HashMap<>();
+    private final HashMap<Long, Cached> cache = new HashMap<>();
     static final int MAX_CACHED = 1 << 18;
 
     private record Cached(PortRef source, PortRef destination, List<Route> routes) implements Serializable {
@@ -63,7 +64,7 @@ public final class Router implements Serializable {
     public void setLinkUp(final int link, final boolean up) {
         if (linkDown[link] == up) {
             linkDown[link] = !up;
-            java.util.Arrays.fill(distanceTo, null);
+            Arrays.fill(distanceTo, null);
             cache.clear();
         }
     }

@@ -36,6 +36,9 @@ import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PinSpec;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Reads scenario YAML (docs/contracts.md). Every error is a {@link ScenarioException} whose one-line message names
@@ -112,7 +115,7 @@ public final class ScenarioParser {
     }
 
     private static String tooLarge(final long size, final String unit) {
-        return String.format(java.util.Locale.ROOT, "a scenario of %,d %s is too large (at most %,d characters): is this"
+        return String.format(Locale.ROOT, "a scenario of %,d %s is too large (at most %,d characters): is this"
             + " the right file?", size, unit, MAX_CHARS);
     }
 
@@ -137,7 +140,7 @@ public final class ScenarioParser {
             return fabric;
         });
         if (duration.toMillis() / Math.max(1, interval.toMillis()) > MAX_ROUNDS) {
-            throw new ScenarioException(String.format(java.util.Locale.ROOT, "duration: %s is %,d sampling rounds of %s "
+            throw new ScenarioException(String.format(Locale.ROOT, "duration: %s is %,d sampling rounds of %s "
                 + "(at most %,d, a year at 1 s)", root.path("duration").asText(), duration.toMillis() / interval.toMillis(),
                 root.path("sampleInterval").asText("1s"), MAX_ROUNDS));
         }
@@ -386,7 +389,7 @@ public final class ScenarioParser {
         for (final Iterator<String> it = node.fieldNames(); it.hasNext();) {
             final String key = it.next();
             if (!allowed.contains(key)) {
-                throw new ScenarioException(prefix + key + ": unknown key (known: " + new java.util.TreeSet<>(allowed) + ")");
+                throw new ScenarioException(prefix + key + ": unknown key (known: " + new TreeSet<>(allowed) + ")");
             }
         }
     }
@@ -418,7 +421,7 @@ public final class ScenarioParser {
         return wrap(field, () -> Units.parseDuration(text(n, field, dflt)));
     }
 
-    private static <T> T wrap(final String where, final java.util.function.Supplier<T> parse) {
+    private static <T> T wrap(final String where, final Supplier<T> parse) {
         try {
             return parse.get();
         } catch (ScenarioException e) {

@@ -13,6 +13,7 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
+import java.util.Arrays;
 
 /**
  * Expected counters of any port over any [t0, t1]: exact integrals of the piecewise-constant link states, so
@@ -83,9 +84,9 @@ public final class CounterIntegrator implements Serializable {
         if (!(t1 >= t0)) {
             throw new IllegalArgumentException("interval end " + t1 + " before start " + t0);
         }
-        java.util.Arrays.fill(c, 0);
-        java.util.Arrays.fill(g, 0);
-        java.util.Arrays.fill(present, false);
+        Arrays.fill(c, 0);
+        Arrays.fill(g, 0);
+        Arrays.fill(present, false);
         final int tx = fabric.txLink(port);
         final int rx = fabric.rxLink(port);
         final int mtu = fabric.technology().wirePacketBytes(); // states carry wire bits: full packets with headers

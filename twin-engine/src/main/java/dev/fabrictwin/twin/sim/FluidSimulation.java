@@ -15,6 +15,8 @@ import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.workload.FlowClass;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
+import java.util.Collection;
+import java.util.TreeSet;
 
 /**
  * The twin in motion: an event-driven fluid simulation. Between events every flow's rate is constant
@@ -251,7 +253,7 @@ public final class FluidSimulation implements Serializable {
      * the run, so the pins take effect at that simulated instant however far the run has been advanced when asked
      * (what makes a replica fed in another order or restarted compute the same); a time already past applies now.
      */
-    public void pin(final java.util.Collection<Pin> pins, final double at) {
+    public void pin(final Collection<Pin> pins, final double at) {
         if (pins.isEmpty()) {
             return;
         }
@@ -304,7 +306,7 @@ public final class FluidSimulation implements Serializable {
                 slowest = Math.min(slowest, f.rate(allocator));
             }
         }
-        final java.util.TreeSet<Integer> links = new java.util.TreeSet<>();
+        final TreeSet<Integer> links = new TreeSet<>();
         for (final SimFlow f : flows) {
             if (f.job == j && !f.delivered && f.rate(allocator) <= slowest * (1 + 1e-9)) {
                 for (final int id : f.ids) {

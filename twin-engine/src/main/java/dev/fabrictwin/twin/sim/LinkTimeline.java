@@ -5,6 +5,7 @@ import java.util.AbstractList;
 import java.util.List;
 
 import dev.fabrictwin.twin.model.LinkState;
+import java.util.Arrays;
 
 /**
  * Each directed link's piecewise-constant history: a new state only when something changed. Stored as one ring of
@@ -43,7 +44,7 @@ public final class LinkTimeline implements Serializable {
 
     LinkTimeline(final int directedLinks) {
         ring = new double[directedLinks][];
-        java.util.Arrays.fill(ring, EMPTY);
+        Arrays.fill(ring, EMPTY);
         head = new int[directedLinks];
         size = new int[directedLinks];
     }

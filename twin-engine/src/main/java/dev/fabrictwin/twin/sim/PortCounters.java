@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.fabrictwin.twin.fabric.PortRef;
+import java.util.Collections;
 
 /**
  * What the twin expects a port to show over [t0, t1]: counter increments (not cumulative values) and
@@ -11,8 +12,8 @@ import dev.fabrictwin.twin.fabric.PortRef;
  */
 public record PortCounters(PortRef port, double t0, double t1, Map<String, Double> counters, Map<String, Double> gauges) {
     public PortCounters {
-        counters = java.util.Collections.unmodifiableMap(new TreeMap<>(counters));
-        gauges = java.util.Collections.unmodifiableMap(new TreeMap<>(gauges));
+        counters = Collections.unmodifiableMap(new TreeMap<>(counters));
+        gauges = Collections.unmodifiableMap(new TreeMap<>(gauges));
     }
 
     public double counter(final String name) {

@@ -1,6 +1,7 @@
 package dev.fabrictwin.twin.telemetry;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A fast path for the exact shape {@link SampleJson#write} produces: one flat object, no whitespace, no
@@ -278,11 +279,11 @@ final class CanonicalFastPath {
             }
             final int slot = (h ^ (h >>> 16)) & (SIZE - 1);
             final Entry cached = entries[slot];
-            if (cached != null && java.util.Arrays.equals(cached.bytes, 0, cached.bytes.length, b, off, off + len)) {
+            if (cached != null && Arrays.equals(cached.bytes, 0, cached.bytes.length, b, off, off + len)) {
                 return cached.name;
             }
             final String fresh = new String(b, off, len, StandardCharsets.UTF_8);
-            entries[slot] = new Entry(java.util.Arrays.copyOfRange(b, off, off + len), fresh);
+            entries[slot] = new Entry(Arrays.copyOfRange(b, off, off + len), fresh);
             return fresh;
         }
     }

@@ -12,6 +12,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Streaming JSON codec of the canonical sample: one object per line in files and on
@@ -34,8 +38,8 @@ public final class SampleJson {
     private static final int MAX_TEXT = 1 << 20;
     private static final Consumer<String> IGNORE = key -> { };
     private static final JsonFactory FACTORY = JsonFactory.builder()
-        .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER) // gauges: ~3x faster than JDK
-        .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+        .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER) // gauges: ~3x faster than JDK
+        .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).maxNumberLength(40)
             .maxStringLength(MAX_TEXT).maxNameLength(MAX_TEXT).build())
         .build();
@@ -307,7 +311,7 @@ public final class SampleJson {
 
     /** One JSON line (no newline). */
     public static String write(final Sample s) {
-        final java.io.StringWriter w = new java.io.StringWriter(256);
+        final StringWriter w = new StringWriter(256);
         try (JsonGenerator g = FACTORY.createGenerator(w)) {
             write(s, g);
         } catch (IOException e) {
@@ -317,7 +321,7 @@ public final class SampleJson {
     }
 
     public static byte[] writeBytes(final Sample s) {
-        return write(s).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return write(s).getBytes(StandardCharsets.UTF_8);
     }
 
     private static void write(final Sample s, final JsonGenerator g) throws IOException {

@@ -1,6 +1,7 @@
 package dev.fabrictwin.twin.telemetry;
 
 import dev.fabrictwin.twin.fabric.Quoted;
+import java.util.Map;
 
 /**
  * The one limit on the names a canonical sample carries (docs/contracts.md): its device, port and source, and every
@@ -33,7 +34,7 @@ public final class SampleNames {
      * A sample's maps are FrozenMaps (its constructor makes them so): their keys are scanned in place, since
      * iterating a keySet makes an entry per key: 4 % of the canonical parse's time in a profile, most of what it lost.
      */
-    private static void checkKeys(final String field, final java.util.Map<String, ?> values) throws SampleFormatException {
+    private static void checkKeys(final String field, final Map<String, ?> values) throws SampleFormatException {
         if (values instanceof FrozenMap<?> frozen) {
             final String tooLong = frozen.keyLongerThan(MAX_LENGTH);
             if (tooLong != null) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.math.BigDecimal;
+import java.math.MathContext;
 
 /**
  * Parses the units that scenario files and the CLI use (docs/contracts.md): durations ({@code ms s m h}),
@@ -89,7 +91,7 @@ public final class Units {
 
     private static String trim(final double v) {
         return v == Math.rint(v) ? Long.toString((long) v)
-            : java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+            : BigDecimal.valueOf(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static Matcher match(final String text, final String what, final String examples) {

@@ -26,6 +26,7 @@ import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
+import java.util.TreeSet;
 
 /**
  * Capacity planning on the twin alone: re-run the scenario's jobs (its declared faults ignored) with one setting
@@ -90,7 +91,7 @@ public final class WhatIf {
             throw new ScenarioException("seeds must be >= 1, was " + seeds);
         }
         if (!FABRIC_SETTINGS.contains(key) && !key.equals("routing") && !key.equals("transport")) {
-            throw new ScenarioException("cannot vary '" + key + "' (known: " + new java.util.TreeSet<>(FABRIC_SETTINGS)
+            throw new ScenarioException("cannot vary '" + key + "' (known: " + new TreeSet<>(FABRIC_SETTINGS)
                 + ", routing, transport)");
         }
         final List<Variant> variants = new ArrayList<>();

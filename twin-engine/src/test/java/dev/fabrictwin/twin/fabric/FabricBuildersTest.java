@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 
 class FabricBuildersTest {
@@ -94,7 +95,7 @@ class FabricBuildersTest {
 
     @Test
     void shouldKnowItsLinkCountBeforeBuilding() {
-        for (final FabricSpec spec : java.util.List.<FabricSpec>of(
+        for (final FabricSpec spec : List.<FabricSpec>of(
             new SpineLeaf(3, 4, 2, 2, G400, 100e9, Technology.ROCE_V2),
             new RailOptimized(7, 4, 3, 2, G400, G400, Technology.INFINIBAND),
             new FatTree(2, 2, 2, 4, 2, 2, G400, G400, G400, Technology.ROCE_V2))) {

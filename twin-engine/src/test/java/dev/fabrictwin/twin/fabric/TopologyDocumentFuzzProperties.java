@@ -24,6 +24,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The topology and jobs documents (what {@code topology import} writes and the analyzer loads) on hostile JSON:
@@ -42,8 +46,8 @@ class TopologyDocumentFuzzProperties {
         .stream().map(f -> FabricJson.toJson(f, JSON).toString()).toList();
     private static final List<String> JOBS = Placement.place(FABRIC, List.of(
             new JobSpec("llm-a", 2, List.of(), Pattern.parse("ring-allreduce"), 8_000_000_000L,
-                java.time.Duration.ofSeconds(2), 0.35),
-            new JobSpec("moe", 2, List.of("host-2", "host-3"), Pattern.parse("all-to-all"), 1_000, java.time.Duration.ofMillis(5), 0.9)),
+                Duration.ofSeconds(2), 0.35),
+            new JobSpec("moe", 2, List.of("host-2", "host-3"), Pattern.parse("all-to-all"), 1_000, Duration.ofMillis(5), 0.9)),
             1).stream().map((PlacedJob j) -> JobJson.toJson(j, JSON).toString()).toList();
 
     @Property(tries = 500)
@@ -79,19 +83,19 @@ class TopologyDocumentFuzzProperties {
     }
 
     /** A document that is not JSON is the caller's parse error (one line too); one that is goes to the reader. */
-    private static void readsOrFailsWithOneLine(final String json, final java.util.function.Function<JsonNode, Object> read) {
+    private static void readsOrFailsWithOneLine(final String json, final Function<JsonNode, Object> read) {
         final JsonNode root;
         try {
             root = JsonShapes.LENIENT.readTree(json.getBytes(StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             return;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
         assertFabricOrOneLineError(() -> read.apply(root));
     }
 
-    private static void assertFabricOrOneLineError(final java.util.function.Supplier<Object> read) {
+    private static void assertFabricOrOneLineError(final Supplier<Object> read) {
         try {
             assertThat(read.get()).isNotNull();
         } catch (IllegalArgumentException e) {

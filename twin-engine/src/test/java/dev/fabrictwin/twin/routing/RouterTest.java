@@ -12,6 +12,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.scenario.Routing;
+import java.util.Arrays;
 
 class RouterTest {
 
@@ -64,7 +65,7 @@ class RouterTest {
     @Test
     void shouldRouteAFlowOnceWhileNothingThatDecidesItChanges() {
         final Router router = new Router(FABRIC, Routing.ecmp(42));
-        final java.util.List<Route> first = router.routes(H0, H2, 9);
+        final List<Route> first = router.routes(H0, H2, 9);
         assertThat(router.routes(H0, H2, 9)).as("remembered").isSameAs(first);
         assertThat(router.routes(H0, H2, 9, false)).as("computed again, the same").isNotSameAs(first)
             .usingRecursiveFieldByFieldElementComparator().containsExactlyElementsOf(first);
@@ -78,7 +79,7 @@ class RouterTest {
         final int[] perSpine = spread(new Router(FABRIC, Routing.ecmp(42)), 8_000);
 
         // 8,000 flows over 4 spines: each within 10 % of 2,000 (binomial sd ~ 39)
-        assertThat(java.util.Arrays.stream(perSpine).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(1_800, 2_200));
+        assertThat(Arrays.stream(perSpine).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(1_800, 2_200));
     }
 
     @Test
@@ -122,7 +123,7 @@ class RouterTest {
     }
 
     /** Flow classes spread over every equal-cost link of each hop: the layers between two leaves, both ways of finding them. */
-    @org.junit.jupiter.api.Test
+    @Test
     void layersHoldEveryEqualCostLinkOfEachHopAndLeaveDownLinksOut() {
         final Fabric tree = new dev.fabrictwin.twin.fabric.FatTree(2, 2, 2, 4, 2, 1, 400e9, 400e9, 400e9, Technology.ROCE_V2)
             .build("t");
@@ -131,14 +132,14 @@ class RouterTest {
         final int b = tree.requireNode("leaf-3").index(); // the other pod: up to a spine, a core, down a spine
         final int[][] layers = router.layers(a, b);
         assertThat(layers).hasNumberOfRows(4);
-        assertThat(java.util.Arrays.stream(layers).mapToInt(l -> l.length).toArray()).as("links per hop")
+        assertThat(Arrays.stream(layers).mapToInt(l -> l.length).toArray()).as("links per hop")
             .containsExactly(2, 4, 4, 2);
         for (final int[] layer : layers) {
             for (final int d : layer) {
                 assertThat(tree.txNode(d)).isNotEqualTo(b);
             }
         }
-        assertThat(java.util.Arrays.stream(layers[3]).map(tree::rxNode).distinct().toArray()).containsExactly(b);
+        assertThat(Arrays.stream(layers[3]).map(tree::rxNode).distinct().toArray()).containsExactly(b);
         final int first = layers[0][0];
         router.setLinkUp(first / 2, false);
         assertThat(router.layers(a, b)[0]).as("a down uplink is left out").hasSize(1).doesNotContain(first);

@@ -22,6 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The scenario loader on hostile YAML: every input is a scenario or a {@link ScenarioException} with one line
@@ -58,7 +59,7 @@ class ScenarioFuzzProperties {
     /** Found by deepNestingIsAOneLineError's first version: the YAML parser took 50 s to reject a 12 MB line. */
     @Example
     void aTwelveMegabyteLineIsRejectedBeforeTheYamlParserSeesIt() {
-        final String yaml = "name: " + new String(Mutants.longLine("x", 12 << 20), java.nio.charset.StandardCharsets.UTF_8);
+        final String yaml = "name: " + new String(Mutants.longLine("x", 12 << 20), StandardCharsets.UTF_8);
         assertThatThrownBy(() -> ScenarioParser.tree(yaml)).isInstanceOf(ScenarioException.class)
             .hasMessage("a scenario of 12,582,918 characters is too large (at most 1,048,576 characters): is this the right file?");
     }

@@ -15,6 +15,10 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PinSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.io.TempDir;
 
 class ScenarioParserTest {
 
@@ -31,7 +35,7 @@ class ScenarioParserTest {
         assertThat(s.jobs()).singleElement().satisfies(j -> {
             assertThat(j.pattern()).isEqualTo(Pattern.RING_ALLREDUCE);
             assertThat(j.bytesPerIteration()).isEqualTo(8_000_000_000L);
-            assertThat(j.computeSeconds()).isEqualTo(1.3, org.assertj.core.api.Assertions.within(1e-12));
+            assertThat(j.computeSeconds()).isEqualTo(1.3, Assertions.within(1e-12));
         });
         assertThat(s.faults()).hasSize(2);
         assertThat(s.faults().get(0).target()).isEqualTo(FaultTarget.port("host-5", "nic0"));
@@ -74,9 +78,9 @@ class ScenarioParserTest {
     }
 
     @Test
-    void shouldLoadAFabricFileRelativeToTheScenario(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    void shouldLoadAFabricFileRelativeToTheScenario(@TempDir final Path dir)
             throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("lab.yaml"), """
+        Files.writeString(dir.resolve("lab.yaml"), """
             id: lab
             technology: infiniband
             nodes: [{name: host-0, tier: host}, {name: host-1, tier: host}, {name: leaf-0, tier: leaf}]
@@ -84,7 +88,7 @@ class ScenarioParserTest {
               - {lower: host-0/nic0, upper: leaf-0/eth0, speed: 200G}
               - {lower: host-1/nic0, upper: leaf-0/eth1, speed: 200G}
             """);
-        java.nio.file.Files.writeString(dir.resolve("s.yaml"), """
+        Files.writeString(dir.resolve("s.yaml"), """
             name: lab-run
             fabric: {file: lab.yaml}
             jobs: [{id: j, hosts: 2, pattern: ring-allreduce, bytesPerIteration: 1GB}]
@@ -100,7 +104,7 @@ class ScenarioParserTest {
 
     @Test
     void shouldReadEveryShippedScenario() throws Exception {
-        try (var files = java.nio.file.Files.list(TwinFixtures.shipped(""))) {
+        try (var files = Files.list(TwinFixtures.shipped(""))) {
             files.filter(p -> p.toString().endsWith(".yaml")).forEach(p ->
                 assertThat(ScenarioParser.parse(p).name()).as(p.toString()).isNotBlank());
         }
@@ -118,7 +122,7 @@ class ScenarioParserTest {
 
         assertThat(ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("background")), null).jobs())
             .singleElement().satisfies(j -> assertThat(j.commFraction()).isZero());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        Assertions.assertThatThrownBy(() ->
                 ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("ring-allreduce")), null))
             .hasMessageContaining("commFraction must be in [0, 1), was 1.0");
     }
@@ -132,10 +136,10 @@ class ScenarioParserTest {
             jobs: []
             """;
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        Assertions.assertThatThrownBy(() ->
                 ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("300s", 100_000)), null))
             .hasMessage("fabric: fabric too large: 6,400,256 links (at most 1,000,000, about a 400k-GPU fabric)");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        Assertions.assertThatThrownBy(() ->
                 ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("100000000h", 4)), null))
             .hasMessageStartingWith("duration: 100000000h is 360,000,000,000 sampling rounds of 1s");
         assertThat(ScenarioParser.parse(ScenarioParser.tree(scenario.formatted("24h", 4)), null).fabric().linkCount())

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.ModelParams;
+import java.util.Arrays;
+import org.assertj.core.api.Assertions;
 
 /**
  * {@link FluidSimulation#setCompletionGrid}: flows completing between solves leave their links at once, the bandwidth
@@ -69,7 +71,7 @@ class CoarseCompletionsTest {
         // every byte is counted, on each sender and on the shared uplink
         final int leaf = exact.fabric().requireNode("leaf-0").index();
         final int spine = exact.fabric().requireNode("spine-0").index();
-        final PortRef uplink = java.util.Arrays.stream(exact.fabric().linksOf(leaf)).mapToObj(exact.fabric()::link)
+        final PortRef uplink = Arrays.stream(exact.fabric().linksOf(leaf)).mapToObj(exact.fabric()::link)
             .filter(l -> l.other(leaf) == spine).findFirst().orElseThrow().portOf(leaf);
         for (final PortRef p : List.of(new PortRef("host-0", "nic0"), new PortRef("host-1", "nic0"), uplink)) {
             assertThat(coarse.counters().expected(p, 0, 2).counter("tx_bytes")).as("bytes sent by %s", p)
@@ -182,7 +184,7 @@ class CoarseCompletionsTest {
     @Test
     void aNegativeGridIsRefused() {
         final Twin twin = Twin.healthy(scenario(MIXED), ModelParams.defaults());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> twin.simulation().setCompletionGrid(-1))
+        Assertions.assertThatThrownBy(() -> twin.simulation().setCompletionGrid(-1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("completion grid");
     }
 }

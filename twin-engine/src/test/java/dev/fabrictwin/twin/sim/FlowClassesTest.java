@@ -15,6 +15,7 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.workload.FlowClass;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Placement;
+import java.util.Arrays;
 
 /**
  * Flow classes (docs/twin.md): an all-to-all aggregated per (source switch, destination switch) must move the bytes
@@ -93,7 +94,7 @@ class FlowClassesTest {
     private static PortRef uplink(final Fabric fabric, final String from, final String to) {
         final int a = fabric.requireNode(from).index();
         final int b = fabric.requireNode(to).index();
-        return java.util.Arrays.stream(fabric.linksOf(a)).mapToObj(fabric::link).filter(l -> l.other(a) == b)
+        return Arrays.stream(fabric.linksOf(a)).mapToObj(fabric::link).filter(l -> l.other(a) == b)
             .findFirst().orElseThrow().portOf(a);
     }
 

@@ -13,6 +13,8 @@ import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.ScenarioException;
 import dev.fabrictwin.twin.whatif.WhatIf;
+import java.util.HashMap;
+import java.util.Map;
 
 /** A scenario's explicit {@code flows:} and {@code pins:} on the twin (docs/contracts.md). */
 class ScenarioTrafficTest {
@@ -155,7 +157,7 @@ class ScenarioTrafficTest {
             """), ModelParams.defaults());
         twin.simulation().runUntil(1);
         final double alone = ALONE_MS / 4; // 16 MiB
-        final java.util.Map<String, Double> ms = new java.util.HashMap<>();
+        final Map<String, Double> ms = new HashMap<>();
         twin.simulation().flowCompletions().forEach(f -> ms.put(f.flow(), f.seconds() * 1e3));
         assertThat(ms.get("c")).isCloseTo(2 * alone, within(1e-6));
         for (final String id : new String[] {"a1", "a2", "b"}) {

@@ -15,6 +15,7 @@ import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
+import org.assertj.core.api.Assertions;
 
 /** Invariants of the twin over random fabrics, jobs, faults and seeds (STYLE habit 5). */
 class TwinProperties {
@@ -91,7 +92,7 @@ class TwinProperties {
                     assertThat(c.counters().values()).allSatisfy(v -> assertThat(v).isGreaterThanOrEqualTo(0.0));
                 }
             }
-            assertThat(out).as("bytes out of %s", n.name()).isCloseTo(in, org.assertj.core.api.Assertions.within(1e-6 * Math.max(1, in)));
+            assertThat(out).as("bytes out of %s", n.name()).isCloseTo(in, Assertions.within(1e-6 * Math.max(1, in)));
         }
     }
 

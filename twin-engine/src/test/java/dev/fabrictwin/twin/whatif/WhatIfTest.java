@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.TwinFixtures;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.assertj.core.api.Assertions;
 
 class WhatIfTest {
 
@@ -37,7 +40,7 @@ class WhatIfTest {
     @Test
     void shouldRefuseASettingItCannotVary() {
         final var file = TwinFixtures.shipped("whatif-1k-ring.yaml");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        Assertions.assertThatThrownBy(() ->
                 WhatIf.run(ScenarioParser.tree(file), file.getParent(), "colour", List.of("red")))
             .hasMessageStartingWith("cannot vary 'colour'");
     }
@@ -69,9 +72,9 @@ class WhatIfTest {
     void shouldRefuseAFaultOnADeviceOrLinkTheFabricLacks() {
         final var fabric = ScenarioParser.parse(ScenarioParser.tree(crossLeafRing("ring")), null).fabric().build("f");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIfFault.parse("drain:spine-7").toFault(fabric))
+        Assertions.assertThatThrownBy(() -> WhatIfFault.parse("drain:spine-7").toFault(fabric))
             .hasMessageStartingWith("--fault 'drain:spine-7': no device 'spine-7' in the fabric");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIfFault.parse("down:host-0~leaf-1").toFault(fabric))
+        Assertions.assertThatThrownBy(() -> WhatIfFault.parse("down:host-0~leaf-1").toFault(fabric))
             .hasMessageStartingWith("--fault 'down:host-0~leaf-1': host-0 and leaf-1 are not linked");
         assertThat(WhatIfFault.parse("degrade:leaf-1~spine-0=25G").toFault(fabric).param("capacity")).isEqualTo(0.25);
     }
@@ -87,7 +90,7 @@ class WhatIfTest {
               - {id: %s, hosts: 32, hostList: [%s], pattern: ring-allreduce, bytesPerIteration: 1GB,
                  iterationPeriod: 2s, commFraction: 0.5}
             """.formatted(jobId, java.util.stream.IntStream.range(0, 32)
-                .mapToObj(i -> "host-" + (i % 4 * 8 + i / 4)).collect(java.util.stream.Collectors.joining(", ")));
+                .mapToObj(i -> "host-" + (i % 4 * 8 + i / 4)).collect(Collectors.joining(", ")));
     }
 
     @Test
@@ -103,7 +106,7 @@ class WhatIfTest {
         assertThat(r.commP90Ms()).isGreaterThanOrEqualTo(r.commTimeMs());
         // collisions differ from seed to seed: over 15 seeds, some ring is slower or faster than the scenario's own
         final var routing = TwinFixtures.scenario(crossLeafRing("llm-a")).routing();
-        assertThat(java.util.stream.IntStream.range(1, 15).mapToDouble(k -> WhatIf.evaluate(TwinFixtures.scenario(
+        assertThat(IntStream.range(1, 15).mapToDouble(k -> WhatIf.evaluate(TwinFixtures.scenario(
                 crossLeafRing("llm-a")).withRouting(new dev.fabrictwin.twin.scenario.Routing(routing.mode(),
                 routing.hashSeed() + k, false)), "k").get(0).commTimeMs()).boxed().toList())
             .anyMatch(ms -> Math.abs(ms - one.get(0).commTimeMs()) > 1);
@@ -132,7 +135,7 @@ class WhatIfTest {
         assertThat(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n").transport())
             .isEqualTo(dev.fabrictwin.twin.fabric.Transport.PFC);
         assertThat(pfc.commTimeMs()).isGreaterThanOrEqualTo(ecn.commTimeMs() * (1 - 1e-9));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
+        Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
             .hasMessageContaining("unknown transport 'tcp' (expected ecn or pfc)");
     }
 
@@ -171,7 +174,7 @@ class WhatIfTest {
     @Test
     void shouldRefuseADrainOrderOfAnythingButDrains() {
         final var scenario = TwinFixtures.scenario(crossLeafRing("ring"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WhatIf.drainOrder(scenario, "as declared",
+        Assertions.assertThatThrownBy(() -> WhatIf.drainOrder(scenario, "as declared",
                 List.of(WhatIfFault.parse("down:leaf-1")), 1))
             .hasMessage("a drain order takes drains only, not down:leaf-1");
     }

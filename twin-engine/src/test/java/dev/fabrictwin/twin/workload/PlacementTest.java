@@ -14,6 +14,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 class PlacementTest {
 
@@ -119,11 +120,11 @@ class PlacementTest {
     void aShiftJobsOffsetRoundTripsThroughItsJobDocument() {
         final JobSpec shift = new JobSpec("s", 3, List.of(), Pattern.SHIFT, S, Duration.ofSeconds(2), 0.35, 4);
         final PlacedJob placed = Placement.place(FABRIC, List.of(shift), 1).get(0);
-        final var json = JobJson.toJson(placed, new com.fasterxml.jackson.databind.ObjectMapper());
+        final var json = JobJson.toJson(placed, new ObjectMapper());
         assertThat(json.get("offset").asInt()).isEqualTo(4);
         assertThat(JobJson.fromJson(json).offset()).isEqualTo(4);
         assertThat(JobJson.toJson(Placement.place(FABRIC, List.of(job("r", 2, Pattern.RING_ALLREDUCE)), 1).get(0),
-            new com.fasterxml.jackson.databind.ObjectMapper()).has("offset")).isFalse();
+            new ObjectMapper()).has("offset")).isFalse();
     }
 
     /** A large all-to-all becomes one class per switch pair: N(N − K) flows' bytes, never N² transfers. */

@@ -22,6 +22,9 @@ import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code --format ethtool}: {@code ethtool -S <iface>} text dumps (mlx5_core, i40e, ice, bnxt_en, e1000e, ...).
@@ -191,7 +194,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         private String queuePrefix;
         private int queueIndent;
         /** Statistics left out on purpose and counted, by reason, reported with the sample. */
-        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
+        private final List<String> droppedValues = new ArrayList<>();
         /** Statistics the dump names twice: the first value is kept, the repeats reported with the sample. */
         private final RepeatedKeys repeated = new RepeatedKeys();
 
@@ -214,7 +217,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
         void openQueueBlock(final LineReader.Line line, final String direction, final String queue) {
             unit.addLine(line);
             hasStats = true;
-            queuePrefix = direction.toLowerCase(java.util.Locale.ROOT) + "q" + queue + ": ";
+            queuePrefix = direction.toLowerCase(Locale.ROOT) + "q" + queue + ": ";
             queueIndent = indent(line.text());
         }
 

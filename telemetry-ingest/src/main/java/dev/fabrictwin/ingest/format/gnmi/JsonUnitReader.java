@@ -3,6 +3,7 @@ package dev.fabrictwin.ingest.format.gnmi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Splits a byte stream of JSON messages into input units without decoding it: one JSON object, a JSON array
@@ -156,7 +157,7 @@ final class JsonUnitReader {
     }
 
     private static String preview(final byte[] bytes) {
-        final String s = new String(bytes, 0, Math.min(bytes.length, 60), java.nio.charset.StandardCharsets.UTF_8).strip();
+        final String s = new String(bytes, 0, Math.min(bytes.length, 60), StandardCharsets.UTF_8).strip();
         return "'" + s.replaceAll("\\s+", " ") + (bytes.length > 60 ? "...'" : "'");
     }
 

@@ -20,6 +20,8 @@ import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code --format perfquery}: InfiniBand {@code perfquery} output ({@code -x} extended counters, {@code -E}
@@ -93,7 +95,7 @@ public final class PerfqueryAdapter implements FormatAdapter {
         final RawUnit raw;
         final Map<String, String> values = new LinkedHashMap<>();
         /** Counters the block names again (the first value stands). */
-        final java.util.List<String> repeats = new java.util.ArrayList<>(0);
+        final List<String> repeats = new ArrayList<>(0);
         String malformed;
         boolean oversized;
 

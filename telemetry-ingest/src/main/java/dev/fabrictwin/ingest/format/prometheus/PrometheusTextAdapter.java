@@ -30,6 +30,8 @@ import dev.fabrictwin.twin.fabric.InfinibandNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import java.util.ArrayList;
+import java.util.HashSet;
 
 /**
  * {@code --format prometheus}: Prometheus text exposition as node_exporter serves it ({@code node_network_*},
@@ -131,9 +133,9 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final Map<String, String> gaugeSources = new LinkedHashMap<>();
         /** Values left out of the sample on purpose, by reason code (reported to the sink with the sample). */
-        final java.util.List<String> dropped = new java.util.ArrayList<>();
+        final List<String> dropped = new ArrayList<>();
         /** The series names read into this sample, and those given again (their first value stands: {@link RepeatedKeys}). */
-        final Set<String> seen = new java.util.HashSet<>();
+        final Set<String> seen = new HashSet<>();
         final RepeatedKeys repeated = new RepeatedKeys();
         final RawUnit raw;
 
@@ -156,7 +158,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
         /** infiniband_exporter: an HCA's rate (it has no port label), by {@code GroupKey(node, null, ts)}. */
         private final Map<GroupKey, Double> nodeSpeeds = new LinkedHashMap<>();
         /** Series the mapping file drops and counts ({@code -per-queue}), by reason. */
-        private final java.util.List<String> droppedValues = new java.util.ArrayList<>();
+        private final List<String> droppedValues = new ArrayList<>();
         /** infiniband_exporter: an HCA's rate series given twice (the first stands), reported with the scrape's samples. */
         private final RepeatedKeys nodeRepeats = new RepeatedKeys();
 
@@ -383,7 +385,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return;
             }
             final Map<String, InfinibandNames.Name> names = infinibandNames();
-            final Set<GroupKey> speedsUsed = new java.util.HashSet<>();
+            final Set<GroupKey> speedsUsed = new HashSet<>();
             boolean sampled = false;
             for (final var e : groups.entrySet()) {
                 final Group g = e.getValue();

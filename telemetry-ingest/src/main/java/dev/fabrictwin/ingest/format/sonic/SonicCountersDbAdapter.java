@@ -37,6 +37,8 @@ import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * {@code --format sonic}: SONiC {@code COUNTERS_DB} dumps as JSON — one object whose keys are Redis keys:
@@ -143,7 +145,7 @@ public final class SonicCountersDbAdapter implements FormatAdapter {
                 }
                 final Map<String, JsonNode> maps = new HashMap<>();
                 final List<Entity> entities = new ArrayList<>();
-                final java.util.Set<String> keys = new java.util.HashSet<>();
+                final Set<String> keys = new HashSet<>();
                 // a key the dump repeats (a Redis key, a name in a name map) keeps its first value, counted with the dump
                 final RepeatedKeys repeated = new RepeatedKeys();
                 JsonToken field;

@@ -1,6 +1,7 @@
 package dev.fabrictwin.ingest.format.support;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /**
  * The raw bytes of one multi-line input unit (a scrape, a dump, a port's archive entries), kept up to a
@@ -47,7 +48,7 @@ public final class RawUnit {
     public byte[] bytes() {
         final byte[] b = bytes.toByteArray();
         if (b.length > 0 && b[b.length - 1] == '\n' && size <= limit) {
-            return java.util.Arrays.copyOf(b, b.length - 1);
+            return Arrays.copyOf(b, b.length - 1);
         }
         return b;
     }

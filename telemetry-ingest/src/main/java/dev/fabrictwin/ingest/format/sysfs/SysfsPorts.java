@@ -21,6 +21,8 @@ import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The one mapping of {@code /sys/class/infiniband} files to samples, fed file by file by both readers: the ttar
@@ -48,7 +50,7 @@ final class SysfsPorts {
         final Map<String, Double> gauges = new LinkedHashMap<>();
         final List<Rejection> pending = new ArrayList<>();
         /** Files of the port given twice: the first stands, the repeats are reported with the sample. */
-        final java.util.Set<String> seen = new java.util.HashSet<>();
+        final Set<String> seen = new HashSet<>();
         final RepeatedKeys repeated = new RepeatedKeys();
         long firstLine = -1;
         long lastLine;

@@ -19,6 +19,7 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.influx.InfluxLineAdapter;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.nio.file.Files;
 
 class GnmiProtoJsonAdapterTest extends AdapterContract {
 
@@ -78,7 +79,7 @@ class GnmiProtoJsonAdapterTest extends AdapterContract {
         for (final String issue : List.of("issue_14063", "issue_14530", "issue_16476")) {
             final Sample proto = parse(refdata("telegraf-gnmi/" + issue + ".responses.json")).samples.get(0);
             final CollectingSink influx = new CollectingSink();
-            new InfluxLineAdapter().parse(java.nio.file.Files.newInputStream(refdata("telegraf-gnmi/" + issue + ".expected.out")),
+            new InfluxLineAdapter().parse(Files.newInputStream(refdata("telegraf-gnmi/" + issue + ".expected.out")),
                 context(), influx);
             final Sample line = influx.samples.get(0);
 

@@ -22,6 +22,7 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import org.assertj.core.api.Assertions;
 
 class GnmicAdapterTest extends AdapterContract {
 
@@ -73,7 +74,7 @@ class GnmicAdapterTest extends AdapterContract {
 
         final Sample s = sink.only("0.tcp.eu.ngrok.io", "1/1/c1/1");
         assertThat(s.ts()).isEqualTo(1_592_832_965_197L);
-        assertThat(s.counters()).containsExactly(org.assertj.core.api.Assertions.entry("rx_packets", 12_142L));
+        assertThat(s.counters()).containsExactly(Assertions.entry("rx_packets", 12_142L));
         assertThat(sink.records).isEqualTo(2);
         assertThat(sink.rejections).singleElement().satisfies(r -> {
             assertThat(r.reason()).isEqualTo(RejectReason.MALFORMED);
@@ -97,8 +98,8 @@ class GnmicAdapterTest extends AdapterContract {
             assertThat(s.port()).isEqualTo("1/1/c1/1");
             assertThat(s.ts()).isEqualTo(1_594_065_873_938L);
         });
-        assertThat(sink.samples.get(0).counters()).containsExactly(org.assertj.core.api.Assertions.entry("rx_bytes", 671_552L));
-        assertThat(sink.samples.get(1).counters()).containsExactly(org.assertj.core.api.Assertions.entry("tx_bytes", 370_930L));
+        assertThat(sink.samples.get(0).counters()).containsExactly(Assertions.entry("rx_bytes", 671_552L));
+        assertThat(sink.samples.get(1).counters()).containsExactly(Assertions.entry("tx_bytes", 370_930L));
     }
 
     @Test

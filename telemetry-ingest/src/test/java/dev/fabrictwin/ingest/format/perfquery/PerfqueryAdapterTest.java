@@ -17,6 +17,7 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.nio.file.Files;
 
 class PerfqueryAdapterTest extends AdapterContract {
 
@@ -63,7 +64,7 @@ class PerfqueryAdapterTest extends AdapterContract {
     @Test
     void shouldNameTheDeviceByLidWhenNoDeviceIsGiven() throws IOException {
         final CollectingSink sink = new CollectingSink();
-        adapter().parse(java.nio.file.Files.newInputStream(SWITCH), context().withDevice(null), sink);
+        adapter().parse(Files.newInputStream(SWITCH), context().withDevice(null), sink);
 
         assertThat(sink.samples).singleElement().satisfies(s -> assertThat(s.device()).isEqualTo("lid-2052"));
     }
@@ -87,7 +88,7 @@ class PerfqueryAdapterTest extends AdapterContract {
     @Test
     void shouldReadPortRcvErrorDetailsBlocksWhoseHeaderNamesThePort() throws IOException {
         final CollectingSink sink = new CollectingSink();
-        adapter().parse(java.nio.file.Files.newInputStream(RCV_ERR_PORT2), context().withDevice(null), sink);
+        adapter().parse(Files.newInputStream(RCV_ERR_PORT2), context().withDevice(null), sink);
 
         assertThat(sink.rejections).isEmpty();
         final Sample s = sink.only("lid-1719", "2");

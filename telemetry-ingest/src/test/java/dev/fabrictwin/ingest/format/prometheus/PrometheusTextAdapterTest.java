@@ -19,6 +19,9 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
 
 class PrometheusTextAdapterTest extends AdapterContract {
 
@@ -58,15 +61,15 @@ class PrometheusTextAdapterTest extends AdapterContract {
         assertThat(sink.samples).extracting(Sample::port).containsExactlyInAnyOrder("Ethernet0", "Ethernet39", "Ethernet72",
             "Ethernet76");
         final Sample e0 = sink.only("dut", "Ethernet0");
-        assertThat(e0.counters()).containsOnly(java.util.Map.entry("rx_bytes", 123L), java.util.Map.entry("tx_bytes", 452L),
-            java.util.Map.entry("rx_packets", 13_320L + 1_002 + 267), java.util.Map.entry("tx_packets", 122L + 166 + 2),
-            java.util.Map.entry("rx_drops", 3L), java.util.Map.entry("tx_drops", 612L),
-            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"error\"}", 0L),
-            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"drop\"}", 2L),
-            java.util.Map.entry("sonic_interface_receive_errs_total{type=\"pause\"}", 1L),
-            java.util.Map.entry("sonic_interface_transmit_errs_total{type=\"error\"}", 5L),
-            java.util.Map.entry("sonic_interface_transmit_errs_total{type=\"pause\"}", 2L));
-        assertThat(e0.gauges()).containsOnly(java.util.Map.entry("speed_bps", 25e9), java.util.Map.entry("oper_up", 0.0));
+        assertThat(e0.counters()).containsOnly(Map.entry("rx_bytes", 123L), Map.entry("tx_bytes", 452L),
+            Map.entry("rx_packets", 13_320L + 1_002 + 267), Map.entry("tx_packets", 122L + 166 + 2),
+            Map.entry("rx_drops", 3L), Map.entry("tx_drops", 612L),
+            Map.entry("sonic_interface_receive_errs_total{type=\"error\"}", 0L),
+            Map.entry("sonic_interface_receive_errs_total{type=\"drop\"}", 2L),
+            Map.entry("sonic_interface_receive_errs_total{type=\"pause\"}", 1L),
+            Map.entry("sonic_interface_transmit_errs_total{type=\"error\"}", 5L),
+            Map.entry("sonic_interface_transmit_errs_total{type=\"pause\"}", 2L));
+        assertThat(e0.gauges()).containsOnly(Map.entry("speed_bps", 25e9), Map.entry("oper_up", 0.0));
         assertThat(sink.only("dut", "Ethernet72").gauges()).containsEntry("speed_bps", 100e9);
     }
 
@@ -271,7 +274,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
     void shouldRejectTheScrapeWithoutADevice() throws IOException {
         final CollectingSink sink = new CollectingSink();
         final ParseContext noDevice = ParseContext.defaults(CLOCK).withoutTimeWindow();
-        adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), noDevice, sink);
+        adapter().parse(new ByteArrayInputStream(Files.readAllBytes(ETHTOOL)), noDevice, sink);
 
         assertThat(sink.records).isEqualTo(1);
         assertThat(sink.samples).isEmpty();
@@ -283,10 +286,10 @@ class PrometheusTextAdapterTest extends AdapterContract {
         final CollectingSink cpuOnly = parse("# TYPE node_load1 gauge\nnode_load1 0.5\nnode_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\n");
         assertThat(cpuOnly.rejections).singleElement().extracting(Rejection::reason).isEqualTo(RejectReason.NO_COUNTERS);
 
-        final ParseContext small = new ParseContext("dut", null, DEFAULT_TS, CLOCK, java.time.Duration.ofDays(365_000),
-            java.time.Duration.ofDays(365_000), 1024);
+        final ParseContext small = new ParseContext("dut", null, DEFAULT_TS, CLOCK, Duration.ofDays(365_000),
+            Duration.ofDays(365_000), 1024);
         final CollectingSink sink = new CollectingSink();
-        adapter().parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(ETHTOOL)), small, sink);
+        adapter().parse(new ByteArrayInputStream(Files.readAllBytes(ETHTOOL)), small, sink);
         assertThat(sink.samples).isEmpty();
         assertThat(sink.rejections).singleElement().satisfies(r -> {
             assertThat(r.reason()).isEqualTo(RejectReason.OVERSIZED);
@@ -317,7 +320,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
      */
     @Test
     void shouldReadInfinibandExporterSwitchPortsUnderTheTopologysNames() throws IOException {
-        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_SWITCH));
+        final CollectingSink sink = parseWithoutDevice(Files.readAllBytes(IB_SWITCH));
 
         assertThat(sink.rejections).isEmpty();
         assertThat(sink.records).isEqualTo(1);
@@ -342,7 +345,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
      */
     @Test
     void shouldReadInfinibandExporterHcaPortsAsHostAndHcaPort() throws IOException {
-        final CollectingSink sink = parseWithoutDevice(java.nio.file.Files.readAllBytes(IB_HCA));
+        final CollectingSink sink = parseWithoutDevice(Files.readAllBytes(IB_HCA));
 
         assertThat(sink.rejections).isEmpty();
         assertThat(sink.dropped).isEmpty();

@@ -19,6 +19,9 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 class SonicCountersDbAdapterTest extends AdapterContract {
 
@@ -43,7 +46,7 @@ class SonicCountersDbAdapterTest extends AdapterContract {
     private static String edit(final Path fixture, final String from, final String to) throws IOException {
         final String text = Files.readString(fixture);
         assertThat(text).contains(from);
-        return text.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to));
+        return text.replaceFirst(Pattern.quote(from), Matcher.quoteReplacement(to));
     }
 
     @Test
@@ -111,7 +114,7 @@ class SonicCountersDbAdapterTest extends AdapterContract {
         final String raw = new String(r.raw(), StandardCharsets.UTF_8);
         assertThat(raw).startsWith("{\"COUNTERS:oid:0x1000000000013\": {").endsWith("}}")
             .contains("\"SAI_PORT_STAT_IF_IN_OCTETS\" : \"-400\"");
-        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(raw).size()).isEqualTo(1);
+        assertThat(new ObjectMapper().readTree(raw).size()).isEqualTo(1);
     }
 
     @Test

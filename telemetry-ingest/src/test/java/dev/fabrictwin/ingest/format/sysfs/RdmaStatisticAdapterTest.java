@@ -17,6 +17,9 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.util.Map;
 
 class RdmaStatisticAdapterTest extends AdapterContract {
 
@@ -58,9 +61,9 @@ class RdmaStatisticAdapterTest extends AdapterContract {
             + "\"rp_cnp_handled\":567,\"np_ecn_marked_roce_packets\":89,\"out_of_sequence\":7}]");
 
         assertThat(sink.rejections).isEmpty();
-        assertThat(sink.only("dut", "mlx5_2/1").counters()).containsOnly(java.util.Map.entry("cnp_sent", 1234L),
-            java.util.Map.entry("cnp_handled", 567L), java.util.Map.entry("ecn_marked", 89L),
-            java.util.Map.entry("out_of_sequence", 7L));
+        assertThat(sink.only("dut", "mlx5_2/1").counters()).containsOnly(Map.entry("cnp_sent", 1234L),
+            Map.entry("cnp_handled", 567L), Map.entry("ecn_marked", 89L),
+            Map.entry("out_of_sequence", 7L));
         // the same names as hw_counters/ files give through the sysfs mapping
         assertThat(SysfsPorts.counter("np_cnp_sent").name()).isEqualTo("cnp_sent");
     }
@@ -97,7 +100,7 @@ class RdmaStatisticAdapterTest extends AdapterContract {
     @Test
     void shouldRejectEveryPortWithoutADevice() throws IOException {
         final CollectingSink sink = new CollectingSink();
-        adapter().parse(new java.io.ByteArrayInputStream(java.nio.file.Files.readAllBytes(MLX5)),
+        adapter().parse(new ByteArrayInputStream(Files.readAllBytes(MLX5)),
             ParseContext.defaults(CLOCK).withDefaultTimestamp(1_700_000_000_000L).withoutTimeWindow(), sink);
 
         assertThat(sink.samples).isEmpty();
