@@ -1,7 +1,9 @@
 package dev.fabrictwin.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,8 +29,6 @@ import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.lang.management.ThreadMXBean;
-import java.time.Duration;
 
 /**
  * {@code bench streams --ports}: the analyzer's samples/s at each fabric size, on one thread, without Kafka. For each

@@ -1,5 +1,6 @@
 package dev.fabrictwin.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +18,6 @@ import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Placement;
 import dev.fabrictwin.twin.workload.Transfer;
-import java.time.Duration;
 
 /**
  * The allocation problems the twin benchmark solves: every GPU of a fabric in all-reduce jobs, every

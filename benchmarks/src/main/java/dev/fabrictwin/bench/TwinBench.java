@@ -2,13 +2,13 @@ package dev.fabrictwin.bench;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
 import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.solver.SolveStats;
 import dev.fabrictwin.twin.workload.Pattern;
-import java.util.Locale;
 
 /**
  * {@code bench twin}: full max-min allocation and a one-link incremental re-solve on a 1,024-GPU

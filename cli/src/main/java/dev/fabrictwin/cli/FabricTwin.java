@@ -1,6 +1,7 @@
 package dev.fabrictwin.cli;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 
 import dev.fabrictwin.kafka.common.FailureCauses;
@@ -10,7 +11,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import java.io.UncheckedIOException;
 
 /**
  * The one launcher, {@code bin/fabric-twin}. Each subcommand is a class of its own; this class only

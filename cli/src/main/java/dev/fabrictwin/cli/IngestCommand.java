@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -14,6 +15,7 @@ import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.streams.KafkaStreams;
 
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.ingest.Formats;
@@ -38,8 +40,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import java.net.InetAddress;
-import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code fabric-twin ingest}: counters from a file or stdin, from collectors' Kafka topic, scraped from

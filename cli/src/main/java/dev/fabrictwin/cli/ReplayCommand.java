@@ -2,11 +2,14 @@ package dev.fabrictwin.cli;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -22,9 +25,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import java.io.OutputStreamWriter;
-import java.time.Duration;
-import java.util.List;
 
 /** {@code fabric-twin replay}: a capture of samples through the analyzer's topology, with no broker. */
 @Command(

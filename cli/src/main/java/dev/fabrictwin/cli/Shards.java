@@ -1,12 +1,13 @@
 package dev.fabrictwin.cli;
 
+import java.util.function.Supplier;
+
 import dev.fabrictwin.analyzer.replay.ReplayDocuments;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.model.ModelParams;
-import java.util.function.Supplier;
 
 /** {@code --shards N} checked against a scenario's (or a topology document's) fabric before anything runs: a bad N is a usage error. */
 final class Shards {

@@ -7,16 +7,17 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-
-import org.junit.jupiter.api.Test;
-
-import picocli.CommandLine;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+
 import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 public class FabricTwinCliTest {
 

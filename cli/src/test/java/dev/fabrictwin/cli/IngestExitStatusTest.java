@@ -3,9 +3,12 @@ package dev.fabrictwin.cli;
 import static dev.fabrictwin.cli.FabricTwinCliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,9 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 /** {@code ingest}'s exit status: 0 when a sample came out, 1 when nothing was ingested, 2 for bad usage; one summary line. */
 class IngestExitStatusTest {

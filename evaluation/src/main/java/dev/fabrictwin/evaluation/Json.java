@@ -1,12 +1,12 @@
 package dev.fabrictwin.evaluation;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.util.LinkedHashMap;
 
 /** The one-line JSON that {@code --json} prints last, so scripts can read it. */
 public final class Json {

@@ -1,6 +1,7 @@
 package dev.fabrictwin.evaluation;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,6 @@ import java.util.TreeMap;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fault.FaultType;
-import java.util.Collections;
 
 /**
  * Scores alerts against the injected faults exactly as docs/contracts.md, Scoring defines it. Only root-cause alerts

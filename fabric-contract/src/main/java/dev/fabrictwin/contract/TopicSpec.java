@@ -1,11 +1,11 @@
 package dev.fabrictwin.contract;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serde;
-import java.util.Locale;
 
 /**
  * One topic of the wire contract (docs/contracts.md, Topics): its name, the serdes of its keys and values, its layout

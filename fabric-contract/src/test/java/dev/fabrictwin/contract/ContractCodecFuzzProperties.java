@@ -3,6 +3,7 @@ package dev.fabrictwin.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import java.io.UncheckedIOException;
 
 /**
  * The topics' value serdes on hostile records, as Kafka Streams calls them: a value that writes back to itself, or

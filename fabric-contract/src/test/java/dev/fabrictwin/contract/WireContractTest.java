@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -22,9 +25,6 @@ import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.security.MessageDigest;
-import java.util.Arrays;
-import java.util.HexFormat;
 
 /** The wire contract of docs/contracts.md: topic layout, record shapes on the wire, dead-letter headers, scoring rules. */
 class WireContractTest {

@@ -1,9 +1,9 @@
 package dev.fabrictwin.analyzer;
 
 import java.io.Serializable;
+import java.util.OptionalDouble;
 
 import dev.fabrictwin.analyzer.rates.PortRates;
-import java.util.OptionalDouble;
 
 /**
  * The analyzer's knobs, each with a default that suits 1 s telemetry from a RoCE/IB training fabric.

@@ -1,9 +1,10 @@
 package dev.fabrictwin.analyzer;
 
+import java.util.List;
+
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import java.util.List;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */
 public interface AnalyzerListener {

@@ -1,8 +1,14 @@
 package dev.fabrictwin.analyzer;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
 
 import dev.fabrictwin.analyzer.alert.TickCorrelation;
 import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
@@ -29,12 +35,6 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-import java.util.zip.CRC32;
 
 /**
  * The analyzer's domain core, free of Kafka: port intervals in (any order across ports), alerts and job health

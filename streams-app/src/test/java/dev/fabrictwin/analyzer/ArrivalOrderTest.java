@@ -3,16 +3,16 @@ package dev.fabrictwin.analyzer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import java.util.Collections;
-import java.util.stream.IntStream;
 
 /**
  * What the analysis publishes is a function of the telemetry, not of the order it arrives in. Live, the intervals

@@ -1,13 +1,13 @@
 package dev.fabrictwin.ingest;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.TreeMap;
 
 /** Counts for the ingest summary line: records in, samples out, rejected by reason. */
 public final class IngestStats {

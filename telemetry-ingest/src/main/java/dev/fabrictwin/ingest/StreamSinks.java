@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
+
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import java.util.Base64;
 
 /**
  * {@code ingest --output -}: canonical JSON lines to a stream; rejected units to a {@code .rejected} file as

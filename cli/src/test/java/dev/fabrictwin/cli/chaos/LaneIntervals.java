@@ -1,22 +1,22 @@
 package dev.fabrictwin.cli.chaos;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
-import org.apache.kafka.clients.admin.Admin;
-
-import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
-import java.nio.charset.StandardCharsets;
-import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.utils.Utils;
+
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
 
 /**
  * What the rates tasks committed to the lanes, read back (the analyzers keep their repartition records: purging is

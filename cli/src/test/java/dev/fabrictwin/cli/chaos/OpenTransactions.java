@@ -1,6 +1,7 @@
 package dev.fabrictwin.cli.chaos;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import java.util.Comparator;
 
 /**
  * The partitions a read_committed reader cannot read to their end, and the transactions holding them: the

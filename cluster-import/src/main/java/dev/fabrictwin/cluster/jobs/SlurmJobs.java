@@ -6,10 +6,10 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Locale;
 
 /**
  * SLURM's views of its jobs: {@code squeue --json} / {@code scontrol show job --json} (data_parser 0.0.38–0.0.41:

@@ -1,17 +1,17 @@
 package dev.fabrictwin.cluster.topology;
 
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import dev.fabrictwin.twin.fabric.InfinibandNames;
-import dev.fabrictwin.twin.fabric.InfinibandNames.Name;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.fabrictwin.twin.fabric.InfinibandNames;
+import dev.fabrictwin.twin.fabric.InfinibandNames.Name;
 
 /**
  * InfiniBand {@code ibnetdiscover} output. A node line ({@code Switch 36 "S-<guid>" # "<description>" ...} or

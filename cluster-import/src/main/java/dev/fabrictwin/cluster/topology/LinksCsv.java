@@ -1,7 +1,8 @@
 package dev.fabrictwin.cluster.topology;
 
-import dev.fabrictwin.twin.units.Units;
 import java.util.Locale;
+
+import dev.fabrictwin.twin.units.Units;
 
 /**
  * A plain links file, one cable per line: {@code a_device,a_port,b_device,b_port[,speed]} ({@code 400G} or bit/s).

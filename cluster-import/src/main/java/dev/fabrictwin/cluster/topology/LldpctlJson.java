@@ -1,13 +1,13 @@
 package dev.fabrictwin.cluster.topology;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Collection;
-import java.util.Locale;
 
 /**
  * lldpd's {@code lldpctl} output of one device, in either JSON form.

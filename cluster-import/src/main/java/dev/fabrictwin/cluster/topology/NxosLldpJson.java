@@ -3,10 +3,10 @@ package dev.fabrictwin.cluster.topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Set;
 
 /**
  * Cisco NX-OS {@code show lldp neighbors | json} (or {@code | json native}, its numbers unquoted) and

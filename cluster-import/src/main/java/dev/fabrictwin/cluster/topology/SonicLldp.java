@@ -1,10 +1,10 @@
 package dev.fabrictwin.cluster.topology;
 
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
 import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * SONiC's LLDP neighbours of one switch, as an APPL_DB dump holds them ({@code sonic-db-cli} / {@code redis-dump}):

@@ -1,6 +1,7 @@
 package dev.fabrictwin.cluster.topology;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,7 +20,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
 import dev.fabrictwin.twin.units.Units;
-import java.util.Collection;
 
 /**
  * Builds one fabric from every source's neighbours, and says what it could not settle.

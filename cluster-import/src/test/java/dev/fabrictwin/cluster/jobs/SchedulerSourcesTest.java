@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
-import java.time.Duration;
-import java.time.Instant;
 
 /** The three scheduler readers on hand-written outputs (see src/test/resources/handmade/README.md). */
 class SchedulerSourcesTest {

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,9 +19,6 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
-import java.util.Map;
-import java.util.regex.Pattern;
-import org.assertj.core.api.Assertions;
 
 /** The topology readers on outputs captured from real fabrics by other projects (src/test/resources/refdata). */
 class RealTopologyOutputsTest {

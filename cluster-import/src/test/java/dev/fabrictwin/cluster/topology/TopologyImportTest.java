@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,6 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
-import java.util.Map;
 
 /** The readers on hand-written outputs (src/test/resources/handmade/README.md) and the merger on hand-built neighbours. */
 class TopologyImportTest {

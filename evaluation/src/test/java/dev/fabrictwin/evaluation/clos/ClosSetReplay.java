@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +29,6 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import java.util.Comparator;
 
 /**
  * A converted set ({@code samples.jsonl[.xz]}, {@code topology.json}, {@code events.csv}) through the real analysis

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.Serde;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +15,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabrictwin.contract.JsonSerdes;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 
 /** {@code truth.jsonl} lines: {@code {"id","type","target":{device,port?,peer?,job?},"start","end","params"}}. */
 public final class TruthJson {

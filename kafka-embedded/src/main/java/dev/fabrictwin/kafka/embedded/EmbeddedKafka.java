@@ -17,9 +17,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -39,8 +41,6 @@ import org.apache.kafka.server.common.MetadataVersion;
 import dev.fabrictwin.kafka.common.KafkaTopics;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import java.util.Optional;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A real Apache Kafka cluster in KRaft mode running inside this JVM, bound to 127.0.0.1.

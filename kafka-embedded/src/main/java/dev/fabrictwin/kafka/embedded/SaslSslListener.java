@@ -2,8 +2,8 @@ package dev.fabrictwin.kafka.embedded;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A client listener secured with SASL/SCRAM-SHA-512 over TLS: the server's PKCS12 key store, the trust store clients

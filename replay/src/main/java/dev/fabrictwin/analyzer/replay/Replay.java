@@ -5,10 +5,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -30,9 +33,6 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.scenario.Scenario;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.TreeMap;
 
 /**
  * Runs the analyzer's real topology over a capture, with no broker — unsharded, its stages called directly

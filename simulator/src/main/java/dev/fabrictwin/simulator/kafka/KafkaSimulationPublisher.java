@@ -1,8 +1,12 @@
 package dev.fabrictwin.simulator.kafka;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -22,10 +26,6 @@ import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.workload.JobJson;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.concurrent.CancellationException;
-import java.util.function.LongConsumer;
 
 /**
  * {@code simulate --bootstrap}: publishes the topology and jobs to their compacted topics first, the injected

@@ -1,10 +1,10 @@
 package dev.fabrictwin.simulator.reality;
 
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.Arrays;
 
 /**
  * The hidden parameters a real fabric varies and the analyzer is never told, as RANGES with realistic defaults;

@@ -2,7 +2,10 @@ package dev.fabrictwin.analyzer.alert;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +19,6 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 
 /**
  * One fault, one root-cause alert. Each tick:

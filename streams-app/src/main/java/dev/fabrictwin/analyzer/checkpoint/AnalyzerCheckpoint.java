@@ -8,10 +8,10 @@ import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.InflaterInputStream;
-import java.util.Optional;
 
 /**
  * The whole analysis state (twin replica, phase lock, detector windows and baselines, job-health trackers, tick

@@ -4,10 +4,10 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.io.Serializable;
-
-import dev.fabrictwin.analyzer.DetectionCalibration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+
+import dev.fabrictwin.analyzer.DetectionCalibration;
 
 /**
  * The shares an ECMP group's members carried in its last {@link DetectionCalibration.Ecmp#calmWindows} windows

@@ -3,10 +3,15 @@ package dev.fabrictwin.analyzer.detect;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 
@@ -21,11 +26,6 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
-import java.util.ArrayDeque;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * {@code ECMP_IMBALANCE}: a switch's uplinks (its ECMP group, members that are up) carry shares far from any spread
@@ -55,7 +55,6 @@ import java.util.Set;
  * any uplink.
  */
 final class EcmpSpreadDetector implements Detector, LearnedPart {
-
 
     private final Map<String, List<Rolling>> windows = new HashMap<>();
     /** The fabric's groups ({@link #groups}) and the fabric they were found in. */

@@ -3,6 +3,9 @@ package dev.fabrictwin.analyzer.detect;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +18,6 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.BitSet;
 
 /**
  * {@code ECN_MISCONFIG}: a switch that stopped marking at queue depths where it used to mark. Marking curves are a

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -15,7 +16,6 @@ import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.TreeMap;
 
 /**
  * {@code SILENT_DROP}: packets one end of a link sent that the other never received, with no error counter to show for

@@ -1,9 +1,12 @@
 package dev.fabrictwin.analyzer.detect;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -14,9 +17,6 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
-import java.util.ArrayDeque;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * {@code STRAGGLER}: one NIC holds its collective back. Its job's comm phases run slower than usual (phase lock: over
@@ -45,7 +45,6 @@ import java.util.Set;
  * h run when it counted); all these are judged on the job's slowdown alone.
  */
 final class StragglerDetector implements Detector {
-
 
     /** By port index (sized to the fabric at the first tick). */
     private Rolling[][] windows;

@@ -2,6 +2,8 @@ package dev.fabrictwin.analyzer.detect;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.tick.PortTick;
@@ -14,8 +16,6 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.Set;
-import java.util.function.ToDoubleFunction;
 
 /** What a detector sees for one closed tick: the ports' observed-vs-twin values and the fabric around them. */
 public final class TickContext {

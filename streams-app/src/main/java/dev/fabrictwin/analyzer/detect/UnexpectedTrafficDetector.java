@@ -3,9 +3,11 @@ package dev.fabrictwin.analyzer.detect;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
@@ -15,8 +17,6 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
-import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * {@code UNEXPECTED_TRAFFIC}: load at a host port that neither the declared jobs nor the port's usual undeclared

@@ -4,7 +4,9 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,8 +33,6 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PlacedJob;
-import java.util.ArrayDeque;
-import java.util.Comparator;
 
 /**
  * Keeps each bulk-synchronous job's phase locked to its NICs and measures how much slower its comm phases run than the
@@ -46,7 +46,6 @@ import java.util.Comparator;
  * correlator attaches to the root cause holding the job back.
  */
 public final class JobHealthTracker implements Serializable, LearnedPart {
-
 
     private final ReplicaView twin;
     /** The tracker's tuned numbers and its phase lock's. */

@@ -1,6 +1,7 @@
 package dev.fabrictwin.analyzer.runtime;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -28,7 +29,6 @@ import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
 import dev.fabrictwin.kafka.common.FailureCauses;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import java.util.ArrayDeque;
 
 /**
  * The analyzer running against a broker: the topology with exactly-once processing, dead-letter exception

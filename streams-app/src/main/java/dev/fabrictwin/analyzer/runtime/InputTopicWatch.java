@@ -1,5 +1,6 @@
 package dev.fabrictwin.analyzer.runtime;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -9,7 +10,6 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import java.time.Duration;
 
 /**
  * Notices that a topic the analyzer reads is gone from the cluster: a broker that came back without its data, or a

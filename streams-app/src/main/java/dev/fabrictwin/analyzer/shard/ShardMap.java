@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.shard;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.fabrictwin.analyzer.detect.ShardView;
@@ -11,7 +12,6 @@ import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Tier;
 import dev.fabrictwin.twin.workload.PlacedJob;
-import java.util.Arrays;
 
 /**
  * Which analysis shard judges each link (docs/analyzer.md, "Sharding"). The fabric is cut into <em>domains</em>: its

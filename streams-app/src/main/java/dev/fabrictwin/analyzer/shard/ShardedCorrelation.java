@@ -2,10 +2,13 @@ package dev.fabrictwin.analyzer.shard;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.DetectionCalibration;
@@ -20,9 +23,6 @@ import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.workload.PlacedJob;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.function.ToIntFunction;
 
 /**
  * The second stage of a sharded analysis (docs/analyzer.md, "Sharding"): the shards' {@link ShardTick}s in, the

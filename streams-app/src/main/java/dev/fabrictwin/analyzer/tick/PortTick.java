@@ -1,13 +1,13 @@
 package dev.fabrictwin.analyzer.tick;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
-import java.util.Arrays;
 
 /**
  * One port over one analysis tick: what it reported (the sum of its intervals ending in the tick) beside what

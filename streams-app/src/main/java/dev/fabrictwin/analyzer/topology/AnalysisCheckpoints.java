@@ -1,13 +1,19 @@
 package dev.fabrictwin.analyzer.topology;
 
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -16,12 +22,6 @@ import org.apache.kafka.streams.state.Stores;
 import dev.fabrictwin.analyzer.checkpoint.AnalyzerCheckpoint;
 import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import java.io.Serializable;
-import java.util.function.Function;
-import java.util.function.LongSupplier;
-import java.util.function.ToIntFunction;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * Makes the analysis task's heap state survive a restart or a move, exactly: a checkpoint of the whole

@@ -1,7 +1,9 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -27,8 +29,6 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from

@@ -1,8 +1,11 @@
 package dev.fabrictwin.analyzer.topology;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -30,9 +33,6 @@ import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.job.JobHealth;
-import java.util.ArrayList;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * The whole analyzer as a pure function of a {@link StreamsBuilder}:

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.topology;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -9,7 +10,6 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.Arrays;
 
 /**
  * The declared fabric as the global stores hold it: the topology document (one per fabric id) and the jobs

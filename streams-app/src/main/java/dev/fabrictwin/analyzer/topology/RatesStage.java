@@ -2,11 +2,14 @@ package dev.fabrictwin.analyzer.topology;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -23,7 +26,6 @@ import org.apache.kafka.streams.state.Stores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.DeviceClocks;
 import dev.fabrictwin.analyzer.rates.PortInterval;
@@ -38,9 +40,6 @@ import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleContent;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * First stage of the analyzer: {@code telemetry.samples} → per-port intervals. Keeps each port's last sample

@@ -1,6 +1,8 @@
 package dev.fabrictwin.analyzer.topology;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,8 +22,6 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.Technology;
-import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * Cuts each lane batch into one batch per analysis shard ({@link ShardMap}), keyed by the shard's number: the lane's

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.topology;
 
 import java.io.File;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -36,8 +38,6 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.contract.sample.SampleSerde;
-import java.time.Instant;
-import java.util.function.Consumer;
 
 /**
  * The unsharded analyzer topology's stages — port-rates, the lane repartition, the analyzer, the alerts and job-health

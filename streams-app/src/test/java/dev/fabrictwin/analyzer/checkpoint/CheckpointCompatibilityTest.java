@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -13,8 +15,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import dev.fabrictwin.analyzer.CapturedIntervals;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.rates.PortInterval;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * What an upgrade keeps. {@code checkpoint/mixed-down-drop-ecn-120s.learned} is the learned section of a checkpoint,

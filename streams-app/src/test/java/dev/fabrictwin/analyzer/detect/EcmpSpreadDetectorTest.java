@@ -3,9 +3,12 @@ package dev.fabrictwin.analyzer.detect;
 import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.IntStream;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
@@ -15,9 +18,6 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.workload.Pattern;
-import java.util.ArrayList;
-import java.util.List;
-import org.assertj.core.api.Assertions;
 
 /**
  * Four single-NIC hosts a leaf and an all-to-all job over all eight: the twin hashes the 16 flows from leaf-0's

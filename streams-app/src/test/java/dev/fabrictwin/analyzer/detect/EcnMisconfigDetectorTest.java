@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.function.IntFunction;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.analyzer.DetectionCalibration;
@@ -13,7 +14,6 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
-import org.assertj.core.api.Assertions;
 
 class EcnMisconfigDetectorTest {
 

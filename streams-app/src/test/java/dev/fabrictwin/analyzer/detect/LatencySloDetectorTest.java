@@ -4,7 +4,9 @@ import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.function.LongFunction;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,8 +18,6 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.function.LongFunction;
-import org.assertj.core.api.Assertions;
 
 class LatencySloDetectorTest {
 

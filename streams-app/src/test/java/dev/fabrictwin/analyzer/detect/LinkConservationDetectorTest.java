@@ -4,6 +4,9 @@ import static dev.fabrictwin.analyzer.tick.HandTicks.assertFinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.UnaryOperator;
 
@@ -15,9 +18,6 @@ import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.function.BiFunction;
 
 /** Traffic from {@code leaf-0/eth2} up to {@code spine-0/eth0}; both ends report both packet counters every tick. */
 class LinkConservationDetectorTest {

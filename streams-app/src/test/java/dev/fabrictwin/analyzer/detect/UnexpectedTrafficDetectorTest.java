@@ -11,6 +11,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntToDoubleFunction;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +23,6 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
-import java.util.function.IntFunction;
-import java.util.function.IntToDoubleFunction;
 
 /** A 100G NIC takes in 12.5e9 bytes a second: over the 5-tick window 20% of line rate is 2.5e9 bytes a tick. */
 class UnexpectedTrafficDetectorTest {

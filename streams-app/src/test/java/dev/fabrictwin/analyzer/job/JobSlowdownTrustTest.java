@@ -3,17 +3,16 @@ package dev.fabrictwin.analyzer.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
-
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import java.util.Arrays;
-import org.assertj.core.api.Assertions;
 
 /**
  * A job slowdown a user can trust: on the demo's cluster with nothing wrong, each job's reported slowdown

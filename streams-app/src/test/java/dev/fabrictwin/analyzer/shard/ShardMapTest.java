@@ -3,6 +3,9 @@ package dev.fabrictwin.analyzer.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -14,8 +17,6 @@ import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
-import java.time.Duration;
-import java.util.List;
 
 class ShardMapTest {
 

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,7 +32,6 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.workload.Pattern;
-import java.util.Set;
 
 /**
  * Hand-built ticks for detector tests: a small spine-leaf fabric from twin-engine's builders, a {@link TwinReplica}

@@ -3,6 +3,8 @@ package dev.fabrictwin.analyzer.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,8 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 class LastSampleSerdeTest {
 

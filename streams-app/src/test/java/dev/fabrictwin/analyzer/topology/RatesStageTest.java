@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +37,6 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import java.io.IOException;
 
 class RatesStageTest {
 

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Properties;
 
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -17,8 +18,8 @@ import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.twin.fabric.PortRef;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.Comparator;
 
 /**
  * Measures the analyzer's heap after full GC once {@code N} unknown devices (default 100,000) have each sent two

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,8 +25,6 @@ import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.sim.PortCounters;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.util.Arrays;
-import org.assertj.core.api.Assertions;
 
 class TwinReplicaTest {
 

@@ -2,10 +2,10 @@ package dev.fabrictwin.ingest.format;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Reads newline-terminated lines as raw bytes (no charset decoding on the hot path), bounding memory: a line

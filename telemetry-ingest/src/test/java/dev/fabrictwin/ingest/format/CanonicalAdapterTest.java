@@ -2,6 +2,7 @@ package dev.fabrictwin.ingest.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.telemetry.RejectReason;
-import java.io.ByteArrayInputStream;
 
 class CanonicalAdapterTest extends AdapterContract {
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -27,7 +28,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.net.InetAddress;
 
 /** {@code ingest --scrape} against a local HTTP server serving real node_exporter exposition (refdata/node_exporter). */
 class ScraperTest {

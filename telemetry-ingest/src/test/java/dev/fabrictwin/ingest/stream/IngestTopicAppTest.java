@@ -3,6 +3,8 @@ package dev.fabrictwin.ingest.stream;
 import static dev.fabrictwin.ingest.format.AdapterContract.refdata;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -36,8 +38,6 @@ import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.testing.kafka.KafkaReads;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.contract.sample.SampleSerde;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * {@code ingest --from-topic} on the in-JVM broker: collectors' messages in (gnmic event and json, Telegraf influx

@@ -10,6 +10,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 import dev.fabrictwin.kafka.embedded.SaslSslListener;
-import java.security.PublicKey;
 
 /**
  * A throw-away CA and a server certificate for 127.0.0.1 (IP SAN, so clients' hostname verification passes), written

@@ -1,6 +1,6 @@
 package dev.fabrictwin.twin.fabric;
-import java.util.Locale;
 
+import java.util.Locale;
 
 /**
  * The scenario's {@code fabric:} block: parameters for one of the generated fabric kinds. Names and port

@@ -1,6 +1,6 @@
 package dev.fabrictwin.twin.fabric;
-import java.util.Locale;
 
+import java.util.Locale;
 
 /** Where a node sits in the Clos: hosts at the bottom, then leaf (edge/ToR), spine (aggregation), core. */
 public enum Tier {

@@ -1,7 +1,7 @@
 package dev.fabrictwin.twin.model;
+
 import java.util.Map;
 import java.util.Set;
-
 
 /** Canonical counter and gauge names (docs/contracts.md): the vocabulary the twin, the generator and the analyzer share. */
 public final class CounterNames {

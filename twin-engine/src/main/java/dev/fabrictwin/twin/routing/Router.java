@@ -3,6 +3,7 @@ package dev.fabrictwin.twin.routing;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -10,7 +11,6 @@ import dev.fabrictwin.twin.fabric.Link;
 
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.scenario.Routing;
-import java.util.HashMap;
 
 /**
  * Shortest-path multipath routing over the switch graph, as a Clos fabric does it: each switch forwards a

@@ -1,6 +1,7 @@
 package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,6 @@ import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
-import java.util.Arrays;
 
 /**
  * Expected counters of any port over any [t0, t1]: exact integrals of the piecewise-constant link states, so

@@ -2,7 +2,9 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.TreeSet;
 
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
@@ -15,8 +17,6 @@ import dev.fabrictwin.twin.solver.RateAllocator;
 import dev.fabrictwin.twin.workload.FlowClass;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
-import java.util.Collection;
-import java.util.TreeSet;
 
 /**
  * The twin in motion: an event-driven fluid simulation. Between events every flow's rate is constant

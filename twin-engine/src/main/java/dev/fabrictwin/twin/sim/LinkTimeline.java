@@ -2,10 +2,10 @@ package dev.fabrictwin.twin.sim;
 
 import java.io.Serializable;
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.fabrictwin.twin.model.LinkState;
-import java.util.Arrays;
 
 /**
  * Each directed link's piecewise-constant history: a new state only when something changed. Stored as one ring of

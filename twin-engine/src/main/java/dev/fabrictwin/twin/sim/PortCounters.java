@@ -1,10 +1,10 @@
 package dev.fabrictwin.twin.sim;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
 import dev.fabrictwin.twin.fabric.PortRef;
-import java.util.Collections;
 
 /**
  * What the twin expects a port to show over [t0, t1]: counter increments (not cumulative values) and

@@ -1,8 +1,10 @@
 package dev.fabrictwin.twin.telemetry;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -11,11 +13,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
 /**
  * Streaming JSON codec of the canonical sample: one object per line in files and on

@@ -1,7 +1,8 @@
 package dev.fabrictwin.twin.telemetry;
 
-import dev.fabrictwin.twin.fabric.Quoted;
 import java.util.Map;
+
+import dev.fabrictwin.twin.fabric.Quoted;
 
 /**
  * The one limit on the names a canonical sample carries (docs/contracts.md): its device, port and source, and every

@@ -1,11 +1,11 @@
 package dev.fabrictwin.twin.units;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.math.BigDecimal;
-import java.math.MathContext;
 
 /**
  * Parses the units that scenario files and the CLI use (docs/contracts.md): durations ({@code ms s m h}),

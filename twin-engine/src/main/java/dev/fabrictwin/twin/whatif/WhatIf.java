@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -26,7 +27,6 @@ import dev.fabrictwin.twin.sim.Twin;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
-import java.util.TreeSet;
 
 /**
  * Capacity planning on the twin alone: re-run the scenario's jobs (its declared faults ignored) with one setting

@@ -3,11 +3,11 @@ package dev.fabrictwin.twin.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
-import java.util.List;
-
 
 class FabricBuildersTest {
 

@@ -2,8 +2,12 @@ package dev.fabrictwin.twin.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,10 +28,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
-import java.io.IOException;
-import java.time.Duration;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The topology and jobs documents (what {@code topology import} writes and the analyzer loads) on hostile JSON:

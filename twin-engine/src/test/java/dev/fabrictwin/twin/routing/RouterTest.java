@@ -2,6 +2,7 @@ package dev.fabrictwin.twin.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,6 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.scenario.Routing;
-import java.util.Arrays;
 
 class RouterTest {
 

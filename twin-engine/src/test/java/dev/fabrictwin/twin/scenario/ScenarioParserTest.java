@@ -4,9 +4,13 @@ import static dev.fabrictwin.twin.TwinFixtures.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.twin.TwinFixtures;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
@@ -15,10 +19,6 @@ import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.Pattern;
 import dev.fabrictwin.twin.workload.PinSpec;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.assertj.core.api.Assertions;
-import org.junit.jupiter.api.io.TempDir;
 
 class ScenarioParserTest {
 

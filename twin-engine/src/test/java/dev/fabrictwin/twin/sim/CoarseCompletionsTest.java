@@ -4,15 +4,15 @@ import static dev.fabrictwin.twin.TwinFixtures.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import java.util.List;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.ModelParams;
-import java.util.Arrays;
-import org.assertj.core.api.Assertions;
 
 /**
  * {@link FluidSimulation#setCompletionGrid}: flows completing between solves leave their links at once, the bandwidth

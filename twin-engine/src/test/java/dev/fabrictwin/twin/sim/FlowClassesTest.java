@@ -4,6 +4,7 @@ import static dev.fabrictwin.twin.TwinFixtures.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,6 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.workload.FlowClass;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Placement;
-import java.util.Arrays;
 
 /**
  * Flow classes (docs/twin.md): an all-to-all aggregated per (source switch, destination switch) must move the bytes

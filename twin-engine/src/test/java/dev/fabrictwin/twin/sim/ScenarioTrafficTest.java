@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.HashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +15,6 @@ import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.ScenarioException;
 import dev.fabrictwin.twin.whatif.WhatIf;
-import java.util.HashMap;
-import java.util.Map;
 
 /** A scenario's explicit {@code flows:} and {@code pins:} on the twin (docs/contracts.md). */
 class ScenarioTrafficTest {

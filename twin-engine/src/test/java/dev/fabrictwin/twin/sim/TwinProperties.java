@@ -15,6 +15,7 @@ import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.LinkState;
 import dev.fabrictwin.twin.model.ModelParams;
+
 import org.assertj.core.api.Assertions;
 
 /** Invariants of the twin over random fabrics, jobs, faults and seeds (STYLE habit 5). */

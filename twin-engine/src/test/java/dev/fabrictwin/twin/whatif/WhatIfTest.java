@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.TwinFixtures;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.assertj.core.api.Assertions;
 
 class WhatIfTest {
 

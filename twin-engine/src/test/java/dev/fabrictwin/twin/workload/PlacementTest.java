@@ -14,6 +14,7 @@ import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 class PlacementTest {

@@ -2,6 +2,9 @@ package dev.fabrictwin.ingest.format.ethtool;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,9 +25,6 @@ import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code --format ethtool}: {@code ethtool -S <iface>} text dumps (mlx5_core, i40e, ice, bnxt_en, e1000e, ...).

@@ -2,8 +2,8 @@ package dev.fabrictwin.ingest.format.gnmi;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Splits a byte stream of JSON messages into input units without decoding it: one JSON object, a JSON array

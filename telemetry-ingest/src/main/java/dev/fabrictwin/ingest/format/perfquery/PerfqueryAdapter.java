@@ -2,7 +2,9 @@ package dev.fabrictwin.ingest.format.perfquery;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,8 +22,6 @@ import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
 import dev.fabrictwin.twin.telemetry.SampleJson;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code --format perfquery}: InfiniBand {@code perfquery} output ({@code -x} extended counters, {@code -E}

@@ -2,6 +2,8 @@ package dev.fabrictwin.ingest.format.prometheus;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,8 +32,6 @@ import dev.fabrictwin.twin.fabric.InfinibandNames;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import java.util.ArrayList;
-import java.util.HashSet;
 
 /**
  * {@code --format prometheus}: Prometheus text exposition as node_exporter serves it ({@code node_network_*},

@@ -1,10 +1,12 @@
 package dev.fabrictwin.ingest.format.sysfs;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,8 +23,6 @@ import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * The one mapping of {@code /sys/class/infiniband} files to samples, fed file by file by both readers: the ttar

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
@@ -19,7 +20,6 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.influx.InfluxLineAdapter;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.nio.file.Files;
 
 class GnmiProtoJsonAdapterTest extends AdapterContract {
 

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.entry;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,9 +22,6 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.Map;
 
 class PrometheusTextAdapterTest extends AdapterContract {
 

@@ -2,10 +2,13 @@ package dev.fabrictwin.ingest.format.sysfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +20,6 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import java.io.ByteArrayInputStream;
-import java.nio.file.Files;
-import java.util.Map;
 
 class RdmaStatisticAdapterTest extends AdapterContract {
 
