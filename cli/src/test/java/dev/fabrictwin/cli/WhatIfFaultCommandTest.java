@@ -32,7 +32,7 @@ class WhatIfFaultCommandTest {
      * each other in the simulator cannot move their comm times): a shift across leaves 0-1 whose every flow crosses the
      * spines, an all-to-all across leaves 2-3, and a ring inside leaf 4, which no spine concerns.
      */
-    private static final String THREE_JOBS = """
+    static final String THREE_JOBS = """
         name: three-jobs
         seed: 3
         duration: 24s

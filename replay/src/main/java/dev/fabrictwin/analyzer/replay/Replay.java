@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -103,10 +104,8 @@ public final class Replay {
         DeadLetterHandlers.configure(props, topics.deadLetter().name(), AnalyzerListener.NONE);
         final Path state = Files.createTempDirectory("fabric-twin-replay");
         props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-        long count = 0;
-        long alerts = 0;
-        long dead = 0;
-        long health = 0;
+        final long[] tally = new long[3]; // alerts, dead letters, job health records
+        final long count;
         final UnmatchedNames names = new UnmatchedNames(documents.resolver());
         try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(settings, AnalyzerListener.NONE), props)) {
             final TestInputTopic<String, byte[]> topology = driver.createInputTopic(topics.topology().name(),
@@ -125,32 +124,21 @@ public final class Replay {
             final Map<String, TestOutputTopic<byte[], byte[]>> others = new HashMap<>();
             topology.pipeInput(documents.fabricId(), documents.topology());
             documents.jobs().forEach((id, job) -> jobs.pipeInput(id, job));
-            try (BufferedReader reader = Files.newBufferedReader(samples, StandardCharsets.UTF_8)) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    final String device = deviceOf(line);
-                    names.see(device, portOf(line));
-                    input.pipeInput(device, line.getBytes(StandardCharsets.UTF_8));
-                    if (++count % 10_000 == 0) {
-                        alerts += drain(alertTopic, sink);
-                        dead += countDead(driver, deadTopic, topics);
-                        health += drainHealth(healthTopic, healthSink);
-                        discardOthers(driver, others, topics);
-                        progress.accept(count);
-                    }
-                }
-            }
-            alerts += drain(alertTopic, sink);
-            dead += countDead(driver, deadTopic, topics);
-            health += drainHealth(healthTopic, healthSink);
+            count = eachSample(samples, names, input::pipeInput, n -> {
+                tally[0] += drain(alertTopic, sink);
+                tally[1] += countDead(driver, deadTopic, topics);
+                tally[2] += drainHealth(healthTopic, healthSink);
+                discardOthers(driver, others, topics);
+                progress.accept(n);
+            });
+            tally[0] += drain(alertTopic, sink);
+            tally[1] += countDead(driver, deadTopic, topics);
+            tally[2] += drainHealth(healthTopic, healthSink);
         } finally {
             deleteTree(state);
         }
         progress.accept(count);
-        return new Result(count, alerts, dead, health, names.counts(), names.examples());
+        return new Result(count, tally[0], tally[1], tally[2], names.counts(), names.examples());
     }
 
     /** The unsharded topology on {@link StageDriver}: its stages without the test driver's bookkeeping, same output. */
@@ -159,9 +147,25 @@ public final class Replay {
                            final LongConsumer progress) throws IOException {
         final StageDriver driver = new StageDriver(settings, documents.fabricId(), documents.topology(), documents.jobs());
         final UnmatchedNames names = new UnmatchedNames(documents.resolver());
+        final long[] tally = new long[2]; // alerts, job health records
+        final long count = eachSample(samples, names, driver::sample, n -> {
+            tally[0] += drain(driver.takeAlerts(), sink);
+            tally[1] += drainHealth(driver.takeJobHealth(), healthSink);
+            progress.accept(n);
+        });
+        tally[0] += drain(driver.takeAlerts(), sink);
+        tally[1] += drainHealth(driver.takeJobHealth(), healthSink);
+        progress.accept(count);
+        return new Result(count, tally[0], driver.deadLettered(), tally[1], names.counts(), names.examples());
+    }
+
+    /**
+     * Hands each non-blank line of the capture to {@code sample} as its device and bytes, after {@code names} saw its
+     * device and port; {@code every} is told the count every 10,000 samples. Returns the samples read.
+     */
+    private static long eachSample(final Path samples, final UnmatchedNames names, final BiConsumer<String, byte[]> sample,
+                                   final LongConsumer every) throws IOException {
         long count = 0;
-        long alerts = 0;
-        long health = 0;
         try (BufferedReader reader = Files.newBufferedReader(samples, StandardCharsets.UTF_8)) {
             String line;
             while ((line = reader.readLine()) != null) {
@@ -170,18 +174,13 @@ public final class Replay {
                 }
                 final String device = deviceOf(line);
                 names.see(device, portOf(line));
-                driver.sample(device, line.getBytes(StandardCharsets.UTF_8));
+                sample.accept(device, line.getBytes(StandardCharsets.UTF_8));
                 if (++count % 10_000 == 0) {
-                    alerts += drain(driver.takeAlerts(), sink);
-                    health += drainHealth(driver.takeJobHealth(), healthSink);
-                    progress.accept(count);
+                    every.accept(count);
                 }
             }
         }
-        alerts += drain(driver.takeAlerts(), sink);
-        health += drainHealth(driver.takeJobHealth(), healthSink);
-        progress.accept(count);
-        return new Result(count, alerts, driver.deadLettered(), health, names.counts(), names.examples());
+        return count;
     }
 
     /**

@@ -196,14 +196,8 @@ final class Repair implements Serializable {
         for (int k = 0; k < involvedCount; k++) {
             final int l = involved[k];
             load[l] = waterFill.fixed(l);
-            double max = 0;
-            final int to = adjacency.start[l + 1];
-            for (int i = adjacency.start[l]; i < to; i++) {
-                max = Math.max(max, flows.rate[adjacency.flows[i]]);
-            }
-            work += to - adjacency.start[l];
-            highestRate[l] = max;
-            maxKnown[l] = true;
+            maxKnown[l] = false; // its flows' rates moved: read them again
+            maxRate(l);
         }
         return iterations;
     }
