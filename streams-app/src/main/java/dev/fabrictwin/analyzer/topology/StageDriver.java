@@ -207,22 +207,22 @@ public final class StageDriver {
 
         @Override
         public Serde<?> keySerde() {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the stage driver has no default serdes: the analyzer's processors name theirs");
         }
 
         @Override
         public Serde<?> valueSerde() {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the stage driver has no default serdes: the analyzer's processors name theirs");
         }
 
         @Override
         public File stateDir() {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the stage driver has no state directory: its stores live on the heap");
         }
 
         @Override
         public StreamsMetrics metrics() {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the stage driver has no Streams metrics: the analyzer's processors report through AnalyzerListener");
         }
 
         @Override
