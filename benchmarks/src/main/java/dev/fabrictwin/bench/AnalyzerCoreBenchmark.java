@@ -27,12 +27,12 @@ import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * The analyzer's per-sample work without Kafka, on {@code bench streams}' workload (768 ports, 600 s):

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.FormatAdapter;
@@ -38,7 +39,6 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * {@code bench ingest}: parse+normalize throughput per format on one thread, and ingest-to-Kafka throughput

@@ -22,12 +22,12 @@ import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * What the analyzer keeps on the heap, per port and per flow: a scenario's telemetry is generated to a temporary file

@@ -28,6 +28,7 @@ import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.kafka.common.ProducerSettings;
@@ -38,7 +39,6 @@ import dev.fabrictwin.simulator.kafka.KafkaSimulationPublisher;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
-import dev.fabrictwin.twin.telemetry.SampleJson;
-import dev.fabrictwin.twin.telemetry.SampleNames;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
+import dev.fabrictwin.contract.sample.SampleNames;
 
 /**
  * The same logical input gets the same verdict in every format that can say it: a key repeated in
@@ -95,7 +96,7 @@ class IngestVerdictConsistencyTest {
     private static Map<String, Long> readSample(final String line) {
         try {
             return SampleJson.read(line).counters();
-        } catch (dev.fabrictwin.twin.telemetry.SampleFormatException e) {
+        } catch (SampleFormatException e) {
             throw new AssertionError("ingest wrote a sample it cannot read back: " + line, e);
         }
     }

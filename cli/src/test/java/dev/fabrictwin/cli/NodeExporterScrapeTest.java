@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.cli.FabricTwinCliTest.Run;
 import dev.fabrictwin.cli.stack.DebianTools;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * {@code ingest --scrape} against a real node_exporter: Debian's {@code prometheus-node-exporter} (1.5.0 in Debian 12,

@@ -14,7 +14,7 @@ import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.contract.sample.InvalidSampleException;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
@@ -32,7 +32,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * The topics' value serdes on hostile records, as Kafka Streams calls them: a value that writes back to itself, or
  * an exception the analyzer's deserialization handler dead-letters (an {@link Exception} with a message; for
- * samples an {@link InvalidSampleException} with its reason), never an {@link Error} that would stop the app.
+ * samples an {@link SampleFormatException} with its reason), never an {@link Error} that would stop the app.
  */
 @Tag("fuzz")
 @AddLifecycleHook(FuzzTries.class)
@@ -86,8 +86,8 @@ class ContractCodecFuzzProperties {
         final T value;
         try {
             value = serde.deserializer().deserialize("t", record);
-        } catch (InvalidSampleException e) {
-            assertThat(e.reason().reason()).isNotNull();
+        } catch (SampleFormatException e) {
+            assertThat(e.reason()).isNotNull();
             return;
         } catch (RuntimeException e) {
             assertThat(e.getMessage()).as("%s", e).isNotBlank();

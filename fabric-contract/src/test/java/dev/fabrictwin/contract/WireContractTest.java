@@ -18,12 +18,12 @@ import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.contract.sample.InvalidSampleException;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /** The wire contract of docs/contracts.md: topic layout, record shapes on the wire, dead-letter headers, scoring rules. */
@@ -81,12 +81,13 @@ class WireContractTest {
         assertThat(samples.deserializer().deserialize("t", wire)).isEqualTo(s);
         assertThatThrownBy(() -> samples.deserializer().deserialize("t", ("[" + new String(wire, StandardCharsets.UTF_8) + "]")
             .getBytes(StandardCharsets.UTF_8)))
-            .isInstanceOf(InvalidSampleException.class).hasMessageContaining("JSON array")
-            .satisfies(e -> assertThat(((InvalidSampleException) e).reason().reason()).isEqualTo(RejectReason.MALFORMED));
+            .isInstanceOf(SampleFormatException.class).hasMessageContaining("JSON array")
+            .satisfies(e -> assertThat(((SampleFormatException) e).reason()).isEqualTo(RejectReason.MALFORMED));
         assertThatThrownBy(() -> samples.deserializer().deserialize("t", new byte[0]))
-            .isInstanceOf(InvalidSampleException.class).hasMessageContaining("empty record");
+            .isInstanceOf(SampleFormatException.class).hasMessageContaining("empty record");
         assertThatThrownBy(() -> samples.deserializer().deserialize("t", "{\"ts\":1,\"device\":\"d\"}".getBytes(StandardCharsets.UTF_8)))
-            .isInstanceOf(InvalidSampleException.class).hasMessageStartingWith("missing-port");
+            .isInstanceOf(SampleFormatException.class)
+            .satisfies(e -> assertThat(((SampleFormatException) e).describe()).startsWith("missing-port: "));
     }
 
     @Test

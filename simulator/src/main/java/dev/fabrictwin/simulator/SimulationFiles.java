@@ -12,10 +12,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.twin.fabric.FabricJson;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.PlacedJob;
 

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.simulator.reality.Reality;
 import dev.fabrictwin.simulator.reality.Reality.Hidden;
 import dev.fabrictwin.simulator.reality.RealityDraw;
@@ -19,7 +20,6 @@ import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 class RealityTest {
 

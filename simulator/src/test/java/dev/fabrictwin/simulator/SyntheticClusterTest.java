@@ -20,6 +20,7 @@ import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
@@ -29,7 +30,6 @@ import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 class SyntheticClusterTest {
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
 
 /** What the analyzer reports as it runs (metrics bind here); every method is optional. */
 public interface AnalyzerListener {

@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
+
 
 /** Counts for the ingest summary line: records in, samples out, rejected by reason. */
 public final class IngestStats {

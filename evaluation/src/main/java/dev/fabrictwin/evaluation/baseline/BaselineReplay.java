@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.fabric.Fabric;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * Runs the {@link ThresholdBaseline} over a capture ({@code samples.jsonl}, one canonical sample per line, in

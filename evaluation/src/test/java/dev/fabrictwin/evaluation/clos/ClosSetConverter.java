@@ -27,8 +27,8 @@ import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.XZOutputStream;
 
 import dev.fabrictwin.cluster.topology.TopologyMerger;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * One single-event set of cisco-ie/telemetry's folder {@code 12/} (a folder, or its {@code .tar.gz}) to what the

@@ -25,10 +25,10 @@ import dev.fabrictwin.analyzer.replay.CaptureInterval;
 import dev.fabrictwin.analyzer.replay.Replay;
 import dev.fabrictwin.analyzer.replay.ReplayDocuments;
 import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * A converted set ({@code samples.jsonl[.xz]}, {@code topology.json}, {@code events.csv}) through the real analysis

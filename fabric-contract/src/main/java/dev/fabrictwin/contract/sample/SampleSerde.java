@@ -5,15 +5,12 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * {@code telemetry.samples} values: exactly one canonical sample JSON object per record (docs/contracts.md, Canonical
- * sample), the form every producer writes. Anything else, an empty record included, fails to deserialize with an
- * {@link InvalidSampleException} whose reason the analyzer's dead-letter handler records.
+ * sample), the form every producer writes. Anything else, an empty record included, fails to deserialize with a
+ * {@link SampleFormatException} whose reason the analyzer's dead-letter handler records.
  */
 public final class SampleSerde {
 
@@ -24,20 +21,16 @@ public final class SampleSerde {
     private SampleSerde() {
     }
 
-    /** One canonical sample, or an {@link InvalidSampleException} saying why these bytes are not one. */
+    /** One canonical sample, or a {@link SampleFormatException} saying why these bytes are not one. */
     public static Sample read(final byte[] bytes) {
-        try {
-            if (bytes == null || bytes.length == 0) {
-                throw new SampleFormatException(RejectReason.MALFORMED,
-                    "empty record: telemetry.samples carries one canonical sample per record");
-            }
-            if (SampleJson.isBatch(bytes)) {
-                throw new SampleFormatException(RejectReason.MALFORMED,
-                    "a JSON array: telemetry.samples carries one canonical sample object per record");
-            }
-            return SampleJson.read(bytes);
-        } catch (SampleFormatException e) {
-            throw new InvalidSampleException(e);
+        if (bytes == null || bytes.length == 0) {
+            throw new SampleFormatException(RejectReason.MALFORMED,
+                "empty record: telemetry.samples carries one canonical sample per record");
         }
+        if (SampleJson.isBatch(bytes)) {
+            throw new SampleFormatException(RejectReason.MALFORMED,
+                "a JSON array: telemetry.samples carries one canonical sample object per record");
+        }
+        return SampleJson.read(bytes);
     }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.fabrictwin.analyzer.TickReport;
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -28,7 +28,7 @@ import dev.fabrictwin.analyzer.twin.ReplicaSync;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
 
 /**
  * Drives one {@link FabricAnalyzer} per fabric from the repartitioned intervals. The twin replica is built from

@@ -17,9 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.contract.DeadLetter;
-import dev.fabrictwin.contract.sample.InvalidSampleException;
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 
 /**
  * Exception handlers that keep the application running and lose nothing: the record that failed — a sample its
@@ -52,7 +51,7 @@ public final class DeadLetterHandlers {
     /** The dead letter for the record behind {@code context}, and the reason the listener counts it under. */
     static ProducerRecord<byte[], byte[]> deadLetter(final String topic, final ErrorHandlerContext context,
                                                      final RejectReason stage, final Exception e, final AnalyzerListener listener) {
-        final SampleFormatException invalid = e instanceof InvalidSampleException i ? i.reason() : null;
+        final SampleFormatException invalid = e instanceof SampleFormatException i ? i : null;
         final String error = invalid != null ? invalid.describe()
             : e instanceof UnreadableDocumentException ? RejectReason.BAD_DOCUMENT.code() + ": " + e.getMessage()
             : stage.code() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();

@@ -34,12 +34,11 @@ import dev.fabrictwin.analyzer.rates.TimeGate;
 import dev.fabrictwin.analyzer.tick.TickAssembler;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
-import dev.fabrictwin.contract.sample.InvalidSampleException;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleContent;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.twin.fabric.Quoted;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleContent;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * First stage of the analyzer: {@code telemetry.samples} → per-port intervals. Keeps each port's last sample
@@ -230,16 +229,13 @@ public final class RatesStage {
         @Override
         public void process(final Record<String, Sample> record) {
             final Sample sample = record.value();
-            try { // each refusal is dead-lettered by the processing handler and counted under its reason
-                SampleContent.requireEpochMillis(sample);
-                SampleContent.requireValues(sample);
-                SampleContent.requireNonNegativeGauges(sample); // a broken reading must not become a rate or a queue
-            } catch (SampleFormatException e) {
-                throw new InvalidSampleException(e);
-            }
+            // each refusal is dead-lettered by the processing handler and counted under its reason
+            SampleContent.requireEpochMillis(sample);
+            SampleContent.requireValues(sample);
+            SampleContent.requireNonNegativeGauges(sample); // a broken reading must not become a rate or a queue
             final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), context.currentSystemTimeMs());
             if (refused.isPresent()) {
-                throw new InvalidSampleException(new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get()));
+                throw new SampleFormatException(RejectReason.TIMESTAMP_OUT_OF_RANGE, refused.get());
             }
             final String unmatched = known == null ? null : known.unmatched(sample.device(), sample.port(), sample.ts());
             if (unmatched != null) { // the analysis would not take it: counted, and nothing of it kept

@@ -15,10 +15,10 @@ import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** The product meters on a {@link SimpleMeterRegistry}: names with units, one meter per quantity, bounded tags. */

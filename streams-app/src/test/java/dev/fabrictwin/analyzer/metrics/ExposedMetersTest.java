@@ -10,13 +10,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;

@@ -51,7 +51,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.TickReport;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
@@ -59,6 +58,8 @@ import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
@@ -280,11 +281,11 @@ class AnalyzerTopologyTest {
                     // the learned section is due: written with the checkpoint after the next batch
                     first.advanceWallClockTime(Duration.ofMinutes(2));
                 }
-                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+                in.pipeInput(all.get(i).device(), SampleJson.writeBytes(all.get(i)));
             }
             learned = section(first, "learned-");
             for (int i = upgradeAt; i < all.size(); i++) {
-                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+                in.pipeInput(all.get(i).device(), SampleJson.writeBytes(all.get(i)));
             }
             uninterrupted = jobHealth(first);
             first.createOutputTopic(Topics.DEFAULT.alerts().name(), new StringDeserializer(), new ByteArrayDeserializer())
@@ -304,7 +305,7 @@ class AnalyzerTopologyTest {
             store.put("chunk-0", new byte[] {1, 2, 3});
             final TestInputTopic<String, byte[]> in = documents(second, cluster);
             for (int i = resumeAt; i < all.size(); i++) {
-                in.pipeInput(all.get(i).device(), dev.fabrictwin.twin.telemetry.SampleJson.writeBytes(all.get(i)));
+                in.pipeInput(all.get(i).device(), SampleJson.writeBytes(all.get(i)));
             }
             upgraded = jobHealth(second);
             second.createOutputTopic(Topics.DEFAULT.alerts().name(), new StringDeserializer(), new ByteArrayDeserializer())

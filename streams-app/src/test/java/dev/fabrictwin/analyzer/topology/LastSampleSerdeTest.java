@@ -10,8 +10,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 class LastSampleSerdeTest {
 

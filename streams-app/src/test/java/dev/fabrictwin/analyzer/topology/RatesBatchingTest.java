@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /** The rates stage with batching on (as {@code analyze} runs it): one lane record per tick, store writes held back. */
 class RatesBatchingTest {

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**

@@ -3,10 +3,10 @@ package dev.fabrictwin.ingest.format;
 import java.io.IOException;
 import java.io.InputStream;
 
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * {@code --format canonical}: canonical sample JSON lines (what {@code simulate} writes), validated as they are read. A

@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.fabrictwin.twin.telemetry.SampleNames;
+import dev.fabrictwin.contract.sample.SampleNames;
+
 
 /**
  * Source counter name → canonical name, read from a data file {@code /mappings/<format>.tsv} (never code).

@@ -5,7 +5,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
+
 
 /**
  * Reads newline-terminated lines as raw bytes (no charset decoding on the hot path), bounding memory: a line

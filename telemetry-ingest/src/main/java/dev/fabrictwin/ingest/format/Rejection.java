@@ -2,7 +2,8 @@ package dev.fabrictwin.ingest.format;
 
 import java.util.Objects;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
+
 
 /**
  * An input unit that could not become samples: its raw bytes as received (capped for oversized input), the

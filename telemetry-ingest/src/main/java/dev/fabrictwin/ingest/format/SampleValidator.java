@@ -1,10 +1,10 @@
 package dev.fabrictwin.ingest.format;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleContent;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleNames;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleContent;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleNames;
 
 /**
  * Checks every adapter's output the same way before it is produced, so that no format can give the same input

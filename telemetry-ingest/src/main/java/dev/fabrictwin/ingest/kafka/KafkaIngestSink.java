@@ -6,12 +6,12 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import dev.fabrictwin.contract.DeadLetter;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * Produces samples to {@code telemetry.samples} (key = device) and rejected input to

@@ -11,12 +11,12 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import dev.fabrictwin.contract.DeadLetter;
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**

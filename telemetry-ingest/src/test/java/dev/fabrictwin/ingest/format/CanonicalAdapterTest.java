@@ -10,7 +10,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
+import dev.fabrictwin.contract.sample.RejectReason;
+
 
 class CanonicalAdapterTest extends AdapterContract {
 

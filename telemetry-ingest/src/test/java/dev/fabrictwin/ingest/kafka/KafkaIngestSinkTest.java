@@ -17,6 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
@@ -24,8 +26,6 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.testing.kafka.KafkaClusterExtension;
 import dev.fabrictwin.testing.kafka.KafkaReads;
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /** Ingest to a real broker: samples keyed by device, bad input to the dead letter with its reason. */
 class KafkaIngestSinkTest {

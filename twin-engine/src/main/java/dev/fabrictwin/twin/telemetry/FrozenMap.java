@@ -12,8 +12,9 @@ import java.util.Set;
  * An immutable, insertion-ordered map over two arrays, for the small maps of a sample (tens of entries):
  * no per-entry nodes, lookups by linear scan (faster than hashing at this size), and nothing to copy when
  * a {@link Sample} is built from one. Values are boxed only when read through the {@link Map} interface.
+ * Public for the codec (fabric-contract's {@code SampleJson}), which builds a sample's maps as these.
  */
-final class FrozenMap<V> extends AbstractMap<String, V> {
+public final class FrozenMap<V> extends AbstractMap<String, V> {
 
     private final String[] keys;
     private final Object[] values;
@@ -25,7 +26,7 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
         this.size = size;
     }
 
-    static <V> FrozenMap<V> copyOf(final Map<String, ? extends V> source) {
+    public static <V> FrozenMap<V> copyOf(final Map<String, ? extends V> source) {
         if (source instanceof FrozenMap<?> frozen) {
             @SuppressWarnings("unchecked")
             final FrozenMap<V> same = (FrozenMap<V>) frozen;
@@ -54,7 +55,7 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
     }
 
     /** The first key longer than {@code max} characters, or null: a scan of the keys, no entry made. */
-    String keyLongerThan(final int max) {
+    public String keyLongerThan(final int max) {
         for (int i = 0; i < size; i++) {
             if (keys[i].length() > max) {
                 return keys[i];
@@ -105,17 +106,17 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
     }
 
     /** Collects entries in order; a repeated key keeps its last value, as a JSON object's would. */
-    static final class Builder<V> {
+    public static final class Builder<V> {
         private String[] keys;
         private Object[] values;
         private int size;
 
-        Builder(final int capacity) {
+        public Builder(final int capacity) {
             keys = new String[Math.max(4, capacity)];
             values = new Object[keys.length];
         }
 
-        Builder<V> put(final String key, final V value) {
+        public Builder<V> put(final String key, final V value) {
             for (int i = 0; i < size; i++) {
                 if (keys[i].equals(key)) {
                     values[i] = value;
@@ -132,7 +133,7 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
         }
 
         /** Adds an entry unless its key is present (the first value stays); false if it was. One scan, as {@link #put}. */
-        boolean putNew(final String key, final V value) {
+        public boolean putNew(final String key, final V value) {
             if (has(key)) {
                 return false;
             }
@@ -146,7 +147,7 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
         }
 
         /** Whether an entry of this key was added (a sample's maps are small: a scan, as {@link #put} does). */
-        boolean has(final String key) {
+        public boolean has(final String key) {
             for (int i = 0; i < size; i++) {
                 if (keys[i].equals(key)) {
                     return true;
@@ -155,7 +156,7 @@ final class FrozenMap<V> extends AbstractMap<String, V> {
             return false;
         }
 
-        FrozenMap<V> build() {
+        public FrozenMap<V> build() {
             return new FrozenMap<>(keys, values, size);
         }
     }

@@ -14,6 +14,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
@@ -22,9 +24,7 @@ import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.KeepFirstJson;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format gnmi-protojson}: gNMI {@code SubscribeResponse} messages in protobuf's JSON mapping, as

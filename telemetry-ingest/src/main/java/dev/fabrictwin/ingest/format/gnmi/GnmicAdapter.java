@@ -9,15 +9,15 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format gnmic}: what gnmic prints for subscribe and get responses, in either of its JSON forms.

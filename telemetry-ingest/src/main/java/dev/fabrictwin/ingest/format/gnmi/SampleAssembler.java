@@ -9,14 +9,14 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.ListKeys;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * Collects the leaves of one input unit, grouped by timestamp and port, and turns them into samples. A unit

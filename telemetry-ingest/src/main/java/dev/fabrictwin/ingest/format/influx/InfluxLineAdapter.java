@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
@@ -16,9 +18,7 @@ import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.ListKeys;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format influx}: InfluxDB line protocol as Telegraf writes it, in particular its ethtool, infiniband,

@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
@@ -18,10 +21,7 @@ import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.SampleValidator;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * {@code --format perfquery}: InfiniBand {@code perfquery} output ({@code -x} extended counters, {@code -E}

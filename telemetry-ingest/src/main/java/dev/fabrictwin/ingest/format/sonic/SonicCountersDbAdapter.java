@@ -20,6 +20,8 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
@@ -36,9 +38,7 @@ import dev.fabrictwin.ingest.format.support.KeepFirstJson;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.model.CounterNames;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format sonic}: SONiC {@code COUNTERS_DB} dumps as JSON — one object whose keys are Redis keys:

@@ -5,8 +5,9 @@ import java.math.BigInteger;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+
 
 /**
  * Parses counter and gauge values from the text formats, classifying bad values by {@link RejectReason}:

@@ -3,12 +3,12 @@ package dev.fabrictwin.ingest.format.support;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.LineReader;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * One multi-line unit of a text format while it is read (an ethtool dump, a Prometheus scrape): its raw bytes,

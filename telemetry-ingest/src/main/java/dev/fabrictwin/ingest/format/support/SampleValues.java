@@ -13,11 +13,11 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
+import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.twin.model.CounterNames;
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
-import dev.fabrictwin.twin.telemetry.SampleJson;
 
 /**
  * The counters and gauges of one sample of a typed format (gNMI leaves, line-protocol fields), filled value by

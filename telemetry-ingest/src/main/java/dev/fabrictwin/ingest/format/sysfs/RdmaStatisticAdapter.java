@@ -11,6 +11,8 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
@@ -21,9 +23,7 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * {@code --format rdma}: the RDMA hardware counters of iproute2's {@code rdma statistic show -j} (or

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.LineReader;
@@ -12,7 +13,6 @@ import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RawUnit;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 
 /**
  * {@code --format sysfs}: InfiniBand / RoCE port counters from {@code /sys/class/infiniband}, as a ttar archive

@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
@@ -20,9 +22,7 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 /**
  * The one mapping of {@code /sys/class/infiniband} files to samples, fed file by file by both readers: the ttar

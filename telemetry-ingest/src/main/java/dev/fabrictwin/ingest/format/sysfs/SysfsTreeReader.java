@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.support.Rounds;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 
 /**
  * {@code ingest --sysfs DIR}: a live {@code /sys/class/infiniband} tree read in place, once per round. Each round

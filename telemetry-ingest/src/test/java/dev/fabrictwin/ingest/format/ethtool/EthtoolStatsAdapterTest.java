@@ -12,13 +12,13 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CollectingSink;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
-import dev.fabrictwin.twin.telemetry.RejectReason;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 class EthtoolStatsAdapterTest extends AdapterContract {

@@ -9,9 +9,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.contract.sample.RejectReason;
+import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.ingest.format.CounterMapping;
-import dev.fabrictwin.twin.telemetry.RejectReason;
-import dev.fabrictwin.twin.telemetry.SampleFormatException;
 
 class SampleValuesTest {
 

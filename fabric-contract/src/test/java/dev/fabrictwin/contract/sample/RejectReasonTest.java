@@ -1,4 +1,4 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -16,6 +16,9 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+
+import dev.fabrictwin.twin.telemetry.FrozenMap;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * Streaming JSON codec of the canonical sample: one object per line in files and on

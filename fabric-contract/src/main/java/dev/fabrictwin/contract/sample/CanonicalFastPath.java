@@ -1,7 +1,10 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+
+import dev.fabrictwin.twin.telemetry.FrozenMap;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * A fast path for the exact shape {@link SampleJson#write} produces: one flat object, no whitespace, no

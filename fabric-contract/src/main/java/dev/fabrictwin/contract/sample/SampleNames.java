@@ -1,8 +1,10 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import java.util.Map;
 
 import dev.fabrictwin.twin.fabric.Quoted;
+import dev.fabrictwin.twin.telemetry.FrozenMap;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * The one limit on the names a canonical sample carries (docs/contracts.md): its device, port and source, and every

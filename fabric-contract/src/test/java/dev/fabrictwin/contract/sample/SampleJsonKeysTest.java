@@ -1,4 +1,4 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /** The codec's share of the one rule for keys: a repeated key keeps its first value; names are bounded. */
 class SampleJsonKeysTest {

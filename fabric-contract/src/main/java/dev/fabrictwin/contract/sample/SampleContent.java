@@ -1,8 +1,9 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import java.time.Instant;
 
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * What a sample must carry to be telemetry, whoever reads it: ingest's validator (every format) and the analyzer,

@@ -1,4 +1,4 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /** The fast path and Jackson agree on everything: same sample, or the fast path defers. */
 class SampleJsonProperties {

@@ -1,4 +1,4 @@
-package dev.fabrictwin.twin.telemetry;
+package dev.fabrictwin.contract.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.fabrictwin.twin.fuzz.FuzzTries;
 import dev.fabrictwin.twin.fuzz.JsonShapes;
 import dev.fabrictwin.twin.fuzz.Mutants;
+import dev.fabrictwin.twin.telemetry.Sample;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
