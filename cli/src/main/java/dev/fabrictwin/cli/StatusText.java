@@ -10,7 +10,7 @@ final class StatusText {
     private StatusText() {
     }
 
-    /** {@code "  unmatched names: 12 (unknown_device 10, unknown_port 2)"}, or nothing when every name met the topology. */
+    /** {@code "  unmatched names: 12 (unknown-device 10, unknown-port 2)"}, or nothing when every name met the topology. */
     static String unmatched(final Map<String, Long> byReason) {
         final long total = byReason.values().stream().mapToLong(Long::longValue).sum();
         if (total == 0) {

@@ -56,8 +56,8 @@ class ReplayCommandTest {
             "--sample-interval", "1s", "--out", dir.resolve("alerts.jsonl").toString());
         assertThat(replay.exitCode()).as(replay.err()).isZero();
         assertThat(replay.err()).contains("replay: sampled ports that meet no topology port, not analyzed: "
-            + "{unknown_device=3, unknown_port=3}; first: router0/Hu0/0/0/1 (unknown_device), leaf-0/Hu0/9/0 (unknown_port), "
-            + "router1/Hu0/0/0/1 (unknown_device), leaf-0/Hu0/9/1 (unknown_port), router2/Hu0/0/0/1 (unknown_device)");
+            + "{unknown-device=3, unknown-port=3}; first: router0/Hu0/0/0/1 (unknown-device), leaf-0/Hu0/9/0 (unknown-port), "
+            + "router1/Hu0/0/0/1 (unknown-device), leaf-0/Hu0/9/1 (unknown-port), router2/Hu0/0/0/1 (unknown-device)");
     }
 
     @Test

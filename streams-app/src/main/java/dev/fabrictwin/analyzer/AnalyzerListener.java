@@ -17,7 +17,7 @@ public interface AnalyzerListener {
     }
 
     /**
-     * A sample's device/port names met no topology port ({@code unknown_device}, {@code unknown_port}); called by every
+     * A sample's device/port names met no topology port ({@code unknown-device}, {@code unknown-port}); called by every
      * rates task, from any stream thread, as {@link #rejected} is by the dead-letter handlers.
      */
     default void unmatched(final String reason) {

@@ -114,8 +114,8 @@ class TelemetryNamesTest {
         final Run collector = analyze(TelemetryNamesTest::collectorNames, List.of(), null);
 
         // the domain is a built-in spelling (device found), the RDMA port name is not
-        assertThat(collector.unmatched()).containsOnlyKeys("unknown_port");
-        assertThat(collector.unmatched().get("unknown_port")).isGreaterThan(4 * 50);
+        assertThat(collector.unmatched()).containsOnlyKeys("unknown-port");
+        assertThat(collector.unmatched().get("unknown-port")).isGreaterThan(4 * 50);
     }
 
     @Test
@@ -132,6 +132,6 @@ class TelemetryNamesTest {
         final Run withStrangers = analyze(UnaryOperator.identity(), strangers, null);
 
         assertThat(withStrangers.alerts()).isEqualTo(own.alerts());
-        assertThat(withStrangers.unmatched()).containsExactly(Map.entry("unknown_device", 50 * 59));
+        assertThat(withStrangers.unmatched()).containsExactly(Map.entry("unknown-device", 50 * 59));
     }
 }

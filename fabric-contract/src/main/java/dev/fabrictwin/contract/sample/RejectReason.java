@@ -17,6 +17,10 @@ public enum RejectReason {
     BAD_DOCUMENT,
     /** An interval ending no later than its port's last, delivered again by an upstream retry: dropped. */
     DUPLICATE_INTERVAL,
+    /** A sample whose device meets no topology device, even through the topology's names: counted, not analyzed. */
+    UNKNOWN_DEVICE,
+    /** A sample whose port meets no port of its topology device: counted, not analyzed. */
+    UNKNOWN_PORT,
     /** A record some other serde could not read (an alert, a job health, …). */
     DESERIALIZATION,
     /** A processor threw on a record. */

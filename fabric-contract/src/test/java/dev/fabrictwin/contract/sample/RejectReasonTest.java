@@ -6,6 +6,8 @@ import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
+import dev.fabrictwin.twin.fabric.PortNames;
+
 /** The codes are a compatibility surface: dead-letter headers, the {@code reason} metric tag and summaries. */
 class RejectReasonTest {
 
@@ -14,6 +16,13 @@ class RejectReasonTest {
         assertThat(Arrays.stream(RejectReason.values()).map(RejectReason::code)).containsExactly(
             "malformed", "missing-device", "missing-port", "missing-timestamp", "negative-counter", "negative-gauge",
             "non-numeric", "not-finite", "timestamp-out-of-range", "oversized", "no-counters", "name-too-long",
-            "no-topology", "bad-document", "duplicate-interval", "deserialization", "processing");
+            "no-topology", "bad-document", "duplicate-interval", "unknown-device", "unknown-port", "deserialization",
+            "processing");
+    }
+
+    @Test
+    void shouldSpellTheTwinsUnmatchedNamesAsTheirReasons() {
+        assertThat(PortNames.Resolution.unknownDevice().reason()).isEqualTo(RejectReason.UNKNOWN_DEVICE.code());
+        assertThat(PortNames.Resolution.unknownPort().reason()).isEqualTo(RejectReason.UNKNOWN_PORT.code());
     }
 }

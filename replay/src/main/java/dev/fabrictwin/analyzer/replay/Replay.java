@@ -46,7 +46,7 @@ public final class Replay {
 
     /**
      * What a replay read and produced; {@code unmatched} counts the sampled ports whose names meet no topology port,
-     * by reason ({@code unknown_device}, {@code unknown_port}), and {@code unmatchedExamples} names the first few.
+     * by reason ({@code unknown-device}, {@code unknown-port}), and {@code unmatchedExamples} names the first few.
      */
     public record Result(long samples, long alerts, long deadLettered, long jobHealthRecords, Map<String, Long> unmatched,
                          List<String> unmatchedExamples) {

@@ -41,7 +41,7 @@ final class KnownPorts {
 
     /**
      * Null when {@code device}/{@code port} meets a topology port, or no usable topology is known yet; else why not
-     * ({@code unknown_device}, {@code unknown_port}). {@code ts} is the sample's time: it paces the topology checks.
+     * ({@code unknown-device}, {@code unknown-port}). {@code ts} is the sample's time: it paces the topology checks.
      */
     String unmatched(final String device, final String port, final long ts) {
         if (checkedAt == Long.MIN_VALUE || ts - checkedAt >= CHECK_EVERY_MS) {

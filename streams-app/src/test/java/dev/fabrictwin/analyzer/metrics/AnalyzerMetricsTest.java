@@ -121,12 +121,12 @@ class AnalyzerMetricsTest {
 
     @Test
     void shouldCountUnmatchedNamesByReason() {
-        metrics.unmatched("unknown_device");
-        metrics.unmatched("unknown_device");
-        metrics.unmatched("unknown_port");
+        metrics.unmatched("unknown-device");
+        metrics.unmatched("unknown-device");
+        metrics.unmatched("unknown-port");
 
-        assertThat(AnalyzerMetrics.unmatchedNames(registry)).containsExactly(Map.entry("unknown_device", 2L),
-            Map.entry("unknown_port", 1L));
-        assertThat(registry.get("fabric.names.unmatched").tags("reason", "unknown_device").counter().count()).isEqualTo(2);
+        assertThat(AnalyzerMetrics.unmatchedNames(registry)).containsExactly(Map.entry("unknown-device", 2L),
+            Map.entry("unknown-port", 1L));
+        assertThat(registry.get("fabric.names.unmatched").tags("reason", "unknown-device").counter().count()).isEqualTo(2);
     }
 }

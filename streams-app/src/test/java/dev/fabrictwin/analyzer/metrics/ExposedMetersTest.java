@@ -48,7 +48,7 @@ class ExposedMetersTest {
             Entity.port(new PortRef("leaf-0", "eth0")), true, null, 1_000, 2_000, 5, 0, "tx_pfc_pause/s", List.of(), "s");
         metrics.intervals(3);
         metrics.rejected(RejectReason.MALFORMED);
-        metrics.unmatched("unknown_device");
+        metrics.unmatched("unknown-device");
         metrics.alert(open, 2_500);
         metrics.jobHealth(new JobHealth("llm", 1_000, 700, 1_400, 2.0, 1e9, 5e8, 0.9, "link:leaf-0~spine-0", open.id()));
         metrics.tick(new TickReport(ticks.fabric(), ticks.tick(5).port("leaf-0", "eth0")

@@ -115,8 +115,8 @@ class SampleVerdictsTest {
         }
         assertThat(kept).as("one entry per port of the fabric, none for a name it does not know")
             .hasSize(fabric.ports().size()).noneMatch(k -> k.startsWith("stranger-") || k.endsWith("/eth99"));
-        assertThat(unmatched).filteredOn("unknown_device"::equals).hasSize(3 * strangers);
-        assertThat(unmatched).filteredOn("unknown_port"::equals).hasSize(3);
+        assertThat(unmatched).filteredOn("unknown-device"::equals).hasSize(3 * strangers);
+        assertThat(unmatched).filteredOn("unknown-port"::equals).hasSize(3);
         assertThat(deadLetterErrors()).isEmpty();
     }
 
@@ -128,8 +128,8 @@ class SampleVerdictsTest {
         send("host-5", "nic0", NOW + 1_000, ",\"counters\":{\"tx_bytes\":2}");
         send("host-5", "nic0", NOW + KnownPorts.CHECK_EVERY_MS, ",\"counters\":{\"tx_bytes\":3}");
 
-        assertThat(unmatched).as("until the rates stage looks at the topology again").containsExactly("unknown_device",
-            "unknown_device");
+        assertThat(unmatched).as("until the rates stage looks at the topology again").containsExactly("unknown-device",
+            "unknown-device");
         assertThat(driver.<String, Sample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("host-5/nic0"))
             .satisfies(s -> assertThat(s.counters()).containsEntry("tx_bytes", 3L));
     }

@@ -49,10 +49,18 @@ public final class PortNames implements Serializable {
      */
     static final int UNKNOWN_CACHE_LIMIT = 10_000;
 
-    /** The outcome for one telemetry name: the topology port, or why there is none. */
+    /**
+     * The outcome for one telemetry name: the topology port, or why there is none, as the code of fabric-contract's
+     * {@code RejectReason} ({@code unknown-device}, {@code unknown-port}): the metric tag and status lines spell it so.
+     */
     public record Resolution(PortRef port, String reason) implements Serializable {
-        private static final Resolution UNKNOWN_DEVICE = new Resolution(null, "unknown_device");
-        private static final Resolution UNKNOWN_PORT = new Resolution(null, "unknown_port");
+        private static final Resolution UNKNOWN_DEVICE = new Resolution(null, "unknown-device");
+        private static final Resolution UNKNOWN_PORT = new Resolution(null, "unknown-port");
+
+        public Resolution {
+            // a checkpoint's cache of unknown names, written when the reasons had underscores, reads back as today's
+            reason = reason == null ? null : reason.replace('_', '-');
+        }
 
         static Resolution of(final PortRef port) {
             return new Resolution(port, null);

@@ -45,7 +45,7 @@ class PortNamesTest {
     void theExplicitTableWinsAndAnEntryToNoPortIsUnknownPort() throws Exception {
         final PortNames.Resolver r = resolver();
         assertThat(r.resolve("gpu02", "mlx5_0/1").port()).isEqualTo(new PortRef("gpu02", "eth0"));
-        assertThat(r.resolve("gpu02", "mlx5_9/1").reason()).isEqualTo("unknown_port");
+        assertThat(r.resolve("gpu02", "mlx5_9/1").reason()).isEqualTo("unknown-port");
     }
 
     @Test
@@ -88,9 +88,9 @@ class PortNamesTest {
         assertThat(r.resolve("spine1", "Et1/41").port()).isEqualTo(new PortRef("spine1", "Ethernet1/41"));
         assertThat(r.resolve("sonic1", "Et8").port()).isEqualTo(new PortRef("sonic1", "Ethernet8"));
         // the family is part of the key: a 100G name never meets a 400G port with the same numbers
-        assertThat(r.resolve("leaf1", "Hu0/0/0/8").reason()).isEqualTo("unknown_port");
+        assertThat(r.resolve("leaf1", "Hu0/0/0/8").reason()).isEqualTo("unknown-port");
         // a SONiC switch's eth0 is its management port, not front-panel Ethernet0
-        assertThat(r.resolve("sonic1", "eth0").reason()).isEqualTo("unknown_port");
+        assertThat(r.resolve("sonic1", "eth0").reason()).isEqualTo("unknown-port");
     }
 
     @Test
@@ -102,7 +102,7 @@ class PortNamesTest {
                        {"lower": "l/TenGigE0/1", "upper": "s/p2", "speed": "10G"}]}
             """);
         final PortNames.Resolver r = PortNames.NONE.bind(FabricJson.fromJson(doc, "lab", Technology.ROCE_V2));
-        assertThat(r.resolve("l", "TenGigabitEthernet0/1").reason()).isEqualTo("unknown_port");
+        assertThat(r.resolve("l", "TenGigabitEthernet0/1").reason()).isEqualTo("unknown-port");
         assertThat(r.resolve("l", "Te0/1").port()).isEqualTo(new PortRef("l", "Te0/1"));
     }
 
@@ -122,7 +122,7 @@ class PortNamesTest {
         }
         assertThat(r.cachedUnknown()).isEqualTo(PortNames.UNKNOWN_CACHE_LIMIT);
         assertThat(r.cached()).isZero();
-        assertThat(r.resolve("rogue-" + (PortNames.UNKNOWN_CACHE_LIMIT + 999), "eth0").reason()).isEqualTo("unknown_device");
+        assertThat(r.resolve("rogue-" + (PortNames.UNKNOWN_CACHE_LIMIT + 999), "eth0").reason()).isEqualTo("unknown-device");
         assertThat(r.resolve("gpu01", "eth0").matched()).isTrue();
         assertThat(r.cached()).isEqualTo(1);
     }
