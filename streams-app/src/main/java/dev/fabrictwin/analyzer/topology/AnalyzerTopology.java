@@ -21,6 +21,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
@@ -92,13 +93,15 @@ public final class AnalyzerTopology {
     private static Topology build(final AnalyzerSettings settings, final AnalyzerListener listener,
                                   final StreamsBuilder builder) {
         final var topics = settings.topics();
-        addDocumentStore(builder, TOPOLOGY_STORE, topics.topology(), "topology-source");
-        addDocumentStore(builder, JOBS_STORE, topics.jobs(), "jobs-source");
-        // persistent on purpose: an application with a persistent store keeps its process id (and so its producers'
-        // transactional ids) across restarts, so a restarted instance fences what its killed self left open at once;
-        // with every store in memory the lanes and changelogs wait out the transaction timeout (chaos test: recoveries
-        // after a kill 10 s -> 27 s)
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OPEN_ALERTS_STORE),
+        // the topology's global store is persistent on purpose: an application with a persistent store keeps its
+        // process id (and so its producers' transactional ids) across restarts, so a restarted instance fences what
+        // its killed self left open at once (with every store in memory the lanes and changelogs wait out the
+        // transaction timeout: chaos test, recoveries after a kill 10 s -> 27 s). A global store is not a task's: a
+        // killed run leaves no corrupted task behind it, which a persistent task store does under exactly-once (wiped,
+        // and a rebalance of the whole group before the task runs again: 2-3 s of every restart)
+        addDocumentStore(builder, Stores.persistentKeyValueStore(TOPOLOGY_STORE), topics.topology(), "topology-source");
+        addDocumentStore(builder, Stores.inMemoryKeyValueStore(JOBS_STORE), topics.jobs(), "jobs-source");
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(OPEN_ALERTS_STORE),
             Serdes.String(), AlertJson.SERDE));
         final List<String> stores = new ArrayList<>(settings.sharded() ? List.of() : List.of(OPEN_ALERTS_STORE));
         if (settings.checkpoints()) {
@@ -140,11 +143,12 @@ public final class AnalyzerTopology {
     }
 
     /** A global store of a compacted document topic (topology, jobs): its latest value per key. */
-    private static void addDocumentStore(final StreamsBuilder builder, final String store,
+    private static void addDocumentStore(final StreamsBuilder builder, final KeyValueBytesStoreSupplier store,
                                          final TopicSpec<String, byte[]> topic, final String sourceName) {
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(store), topic.keySerde(),
-                topic.valueSerde()).withLoggingDisabled(), topic.name(),
-            Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName), () -> new GlobalDocumentStore(store));
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(store, topic.keySerde(), topic.valueSerde())
+                .withLoggingDisabled(), topic.name(),
+            Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName),
+            () -> new GlobalDocumentStore(store.name()));
     }
 
     /**
