@@ -28,6 +28,8 @@ import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.document.JobDocument;
+import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
 import dev.fabrictwin.kafka.common.CheckedSends;
@@ -190,11 +192,11 @@ public final class StreamsBench {
              AnalyzerHarness analyzer = AnalyzerHarness.start(client, new AnalyzerSettings(topics, config), "bench-live",
                  new SimpleMeterRegistry(), 20)) {
             final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
-            sends.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
-                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            sends.send(topics.topology().encoded(cluster.fabric().id(),
+                TopologyDocument.of(SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8))));
             for (final var job : new ObjectMapper().readTree(SimulationFiles.jobsJson(cluster))) {
-                sends.send(new ProducerRecord<>(topics.jobs().name(), job.get("id").asText(), job.toString().getBytes(
-                    StandardCharsets.UTF_8)));
+                sends.send(topics.jobs().encoded(job.get("id").asText(),
+                    JobDocument.of(job.toString().getBytes(StandardCharsets.UTF_8))));
             }
             sends.flush();
             final AtomicBoolean reading = new AtomicBoolean(true);

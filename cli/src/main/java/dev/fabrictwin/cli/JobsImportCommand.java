@@ -17,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,7 +30,9 @@ import dev.fabrictwin.cluster.jobs.KubernetesPods;
 import dev.fabrictwin.cluster.jobs.ScheduledJob;
 import dev.fabrictwin.cluster.jobs.SlurmJobs;
 import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.document.JobDocument;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -138,21 +138,21 @@ final class JobsImportCommand implements Callable<Integer> {
         final Properties client = kafka.clientConfig();
         final Topics topics = kafka.topics();
         TopicSetup.ensure(client, topics);
-        final Map<String, JsonNode> published = watch ? new HashMap<>(PublishedDocuments.latest(client, topics.jobs().name())) : new HashMap<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
-            new ByteArraySerializer())) {
-            final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer); // a refused job fails the command
+        final TopicSpec<String, JobDocument> jobs = topics.jobs();
+        final Map<String, JsonNode> published = watch ? new HashMap<>(PublishedDocuments.latest(client, jobs)) : new HashMap<>();
+        try (KafkaProducer<String, JobDocument> producer = jobs.producer(client)) {
+            final CheckedSends<String, JobDocument> sends = new CheckedSends<>(producer); // a refused job fails the command
             int done = 0;
             while (true) {
                 final JobChanges changes = JobChanges.diff(watch ? published : Map.of(), first.documents());
                 for (final Map.Entry<String, JsonNode> e : changes.put().entrySet()) {
-                    sends.send(new ProducerRecord<>(topics.jobs().name(), e.getKey(), JSON.writeValueAsBytes(e.getValue())));
+                    sends.send(new ProducerRecord<>(jobs.name(), e.getKey(), JobDocument.of(JSON.writeValueAsBytes(e.getValue()))));
                     err.println("jobs import: " + (published.containsKey(e.getKey()) ? "changed " : "running ") + e.getKey()
                         + " on " + e.getValue().path("hosts").asInt() + " hosts");
                     published.put(e.getKey(), e.getValue());
                 }
                 for (final String id : changes.ended()) {
-                    sends.send(new ProducerRecord<>(topics.jobs().name(), id, null));
+                    sends.send(new ProducerRecord<>(jobs.name(), id, null));
                     err.println("jobs import: ended " + id + " (tombstone)");
                     published.remove(id);
                 }

@@ -1,6 +1,6 @@
 package dev.fabrictwin.cli;
 
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,16 +11,17 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.document.JsonDocument;
 import dev.fabrictwin.twin.scenario.FabricDocuments;
 
 /**
@@ -29,8 +30,6 @@ import dev.fabrictwin.twin.scenario.FabricDocuments;
  * when the read began. Memory: one document per key (one per fabric, one per running job).
  */
 final class PublishedDocuments {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How long reading a document topic to its end may take before the command gives up. */
     static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
@@ -44,7 +43,7 @@ final class PublishedDocuments {
      */
     static FabricDocuments read(final Properties client, final Topics topics, final String fabricId) {
         final String topologyTopic = topics.topology().name();
-        final Map<String, JsonNode> topologies = new TreeMap<>(latest(client, topologyTopic));
+        final Map<String, JsonNode> topologies = new TreeMap<>(latest(client, topics.topology()));
         if (topologies.isEmpty()) {
             throw new CommandFailure("no topology document on " + topologyTopic + " (publish one with 'topology import "
                 + "--bootstrap' or 'simulate --bootstrap')", null);
@@ -63,7 +62,7 @@ final class PublishedDocuments {
             id = topologies.keySet().iterator().next();
         }
         final String jobsTopic = topics.jobs().name();
-        final List<JsonNode> jobs = new ArrayList<>(new TreeMap<>(latest(client, jobsTopic)).values());
+        final List<JsonNode> jobs = new ArrayList<>(new TreeMap<>(latest(client, topics.jobs())).values());
         try {
             return FabricDocuments.of(topologyTopic + " (fabric " + id + ")", id, topologies.get(id), jobsTopic, jobs);
         } catch (IllegalArgumentException e) {
@@ -71,13 +70,14 @@ final class PublishedDocuments {
         }
     }
 
-    /** Each key's latest document on {@code topic} (a tombstone removes its key); an unparseable one fails the read. */
-    static Map<String, JsonNode> latest(final Properties client, final String topic) {
+    /** Each key's latest document on {@code spec} (a tombstone removes its key); one its serde refuses fails the read. */
+    static Map<String, JsonNode> latest(final Properties client, final TopicSpec<String, ? extends JsonDocument> spec) {
+        final String topic = spec.name();
         final Properties p = new Properties();
         p.putAll(client);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         final Map<String, JsonNode> documents = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, ? extends JsonDocument> c = spec.consumer(p)) {
             final List<PartitionInfo> infos = c.partitionsFor(topic, READ_TIMEOUT);
             if (infos == null || infos.isEmpty()) {
                 throw new CommandFailure("no topic " + topic + " on the brokers (is --bootstrap the cluster the analyzer "
@@ -93,11 +93,11 @@ final class PublishedDocuments {
                     throw new CommandFailure("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
                         + " s", null);
                 }
-                for (final var r : c.poll(Duration.ofMillis(200))) {
+                for (final var r : poll(c, topic)) {
                     if (r.value() == null) {
                         documents.remove(r.key());
                     } else {
-                        documents.put(r.key(), parse(topic, r.key(), r.value()));
+                        documents.put(r.key(), r.value().json());
                     }
                 }
             }
@@ -105,11 +105,14 @@ final class PublishedDocuments {
         return documents;
     }
 
-    private static JsonNode parse(final String topic, final String key, final byte[] value) {
+    private static <D extends JsonDocument> ConsumerRecords<String, D> poll(final KafkaConsumer<String, D> c,
+                                                                           final String topic) {
         try {
-            return JSON.readTree(value);
-        } catch (IOException e) {
-            throw new CommandFailure(topic + ": the document of '" + key + "' is not JSON: " + e.getMessage(), e);
+            return c.poll(Duration.ofMillis(200));
+        } catch (RecordDeserializationException e) {
+            final String key = e.keyBuffer() == null ? "?" : StandardCharsets.UTF_8.decode(e.keyBuffer()).toString();
+            final String why = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+            throw new CommandFailure(topic + ": the document of '" + key + "' is " + why, e);
         }
     }
 }

@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -30,7 +28,9 @@ import dev.fabrictwin.cluster.topology.Observations;
 import dev.fabrictwin.cluster.topology.SonicLldp;
 import dev.fabrictwin.cluster.topology.TopologyMerger;
 import dev.fabrictwin.contract.TopicSetup;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Technology;
@@ -190,10 +190,11 @@ final class TopologyImportCommand implements Callable<Integer> {
             final Properties client = kafka.clientConfig();
             final Topics topics = kafka.topics();
             TopicSetup.ensure(client, topics);
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
-                new ByteArraySerializer())) {
-                final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
-                sends.send(new ProducerRecord<>(topics.topology().name(), id, JSON.writeValueAsBytes(result.document())));
+            final TopicSpec<String, TopologyDocument> topology = topics.topology();
+            try (KafkaProducer<String, TopologyDocument> producer = topology.producer(client)) {
+                final CheckedSends<String, TopologyDocument> sends = new CheckedSends<>(producer);
+                sends.send(new ProducerRecord<>(topology.name(), id,
+                    TopologyDocument.of(JSON.writeValueAsBytes(result.document()))));
                 sends.flush();
             }
             err.printf(Locale.ROOT, "topology import: published %s to %s%n", id, topics.topology().name());

@@ -3,8 +3,12 @@ package dev.fabrictwin.contract;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -39,6 +43,24 @@ public record TopicSpec<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerd
     public NewTopic newTopic(final short replicationFactor) {
         final NewTopic t = new NewTopic(name, partitions, replicationFactor);
         return cleanup == Cleanup.COMPACT ? t.configs(Map.of("cleanup.policy", cleanup.config())) : t;
+    }
+
+    /** A producer of this topic's records, with its serdes ({@code config} names no serializers). */
+    public KafkaProducer<K, V> producer(final Properties config) {
+        return new KafkaProducer<>(config, keySerde.serializer(), valueSerde.serializer());
+    }
+
+    /** A consumer of this topic's records, with its serdes: a value its serde refuses fails the poll. */
+    public KafkaConsumer<K, V> consumer(final Properties config) {
+        return new KafkaConsumer<>(config, keySerde.deserializer(), valueSerde.deserializer());
+    }
+
+    /**
+     * The record of {@code key} and {@code value} (null: a tombstone) encoded by this topic's value serde, for one
+     * producer of already encoded values writing several topics (the simulator's, whose samples go out pre-encoded).
+     */
+    public ProducerRecord<K, byte[]> encoded(final K key, final V value) {
+        return new ProducerRecord<>(name, key, valueSerde.serializer().serialize(name, value));
     }
 
     @Override

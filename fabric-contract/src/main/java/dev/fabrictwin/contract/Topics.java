@@ -7,6 +7,8 @@ import org.apache.kafka.common.serialization.Serdes;
 
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.document.JobDocument;
+import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.contract.job.JobHealthJson;
 import dev.fabrictwin.contract.sample.SampleSerde;
@@ -33,14 +35,14 @@ public record Topics(String prefix) {
     }
 
     /** The fabric's topology JSON (twin-engine's {@code FabricJson}), keyed by fabric id; latest per key. */
-    public TopicSpec<String, byte[]> topology() {
-        return new TopicSpec<>(prefix + "fabric.topology", Serdes.String(), Serdes.ByteArray(), 1,
+    public TopicSpec<String, TopologyDocument> topology() {
+        return new TopicSpec<>(prefix + "fabric.topology", Serdes.String(), TopologyDocument.SERDE, 1,
             TopicSpec.Cleanup.COMPACT, "simulate, or an operator's topology publisher");
     }
 
     /** A declared job's JSON (twin-engine's {@code JobJson}), keyed by job id; a tombstone ends the job. */
-    public TopicSpec<String, byte[]> jobs() {
-        return new TopicSpec<>(prefix + "fabric.jobs", Serdes.String(), Serdes.ByteArray(), 1,
+    public TopicSpec<String, JobDocument> jobs() {
+        return new TopicSpec<>(prefix + "fabric.jobs", Serdes.String(), JobDocument.SERDE, 1,
             TopicSpec.Cleanup.COMPACT, "simulate, or an operator's scheduler hook");
     }
 

@@ -30,9 +30,12 @@ import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.analyzer.topology.AnalyzerTopology;
 import dev.fabrictwin.analyzer.topology.DeadLetterHandlers;
 import dev.fabrictwin.analyzer.topology.StageDriver;
+import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.document.JobDocument;
+import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.twin.scenario.Scenario;
 
 /**
@@ -108,10 +111,8 @@ public final class Replay {
         final long count;
         final UnmatchedNames names = new UnmatchedNames(documents.resolver());
         try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(settings, AnalyzerListener.NONE), props)) {
-            final TestInputTopic<String, byte[]> topology = driver.createInputTopic(topics.topology().name(),
-                new StringSerializer(), new ByteArraySerializer());
-            final TestInputTopic<String, byte[]> jobs = driver.createInputTopic(topics.jobs().name(),
-                new StringSerializer(), new ByteArraySerializer());
+            final TestInputTopic<String, TopologyDocument> topology = input(driver, topics.topology());
+            final TestInputTopic<String, JobDocument> jobs = input(driver, topics.jobs());
             final TestInputTopic<String, byte[]> input = driver.createInputTopic(topics.samples().name(),
                 new StringSerializer(), new ByteArraySerializer());
             final TestOutputTopic<String, byte[]> alertTopic = driver.createOutputTopic(topics.alerts().name(),
@@ -122,8 +123,8 @@ public final class Replay {
                 new StringDeserializer(), new ByteArrayDeserializer());
 
             final Map<String, TestOutputTopic<byte[], byte[]>> others = new HashMap<>();
-            topology.pipeInput(documents.fabricId(), documents.topology());
-            documents.jobs().forEach((id, job) -> jobs.pipeInput(id, job));
+            topology.pipeInput(documents.fabricId(), TopologyDocument.of(documents.topology()));
+            documents.jobs().forEach((id, job) -> jobs.pipeInput(id, JobDocument.of(job)));
             count = eachSample(samples, names, input::pipeInput, n -> {
                 tally[0] += drain(alertTopic, sink);
                 tally[1] += countDead(driver, deadTopic, topics);
@@ -187,6 +188,11 @@ public final class Replay {
      * The test driver keeps every record produced to any topic — changelogs and the lane repartition topic too —
      * until it is read: a replay would hold every sample twice over. Read and drop those no one else reads.
      */
+    /** A document topic's input, written with the topic's own serdes. */
+    private static <V> TestInputTopic<String, V> input(final TopologyTestDriver driver, final TopicSpec<String, V> spec) {
+        return driver.createInputTopic(spec.name(), spec.keySerde().serializer(), spec.valueSerde().serializer());
+    }
+
     private static void discardOthers(final TopologyTestDriver driver, final Map<String, TestOutputTopic<byte[], byte[]>> others,
                                       final Topics topics) {
         for (final String name : driver.producedTopicNames()) {

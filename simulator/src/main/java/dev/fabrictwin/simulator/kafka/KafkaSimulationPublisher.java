@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.contract.document.JobDocument;
+import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.contract.truth.TruthJson;
 import dev.fabrictwin.contract.truth.TruthRecord;
 import dev.fabrictwin.kafka.common.CheckedSends;
@@ -62,10 +64,12 @@ public final class KafkaSimulationPublisher {
             // every send is checked: a refused topology, job or truth record (no ACL for its topic, over the record
             // limit) fails the command with its topic and reason instead of leaving the analyzer without it
             final CheckedSends<String, byte[]> sends = new CheckedSends<>(producer);
-            sends.send(new ProducerRecord<>(topics.topology().name(), cluster.fabric().id(),
-                SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8)));
+            // one producer of encoded values for every topic (the samples go out pre-encoded): each record encoded
+            // by its topic's serde
+            sends.send(topics.topology().encoded(cluster.fabric().id(),
+                TopologyDocument.of(SimulationFiles.topologyJson(cluster).getBytes(StandardCharsets.UTF_8))));
             for (final var job : cluster.twin().jobs()) {
-                sends.send(new ProducerRecord<>(topics.jobs().name(), job.id(), bytes(JobJson.toJson(job, MAPPER))));
+                sends.send(topics.jobs().encoded(job.id(), JobDocument.of(bytes(JobJson.toJson(job, MAPPER)))));
             }
             for (final TruthRecord t : cluster.truth()) {
                 sends.send(new ProducerRecord<>(topics.truth().name(), t.id(), TruthJson.write(t)));

@@ -13,7 +13,12 @@ final class AnalysisProgress implements Serializable {
     private static final long serialVersionUID = 1L;
 
     FabricAnalyzer analyzer;
-    /** Hash of every document the replica follows, and of the topology alone (a change of it rebuilds). */
+    /** 64-bit hash of every document the replica follows, and of the topology alone (a change of it rebuilds). */
+    long documentsHash;
+    long topologyHash;
+    /** False in a checkpoint of an earlier build, which held the 32-bit versions below instead of the hashes. */
+    boolean hashed = true;
+    /** An earlier build's 32-bit versions, read once to continue its checkpoint ({@link FabricDocuments#versionOfLegacy}). */
     int documentsVersion;
     int topologyVersion;
     /** Event time the documents were last compared with the global stores. */

@@ -55,11 +55,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     /** The analysis of the shard being processed; sharded, one per shard this task is given (one, on a cluster). */
     private AnalysisProgress progress = new AnalysisProgress();
     private final Map<Integer, AnalysisProgress> byShard = new HashMap<>();
+    private final FabricDocuments.Reader documents = new FabricDocuments.Reader();
     private int shard;
     private boolean resumed;
     /** The replica was (re)built during this batch: checkpoint at its end, so no journal predates a checkpoint. */
     private boolean rebuilt;
-    private int rejectedVersion;
+    private long rejectedVersion;
     /** What a checkpoint of another build had learned, for the analysis built next to take back (null: none). */
     private LearnedState previousLearned;
     private long waitingForTopology;
@@ -189,7 +190,12 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
     }
 
     private void refreshTwin(final PortInterval first) {
-        final FabricDocuments docs = FabricDocuments.read(topologies, jobs);
+        final FabricDocuments docs = documents.read(topologies, jobs);
+        if (!progress.hashed) {
+            progress.documentsHash = docs.versionOfLegacy(progress.documentsVersion);
+            progress.topologyHash = docs.topologyVersionOfLegacy(progress.topologyVersion);
+            progress.hashed = true;
+        }
         if (docs.topology() == null) {
             if (waitingForTopology++ % 100_000 == 0) {
                 LOG.warn("no fabric topology yet on the topology topic: intervals are not analyzed until one arrives");
@@ -197,10 +203,10 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             listener.rejected(RejectReason.NO_TOPOLOGY);
             return;
         }
-        if (progress.analyzer != null && docs.version() == progress.documentsVersion) {
+        if (progress.analyzer != null && docs.version() == progress.documentsHash) {
             return;
         }
-        if (progress.analyzer != null && docs.topologyVersion() == progress.topologyVersion) {
+        if (progress.analyzer != null && docs.topologyVersion() == progress.topologyHash) {
             try {
                 progress.analyzer.twin().steer(ReplicaSync.jobs(docs.jobs(), first.t1()));
                 LOG.info("declared jobs changed: the replica follows at event time {}", first.t1());
@@ -208,7 +214,7 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
                 LOG.error("a job document cannot be used ({}): keeping the jobs as they were", e.getMessage());
                 listener.rejected(RejectReason.BAD_DOCUMENT);
             }
-            progress.documentsVersion = docs.version();
+            progress.documentsHash = docs.version();
             return;
         }
         if (progress.analyzer != null) {
@@ -237,8 +243,8 @@ final class AnalyzerProcessor implements Processor<String, List<PortInterval>, S
             previousLearned = null;
         }
         progress.analyzer = analyzer;
-        progress.documentsVersion = docs.version();
-        progress.topologyVersion = docs.topologyVersion();
+        progress.documentsHash = docs.version();
+        progress.topologyHash = docs.topologyVersion();
         rebuilt = true;
         if (settings.sharded()) {
             return; // the open alerts are the correlation stage's

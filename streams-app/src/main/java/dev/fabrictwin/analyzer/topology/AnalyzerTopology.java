@@ -1,12 +1,12 @@
 package dev.fabrictwin.analyzer.topology;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -25,14 +25,13 @@ import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.fabrictwin.analyzer.AnalyzerListener;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.document.DocumentFormatException;
+import dev.fabrictwin.contract.document.JsonDocument;
 import dev.fabrictwin.contract.job.JobHealth;
 
 /**
@@ -69,6 +68,8 @@ public final class AnalyzerTopology {
     public static final String OPEN_ALERTS_STORE = "open-alerts";
     public static final String TOPOLOGY_STORE = "fabric-topology";
     public static final String JOBS_STORE = "fabric-jobs";
+    /** Values of the global document stores: each document's bytes as written (see {@link #addDocumentStore}). */
+    static final Serde<byte[]> DOCUMENT_BYTES = Serdes.ByteArray();
     /** Key of the single analysis partition (one fabric per topic set). */
     static final String FABRIC_KEY = "fabric";
 
@@ -142,13 +143,18 @@ public final class AnalyzerTopology {
                 stores.toArray(String[]::new));
     }
 
-    /** A global store of a compacted document topic (topology, jobs): its latest value per key. */
+    /**
+     * A global store of a compacted document topic (topology, jobs): its latest value per key, as the bytes written.
+     * Bytes, not the topic's document type: Kafka Streams restores a global store from its topic without running
+     * its processor, so the store may hold a document the processor refused, which a reader must skip rather than
+     * fail on (and a typed store would parse every document on every read; {@link FabricDocuments} keeps them parsed).
+     */
     private static void addDocumentStore(final StreamsBuilder builder, final KeyValueBytesStoreSupplier store,
-                                         final TopicSpec<String, byte[]> topic, final String sourceName) {
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(store, topic.keySerde(), topic.valueSerde())
+                                         final TopicSpec<String, ? extends JsonDocument> topic, final String sourceName) {
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(store, topic.keySerde(), DOCUMENT_BYTES)
                 .withLoggingDisabled(), topic.name(),
-            Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName),
-            () -> new GlobalDocumentStore(store.name()));
+            Consumed.with(topic.keySerde(), DOCUMENT_BYTES).withName(sourceName),
+            () -> new GlobalDocumentStore(store.name(), topic));
     }
 
     /**
@@ -186,12 +192,13 @@ public final class AnalyzerTopology {
 
     /** Keeps the latest document per key in a global store; a tombstone removes it (a job ended). */
     private static final class GlobalDocumentStore implements Processor<String, byte[], Void, Void> {
-        private static final ObjectMapper DOCUMENT_JSON = new ObjectMapper();
         private final String storeName;
+        private final TopicSpec<String, ? extends JsonDocument> topic;
         private KeyValueStore<String, byte[]> store;
 
-        GlobalDocumentStore(final String storeName) {
+        GlobalDocumentStore(final String storeName, final TopicSpec<String, ? extends JsonDocument> topic) {
             this.storeName = storeName;
+            this.topic = topic;
         }
 
         @Override
@@ -207,25 +214,21 @@ public final class AnalyzerTopology {
             if (record.value() == null) {
                 store.delete(record.key());
             } else {
-                requireJsonObject(record.value());
+                requireDocument(record.value());
                 store.put(record.key(), record.value());
             }
         }
 
         /**
-         * Throws on a document that cannot be read, so the store keeps the previous one for its key and the handler
-         * counts it ({@code bad-document}, logged with its reason); Kafka Streams sends no dead letter from a global
-         * store's processor, so it is not on the dead letter topic.
+         * Throws on a document the topic's serde refuses, so the store keeps the previous one for its key and the
+         * handler counts it ({@code bad-document}, logged with its reason); Kafka Streams sends no dead letter from a
+         * global store's processor, so it is not on the dead letter topic.
          */
-        private void requireJsonObject(final byte[] document) {
-            final JsonNode parsed;
+        private void requireDocument(final byte[] document) {
             try {
-                parsed = DOCUMENT_JSON.readTree(document);
-            } catch (IOException e) {
-                throw new UnreadableDocumentException(storeName, "not JSON: " + e.getMessage().lines().findFirst().orElse(""));
-            }
-            if (parsed == null || !parsed.isObject()) {
-                throw new UnreadableDocumentException(storeName, "not a JSON object");
+                topic.valueSerde().deserializer().deserialize(topic.name(), document);
+            } catch (DocumentFormatException e) {
+                throw new UnreadableDocumentException(storeName, e.getMessage());
             }
         }
     }

@@ -38,6 +38,10 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
     static final class Progress implements Serializable {
         private static final long serialVersionUID = 1L;
         ShardedCorrelation correlation;
+        /** As {@link AnalysisProgress}'s hashes, and an earlier build's 32-bit versions (read once, to continue it). */
+        long documentsHash;
+        long topologyHash;
+        boolean hashed = true;
         int documentsVersion;
         int topologyVersion;
         long lastCheckMs = Long.MIN_VALUE;
@@ -58,6 +62,7 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
     private ReadOnlyKeyValueStore<String, byte[]> jobs;
     private AnalysisCheckpoints<Progress, ShardTick> checkpoints;
     private Progress progress = new Progress();
+    private final FabricDocuments.Reader documents = new FabricDocuments.Reader();
     private boolean resumed;
     private boolean rebuilt;
 
@@ -138,19 +143,24 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
 
     /** Builds the correlation from the documents, or follows their jobs; a changed topology rebuilds it. */
     private void refresh() {
-        final FabricDocuments docs = FabricDocuments.read(topologies, jobs);
-        if (docs.topology() == null || progress.correlation != null && docs.version() == progress.documentsVersion) {
+        final FabricDocuments docs = documents.read(topologies, jobs);
+        if (!progress.hashed) {
+            progress.documentsHash = docs.versionOfLegacy(progress.documentsVersion);
+            progress.topologyHash = docs.topologyVersionOfLegacy(progress.topologyVersion);
+            progress.hashed = true;
+        }
+        if (docs.topology() == null || progress.correlation != null && docs.version() == progress.documentsHash) {
             return;
         }
         try {
-            if (progress.correlation != null && docs.topologyVersion() == progress.topologyVersion) {
+            if (progress.correlation != null && docs.topologyVersion() == progress.topologyHash) {
                 // a replica never advanced knows which jobs run when from their documents alone
                 progress.correlation.follow(TwinReplica.from(docs.topology(), docs.jobs(), SCHEDULE_EPOCH_MS));
             } else {
                 final TwinReplica twin = TwinReplica.from(docs.topology(), docs.jobs(), SCHEDULE_EPOCH_MS);
                 progress.correlation = new ShardedCorrelation(twin, ShardMap.of(twin.fabric(), settings.shards()),
                     settings.analyzerConfig());
-                progress.topologyVersion = docs.topologyVersion();
+                progress.topologyHash = docs.topologyVersion();
                 rebuilt = true;
                 final List<Alert> restored = new ArrayList<>();
                 try (KeyValueIterator<String, Alert> it = openAlerts.all()) {
@@ -159,10 +169,10 @@ final class CorrelationProcessor implements Processor<String, ShardTick, String,
                 progress.correlation.restore(restored);
                 listener.openAlerts(progress.correlation.openAlerts());
             }
-            progress.documentsVersion = docs.version();
+            progress.documentsHash = docs.version();
         } catch (IllegalArgumentException e) {
             LOG.error("the topology or jobs documents cannot be correlated over ({}): keeping what was there", e.getMessage());
-            progress.documentsVersion = docs.version();
+            progress.documentsHash = docs.version();
         }
     }
 }

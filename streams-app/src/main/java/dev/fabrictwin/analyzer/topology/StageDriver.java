@@ -69,10 +69,10 @@ public final class StageDriver {
         }
         this.topics = settings.topics();
         final ByteStore<String, byte[]> topologies = new ByteStore<>(AnalyzerTopology.TOPOLOGY_STORE,
-            topics.topology().keySerde(), topics.topology().valueSerde());
+            topics.topology().keySerde(), AnalyzerTopology.DOCUMENT_BYTES);
         topologies.put(fabricId, topology);
         final ByteStore<String, byte[]> jobStore = new ByteStore<>(AnalyzerTopology.JOBS_STORE,
-            topics.jobs().keySerde(), topics.jobs().valueSerde());
+            topics.jobs().keySerde(), AnalyzerTopology.DOCUMENT_BYTES);
         jobs.forEach(jobStore::put);
         final ByteStore<String, Sample> last = new ByteStore<>(RatesStage.LAST_SAMPLE_STORE, Serdes.String(),
             SampleSerde.INSTANCE);
