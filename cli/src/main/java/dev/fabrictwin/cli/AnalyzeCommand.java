@@ -1,31 +1,17 @@
 package dev.fabrictwin.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
-import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
-import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.metrics.MetricsServer;
+import dev.fabrictwin.analyzer.metrics.SeriesLimits;
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
-import dev.fabrictwin.analyzer.runtime.InputTopicWatch;
+import dev.fabrictwin.analyzer.runtime.AnalyzerRun;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
-import dev.fabrictwin.contract.TopicSetup;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,7 +52,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "", description = "Topic name prefix.")
     private String topicPrefix;
 
-    @Option(names = "--metrics-port", defaultValue = "9404", paramLabel = "PORT",
+    @Option(names = "--metrics-port", defaultValue = "" + AnalyzerRun.DEFAULT_METRICS_PORT, paramLabel = "PORT",
         description = "Port of the Prometheus endpoint; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int metricsPort;
 
@@ -127,11 +113,6 @@ final class AnalyzeCommand implements Callable<Integer> {
         description = "Print a status line this often (state, samples analyzed, unmatched names); 0 for none (default: ${DEFAULT-VALUE}).")
     private Duration statusEvery;
 
-    /** How often the state is checked: a change is printed, ERROR ends the process. */
-    private static final long WATCH_MS = 500;
-    /** How often the input topics are looked for (a broker that lost them is noticed within two looks). */
-    private static final long TOPIC_CHECK_MS = 5_000;
-
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (statusEvery.isNegative()) {
@@ -154,93 +135,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         final AnalyzerSettings settings = new AnalyzerSettings(kafka.topics(),
             defaults.withLatencySloUs(latencySloUs == null ? Double.NaN : latencySloUs)).withShards(shards);
-        final Properties streams = new Properties();
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
-        if (stateDir != null) {
-            streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        }
-        if (instanceName != null) {
-            streams.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceName);
-        }
-        streams.putAll(client);
-        StateDirCheck.require(streams);
-
-        final PrintWriter err = spec.commandLine().getErr();
-        TopicSetup.ensure(client, settings.topics());
-        TopicSetup.requireAccess(client, List.of(settings.topics().samples().name(), settings.topics().topology().name(),
-            settings.topics().jobs().name()), List.of(settings.topics().alerts().name(), settings.topics().jobHealth().name(),
-            settings.topics().deadLetter().name()));
-        final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        final CountDownLatch stopped = new CountDownLatch(1);
-        try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
-             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, new SeriesLimits(topDevices, topPorts));
-             InputTopicWatch inputs = new InputTopicWatch(streams, List.of(settings.topics().samples().name(),
-                 settings.topics().topology().name(), settings.topics().jobs().name()))) {
-            final Thread onSignal = new Thread(() -> {
-                app.close();
-                stopped.countDown();
-            }, "fabric-twin-analyze-shutdown");
-            Runtime.getRuntime().addShutdownHook(onSignal);
-            err.printf(Locale.ROOT, "analyze: %s at %s, metrics at http://%s:%d/metrics%s%n", applicationId,
-                client.get("bootstrap.servers"), metricsHost, metrics.port(),
-                duration == null ? "; Ctrl-C to stop" : "; stopping after " + duration.toSeconds() + " s");
-            err.flush();
-            final long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-            final long started = System.nanoTime();
-            long nextStatus = next(started);
-            long nextTopicCheck = started + TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS);
-            double lastCount = 0;
-            KafkaStreams.State lastState = null;
-            while (!stopped.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
-                final KafkaStreams.State state = app.state();
-                if (state != lastState) {
-                    err.printf(Locale.ROOT, "analyze: %s%s after %.1f s%n", state,
-                        state == KafkaStreams.State.RUNNING ? " (processing)" : "", (System.nanoTime() - started) / 1e9);
-                    lastState = state;
-                }
-                final boolean stoppedItself = state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING;
-                if (stoppedItself || System.nanoTime() >= nextTopicCheck) {
-                    // Kafka Streams stops by itself on topics gone missing too: then one answer is enough
-                    final Optional<String> gone = stoppedItself ? inputs.checkOnce() : inputs.check();
-                    if (gone.isPresent()) {
-                        Runtime.getRuntime().removeShutdownHook(onSignal);
-                        err.println("analyze: " + gone.get() + ": exiting 1; started again, analyze creates the topics "
-                            + "and begins afresh");
-                        err.flush();
-                        return FabricTwin.EXIT_FAILURE;
-                    }
-                    nextTopicCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS);
-                }
-                if (stoppedItself) {
-                    Runtime.getRuntime().removeShutdownHook(onSignal);
-                    err.println("analyze: Kafka Streams stopped (" + state + app.failure().map(f -> ": " + f)
-                        .orElse("; the log says why") + "): exiting 1 so a supervisor restarts it");
-                    err.flush();
-                    return FabricTwin.EXIT_FAILURE;
-                }
-                if (System.nanoTime() >= deadline) {
-                    Runtime.getRuntime().removeShutdownHook(onSignal);
-                    break;
-                }
-                if (System.nanoTime() >= nextStatus) {
-                    final double count = registry.find("fabric.samples.processed").counter() == null ? 0
-                        : registry.find("fabric.samples.processed").counter().count();
-                    err.printf(Locale.ROOT, "analyze: %s  %,.0f samples analyzed (%,.0f/s)%s%n", state, count,
-                        (count - lastCount) / (statusEvery.toMillis() / 1000.0), StatusText.unmatched(AnalyzerMetrics.unmatchedNames(registry)));
-                    lastCount = count;
-                    nextStatus = next(System.nanoTime());
-                }
-                err.flush();
-            }
-        }
-        err.println("analyze: stopped");
-        err.flush();
-        return FabricTwin.EXIT_OK;
-    }
-
-    /** When the next status line is due after {@code nowNanos} (never with {@code --status-every 0}). */
-    private long next(final long nowNanos) {
-        return statusEvery.isZero() ? Long.MAX_VALUE : nowNanos + statusEvery.toNanos();
+        final AnalyzerRun run = AnalyzerRun.builder(client, settings).applicationId(applicationId)
+            .standbyReplicas(standbyReplicas).instanceName(instanceName).stateDir(stateDir).metrics(metricsHost, metricsPort)
+            .seriesLimits(new SeriesLimits(topDevices, topPorts)).statusEvery(statusEvery).duration(duration)
+            .output(spec.commandLine().getErr()).build();
+        StateDirCheck.require(run.streamsConfig());
+        return run.run() == AnalyzerRun.Result.STOPPED ? FabricTwin.EXIT_OK : FabricTwin.EXIT_FAILURE;
     }
 }

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.evaluation.ScoreTable;
 import dev.fabrictwin.evaluation.Scorecard;
@@ -48,7 +49,7 @@ final class DemoConsole {
             ? String.format(Locale.ROOT, "  %s unknown", job) : String.format(Locale.ROOT, "  %s ×%.2f", job, s)));
         line(String.format(Locale.ROOT, "  ·  t=%4.0fs  %,7.0f samples/s  open alerts: %d root cause, %d victim  job slowdown:%s%s",
             simSeconds, samplesPerSec, openRoots, openVictims, jobs.length() == 0 ? " (waiting for a phase lock)" : jobs,
-            StatusText.unmatched(unmatchedNames)));
+            AnalyzerMetrics.unmatchedSummary(unmatchedNames)));
     }
 
     /** The closing summary: the docs/contracts.md scores of the run's root-cause alerts against the injected faults. */

@@ -1,11 +1,13 @@
 package dev.fabrictwin.analyzer.metrics;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.slf4j.LoggerFactory;
 
@@ -94,6 +96,19 @@ public final class AnalyzerMetrics implements AnalyzerListener, AutoCloseable {
     /** The unmatched-name counts so far, by reason, as a status line shows them (empty when every name met). */
     public static Map<String, Long> unmatchedNames(final MeterRegistry registry) {
         return PipelineMeters.unmatchedNames(registry);
+    }
+
+    /**
+     * {@code "  unmatched names: 12 (unknown-device 10, unknown-port 2)"} for a status line, or nothing when every name
+     * met the topology.
+     */
+    public static String unmatchedSummary(final Map<String, Long> byReason) {
+        final long total = byReason.values().stream().mapToLong(Long::longValue).sum();
+        if (total == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "  unmatched names: %,d (%s)", total, byReason.entrySet().stream()
+            .map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).collect(Collectors.joining(", ")));
     }
 
     @Override

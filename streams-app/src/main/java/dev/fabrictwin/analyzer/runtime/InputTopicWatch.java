@@ -20,7 +20,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  *
  * <p>Cost: one metadata request for three topics per check, whatever the fabric's size.
  */
-public final class InputTopicWatch implements AutoCloseable {
+final class InputTopicWatch implements AutoCloseable {
 
     private static final long TIMEOUT_S = 5;
     private final Admin admin;

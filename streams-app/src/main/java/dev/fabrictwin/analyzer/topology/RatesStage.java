@@ -47,7 +47,7 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * it: the topic's serde fails on it and {@link DeadLetterHandlers} sends it to {@code telemetry.deadletter} with
  * its reason; processing goes on.
  */
-public final class RatesStage {
+final class RatesStage {
 
     public static final String LAST_SAMPLE_STORE = "port-last-sample";
     private static final Logger LOG = LoggerFactory.getLogger(RatesStage.class);

@@ -102,7 +102,7 @@ public final class Scraper {
         return rounds;
     }
 
-    public TargetHealth health() {
+    TargetHealth health() {
         return health;
     }
 

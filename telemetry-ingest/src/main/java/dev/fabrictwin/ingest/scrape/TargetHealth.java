@@ -9,7 +9,7 @@ import java.util.Optional;
  * recovery) yields one message to log; repeated failures of a target already down yield none, so one dead exporter
  * cannot flood the log.
  */
-public final class TargetHealth {
+final class TargetHealth {
 
     private final Map<ScrapeTarget, Boolean> up = new LinkedHashMap<>();
     private final Map<ScrapeTarget, Long> failures = new LinkedHashMap<>();

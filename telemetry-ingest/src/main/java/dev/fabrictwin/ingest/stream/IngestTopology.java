@@ -11,7 +11,7 @@ import dev.fabrictwin.ingest.IngestStats;
  * {@code telemetry.samples} (serdes from {@code Topics}) and {@code telemetry.deadletter}. Stateless, so it scales
  * by the source topic's partitions: one task each, spread over the instances sharing the application id.
  */
-public final class IngestTopology {
+final class IngestTopology {
 
     static final String SOURCE = "collector-messages";
     static final String PROCESSOR = "ingest";

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * An immutable fabric: nodes, full-duplex links between named ports, and the technology that sets
- * latencies and MTU. Build one with {@link FabricBuilder} (or the generators in {@link FabricSpec}).
+ * latencies and MTU. Made by the generators in {@link FabricSpec} or read by {@link FabricJson}, both through
+ * {@link FabricBuilder}.
  */
 public final class Fabric implements Serializable {
 

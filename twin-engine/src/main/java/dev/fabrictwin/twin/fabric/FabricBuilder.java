@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Mutable assembly of a {@link Fabric}: add nodes, cable ports; rejects duplicate names and ports. */
-public final class FabricBuilder {
+final class FabricBuilder {
 
     private final String id;
     private Technology technology = Technology.ROCE_V2;

@@ -1,7 +1,7 @@
 package dev.fabrictwin.twin.fabric;
 
 /** Orders names with numbers as humans do: {@code leaf-2} before {@code leaf-10}. */
-public final class NaturalOrder {
+final class NaturalOrder {
 
     private NaturalOrder() {
     }

@@ -20,7 +20,7 @@ import java.util.Map;
  * hand-computed cases in the tests). An egress fed by one ingress, or whose ingresses each carry one flow, shares
  * exactly as per-flow max-min does.
  */
-public final class IngressSharing implements Serializable {
+final class IngressSharing implements Serializable {
 
     /** A crossing not limited by its level: finite for the allocator, far above any link's capacity. */
     static final double UNLIMITED = Double.MAX_VALUE;
