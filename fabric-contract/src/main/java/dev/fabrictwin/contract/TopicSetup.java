@@ -38,15 +38,34 @@ public final class TopicSetup {
     public static void ensure(final Properties clientConfig, final Topics topics) {
         final Admin admin = Admin.create(clientConfig);
         try {
-            final int brokers = brokers(admin, clientConfig);
-            final short rf = (short) Math.max(1, Math.min(3, brokers));
-            final List<NewTopic> wanted = new ArrayList<>();
-            for (final TopicSpec<?, ?> spec : topics.all()) {
-                wanted.add(spec.newTopic(rf));
-            }
-            KafkaTopics.createAndAwait(admin, wanted);
+            create(admin, clientConfig, topics);
         } finally {
             // a call still retrying would otherwise hold close() for the client's whole api timeout (60 s)
+            admin.close(Duration.ofSeconds(1));
+        }
+    }
+
+    private static void create(final Admin admin, final Properties clientConfig, final Topics topics) {
+        final int brokers = brokers(admin, clientConfig);
+        final short rf = (short) Math.max(1, Math.min(3, brokers));
+        final List<NewTopic> wanted = new ArrayList<>();
+        for (final TopicSpec<?, ?> spec : topics.all()) {
+            wanted.add(spec.newTopic(rf));
+        }
+        KafkaTopics.createAndAwait(admin, wanted);
+    }
+
+    /**
+     * {@link #ensure} then {@link #requireAccess} on one admin client (a start-up pays one connection, not two): the
+     * topics exist, and the principal may read {@code reads} and write {@code writes}.
+     */
+    public static void ensureWithAccess(final Properties clientConfig, final Topics topics, final Collection<String> reads,
+                                        final Collection<String> writes) {
+        final Admin admin = Admin.create(clientConfig);
+        try {
+            create(admin, clientConfig, topics);
+            KafkaTopics.requireAccess(admin, reads, writes);
+        } finally {
             admin.close(Duration.ofSeconds(1));
         }
     }

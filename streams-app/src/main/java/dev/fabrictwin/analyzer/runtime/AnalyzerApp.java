@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -122,8 +123,29 @@ public final class AnalyzerApp implements AutoCloseable {
     /** As {@link #start(Properties, AnalyzerSettings, MeterRegistry, int)}, with per-device and per-port series bounded by {@code limits}. */
     public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
                                     final SeriesLimits limits) {
+        return start(client, settings, registry, limits, endPreviousTransactions(client, settings));
+    }
+
+    /**
+     * Ends, in the background, every transaction the previous run of this instance left open (nothing on a first
+     * start): a restart overlaps it with its other start-up work, and {@link #start} waits for it before Kafka
+     * Streams starts.
+     */
+    public static CompletableFuture<Void> endPreviousTransactions(final Properties client, final AnalyzerSettings settings) {
         final Properties config = streamsConfig(client, settings);
-        PreviousTransactions.complete(config, producerConfig(config));
+        return CompletableFuture.runAsync(() -> PreviousTransactions.complete(config, producerConfig(config)), command -> {
+            final Thread t = new Thread(command, "previous-transactions");
+            t.setDaemon(true); // a start that fails on its topics exits without waiting for it
+            t.start();
+        });
+    }
+
+    /** As {@link #start(Properties, AnalyzerSettings, MeterRegistry, SeriesLimits)}, once {@code previousEnded} is done. */
+    public static AnalyzerApp start(final Properties client, final AnalyzerSettings settings, final MeterRegistry registry,
+                                    final SeriesLimits limits, final CompletableFuture<Void> previousEnded) {
+        // this run's producers take the same transactional ids (the process id is kept): the old ones end first
+        previousEnded.join();
+        final Properties config = streamsConfig(client, settings);
         final SamplesTopic samples = samplesTopic(config, settings.topics().samples().name());
         // Kafka Streams creates its changelogs and lanes with "the cluster's default" replication, which under KRaft
         // is the controllers' default.replication.factor, 1 unless set: the analysis state would then live on one

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -93,15 +94,16 @@ public final class AnalyzerRun {
 
     /** Runs until a signal, the duration or a failure; the failure is said in one line before {@link Result#FAILED}. */
     public Result run() throws IOException, InterruptedException {
-        TopicSetup.ensure(client, settings.topics());
+        // a restart's longest steps, side by side: its previous run's transactions end while the topics are checked
+        final CompletableFuture<Void> previousEnded = AnalyzerApp.endPreviousTransactions(streams, settings);
         final List<String> inputTopics = List.of(settings.topics().samples().name(), settings.topics().topology().name(),
             settings.topics().jobs().name());
-        TopicSetup.requireAccess(client, inputTopics, List.of(settings.topics().alerts().name(),
+        TopicSetup.ensureWithAccess(client, settings.topics(), inputTopics, List.of(settings.topics().alerts().name(),
             settings.topics().jobHealth().name(), settings.topics().deadLetter().name()));
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         final CountDownLatch stopped = new CountDownLatch(1);
         try (MetricsServer metrics = MetricsServer.start(registry, metricsHost, metricsPort);
-             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, limits);
+             AnalyzerApp app = AnalyzerApp.start(streams, settings, registry, limits, previousEnded);
              InputTopicWatch inputs = new InputTopicWatch(streams, inputTopics)) {
             final Thread onSignal = new Thread(() -> {
                 app.close();
