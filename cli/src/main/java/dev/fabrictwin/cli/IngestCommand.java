@@ -10,14 +10,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.streams.KafkaStreams;
-
-import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.ingest.Formats;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
@@ -33,8 +29,8 @@ import dev.fabrictwin.ingest.scrape.ScrapeTarget;
 import dev.fabrictwin.ingest.scrape.ScrapeTargets;
 import dev.fabrictwin.ingest.scrape.Scraper;
 import dev.fabrictwin.ingest.stream.IngestTopicApp;
+import dev.fabrictwin.ingest.stream.IngestTopicRun;
 import dev.fabrictwin.ingest.stream.IngestTopicSettings;
-import dev.fabrictwin.kafka.common.ProducerSettings;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -262,12 +258,8 @@ final class IngestCommand implements Callable<Integer> {
                 }
             } else {
                 final KafkaOptions kafka = kafka();
-                TopicSetup.ensure(kafka.clientConfig(), kafka.topics());
-                try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(kafka.clientConfig()))) {
-                    final KafkaIngestSink sink = new KafkaIngestSink(producer, kafka.topics(), name, stats);
+                try (KafkaIngestSink sink = KafkaIngestSink.open(kafka.clientConfig(), kafka.topics(), name, stats)) {
                     ingest.into(sink);
-                    producer.flush();
-                    sink.checkErrors();
                 }
             }
         } catch (InterruptedException e) {
@@ -282,32 +274,15 @@ final class IngestCommand implements Callable<Integer> {
         }
         final KafkaOptions kafka = kafka();
         final Properties client = kafka.clientConfig();
-        TopicSetup.ensure(client, kafka.topics());
-        TopicSetup.requireAccess(client, List.of(), List.of(kafka.topics().samples().name(),
-            kafka.topics().deadLetter().name()));
         final String appId = applicationId != null ? applicationId : IngestTopicSettings.defaultApplicationId(source.topic);
         final IngestTopicSettings settings = new IngestTopicSettings(source.topic, format, kafka.topics(), appId, context());
         StateDirCheck.require(IngestTopicApp.streamsConfig(client, settings));
         final StopSignal stop = StopSignal.install();
-        try (IngestTopicApp app = IngestTopicApp.start(client, settings, stats)) {
-            spec.commandLine().getErr().println("ingest: reading " + source.topic + " as " + format + " (application id "
-                + appId + ") into " + kafka.topics().samples().name() + "; Ctrl-C stops");
-            spec.commandLine().getErr().flush();
-            long seen = -1;
-            long lastChange = System.nanoTime();
-            while (!stop.requested() && app.state() != KafkaStreams.State.ERROR) {
-                final long now = stats.records();
-                if (now != seen) {
-                    seen = now;
-                    lastChange = System.nanoTime();
-                } else if (stopWhenIdle != null && System.nanoTime() - lastChange >= stopWhenIdle.toNanos()) {
-                    break;
-                }
-                stop.await(Duration.ofMillis(200));
-            }
-            if (app.state() == KafkaStreams.State.ERROR) {
-                throw new CommandFailure("Kafka Streams stopped (ERROR" + app.failure().map(f -> ": " + f)
-                    .orElse("; the log says why") + ") after " + stats.summary(), null);
+        try {
+            final Optional<String> failed = IngestTopicRun.run(client, settings, stats, stopWhenIdle, stop,
+                spec.commandLine().getErr());
+            if (failed.isPresent()) {
+                throw new CommandFailure(failed.get() + " after " + stats.summary(), null);
             }
         } finally {
             stop.done();

@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.fabrictwin.ingest.stream.IngestTopicRun;
+
 /**
  * Ctrl-C for commands that run until stopped: the shutdown hook asks the command's thread to stop (and interrupts
  * it out of a sleep), then waits, up to 30 s, until the command has flushed its output and printed its summary.
  */
-final class StopSignal {
+final class StopSignal implements IngestTopicRun.Stop {
 
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -32,12 +34,14 @@ final class StopSignal {
         return s;
     }
 
-    boolean requested() {
+    @Override
+    public boolean requested() {
         return stopRequested.getCount() == 0;
     }
 
     /** Waits up to {@code d} for a stop request (the loop's pace). */
-    void await(final Duration d) {
+    @Override
+    public void await(final Duration d) {
         try {
             stopRequested.await(d.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
