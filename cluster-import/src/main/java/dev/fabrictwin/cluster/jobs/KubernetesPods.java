@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import dev.fabrictwin.cluster.FoundKeys;
+
 /**
  * Training jobs from {@code kubectl get pods -o json}: the pods of one job share a label — Kubeflow's
  * {@code training.kubeflow.org/job-name} (PyTorchJob, MPIJob), JobSet's {@code jobset.sigs.k8s.io/jobset-name}, the
@@ -74,13 +76,9 @@ public final class KubernetesPods {
         } else if (root != null && root.path("kind").asText("").equals("Pod")) {
             items.add(root);
         } else {
-            final List<String> keys = new ArrayList<>();
-            if (root != null) {
-                root.fieldNames().forEachRemaining(keys::add);
-            }
             throw new IllegalArgumentException("not kubectl get pods output: expected a list with 'items' or one object of "
-                + "kind Pod, found " + (root == null || !root.isObject() ? "no object" : "keys " + keys
-                + (root.has("kind") ? " (kind " + root.get("kind").asText() + ")" : "")));
+                + "kind Pod, found " + (root == null || !root.isObject() ? "no object" : "keys " + FoundKeys.of(root, 8)
+                + (root.has("kind") ? " (kind " + FoundKeys.printable(root.get("kind").asText()) + ")" : "")));
         }
         final Map<String, Builder> jobs = new LinkedHashMap<>();
         final List<String> ignored = new ArrayList<>();

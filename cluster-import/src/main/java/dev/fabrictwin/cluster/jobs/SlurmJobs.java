@@ -11,6 +11,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.cluster.FoundKeys;
+
 /**
  * SLURM's views of its jobs: {@code squeue --json} / {@code scontrol show job --json} (data_parser 0.0.38–0.0.41:
  * states as a string or a list of flags, numbers plain or as {@code {"set": true, "number": N}}, times in epoch
@@ -62,10 +64,8 @@ public final class SlurmJobs {
         return out;
     }
 
-    private static List<String> fieldNames(final JsonNode node) {
-        final List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names.size() > 8 ? names.subList(0, 8) : names;
+    private static String fieldNames(final JsonNode node) {
+        return FoundKeys.of(node, 8);
     }
 
     /** {@code scontrol show job -d}: jobs separated by blank lines; local times read in {@code zone}. */

@@ -1,11 +1,11 @@
 package dev.fabrictwin.cluster.topology;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.fabrictwin.cluster.FoundKeys;
 
 /**
  * Arista EOS {@code show lldp neighbors detail | json} (what eAPI answers): {@code lldpNeighbors.<local port>
@@ -22,12 +22,8 @@ public final class EosLldpJson {
 
     public static Observations read(final String device, final JsonNode root) {
         if (root == null || !root.path("lldpNeighbors").isObject()) {
-            final List<String> keys = new ArrayList<>();
-            if (root != null) {
-                root.fieldNames().forEachRemaining(keys::add);
-            }
             throw new IllegalArgumentException("not EOS 'show lldp neighbors detail | json' output: expected an object with "
-                + "lldpNeighbors, found " + (root == null || !root.isObject() ? "no object" : "keys " + keys));
+                + "lldpNeighbors, found " + (root == null || !root.isObject() ? "no object" : "keys " + FoundKeys.of(root, 8)));
         }
         final Observations out = new Observations();
         out.reported(device);

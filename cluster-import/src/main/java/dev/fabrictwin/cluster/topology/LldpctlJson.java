@@ -9,6 +9,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.fabrictwin.cluster.FoundKeys;
+
 /**
  * lldpd's {@code lldpctl} output of one device, in either JSON form.
  *
@@ -140,9 +142,7 @@ public final class LldpctlJson {
             return "nothing";
         }
         if (node.isObject()) {
-            final List<String> keys = new ArrayList<>();
-            node.fieldNames().forEachRemaining(keys::add);
-            return "an object with keys " + (keys.size() > 5 ? keys.subList(0, 5) + "..." : keys);
+            return "an object with keys " + FoundKeys.of(node, 5);
         }
         return "a JSON " + node.getNodeType().toString().toLowerCase(Locale.ROOT);
     }

@@ -1,12 +1,13 @@
 package dev.fabrictwin.cluster.topology;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.fabrictwin.cluster.FoundKeys;
 
 /**
  * Cisco NX-OS {@code show lldp neighbors | json} (or {@code | json native}, its numbers unquoted) and
@@ -41,12 +42,8 @@ public final class NxosLldpJson {
         final JsonNode table = root == null ? null : root.get(detail ? "TABLE_nbor_detail" : "TABLE_nbor");
         final boolean none = root != null && table == null && root.path("neigh_count").asText("").equals("0");
         if (!none && (table == null || !table.isObject())) {
-            final List<String> keys = new ArrayList<>();
-            if (root != null) {
-                root.fieldNames().forEachRemaining(keys::add);
-            }
             throw new IllegalArgumentException("not " + FORM + " output: expected an object with TABLE_nbor or TABLE_nbor_detail, "
-                + "found " + (root == null || !root.isObject() ? "no object" : "keys " + keys));
+                + "found " + (root == null || !root.isObject() ? "no object" : "keys " + FoundKeys.of(root, 8)));
         }
         final Observations out = new Observations();
         out.reported(device);
