@@ -1,6 +1,5 @@
 package dev.fabrictwin.cli;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,14 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -63,7 +59,7 @@ final class AnalyzerPaths {
                 return Found.none(topic, "no analyzer checkpoint on " + topic);
             }
             latest = read.get();
-        } catch (KafkaException e) {
+        } catch (KafkaException | CommandFailure e) {
             return Found.none(topic, "cannot read " + topic + ": " + e.getMessage());
         }
         final List<PinSpec> pins = new ArrayList<>();
@@ -92,32 +88,20 @@ final class AnalyzerPaths {
         p.putAll(client);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        final Duration timeout = PublishedDocuments.READ_TIMEOUT;
         final Map<Integer, Map<String, ConsumerRecord<String, byte[]>>> out = new HashMap<>();
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(),
             new ByteArrayDeserializer())) {
-            final List<PartitionInfo> infos = c.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
+            final boolean exists = PublishedDocuments.readToEnd(c, topic, r -> {
+                final Map<String, ConsumerRecord<String, byte[]>> keys = out.computeIfAbsent(r.partition(),
+                    k -> new HashMap<>());
+                if (r.value() == null) {
+                    keys.remove(r.key());
+                } else {
+                    keys.put(r.key(), r);
+                }
+            });
+            if (!exists) {
                 return Optional.empty();
-            }
-            final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            final Map<TopicPartition, Long> end = c.endOffsets(parts, timeout);
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.toMillis());
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new KafkaException("not read to its end within " + timeout.toSeconds() + " s");
-                }
-                for (final ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    final Map<String, ConsumerRecord<String, byte[]>> keys = out.computeIfAbsent(r.partition(),
-                        k -> new HashMap<>());
-                    if (r.value() == null) {
-                        keys.remove(r.key());
-                    } else {
-                        keys.put(r.key(), r);
-                    }
-                }
             }
         }
         return Optional.of(out);
