@@ -9,10 +9,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -78,35 +80,46 @@ final class PublishedDocuments {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         final Map<String, JsonNode> documents = new HashMap<>();
         try (KafkaConsumer<String, ? extends JsonDocument> c = spec.consumer(p)) {
-            final List<PartitionInfo> infos = c.partitionsFor(topic, READ_TIMEOUT);
-            if (infos == null || infos.isEmpty()) {
+            if (!readToEnd(c, topic, r -> {
+                if (r.value() == null) {
+                    documents.remove(r.key());
+                } else {
+                    documents.put(r.key(), r.value().json());
+                }
+            })) {
                 throw new CommandFailure("no topic " + topic + " on the brokers (is --bootstrap the cluster the analyzer "
                     + "uses, and --topic-prefix its prefix?)", null);
-            }
-            final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            final Map<TopicPartition, Long> end = c.endOffsets(parts, READ_TIMEOUT);
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READ_TIMEOUT.toMillis());
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new CommandFailure("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
-                        + " s", null);
-                }
-                for (final var r : poll(c, topic)) {
-                    if (r.value() == null) {
-                        documents.remove(r.key());
-                    } else {
-                        documents.put(r.key(), r.value().json());
-                    }
-                }
             }
         }
         return documents;
     }
 
-    private static <D extends JsonDocument> ConsumerRecords<String, D> poll(final KafkaConsumer<String, D> c,
-                                                                           final String topic) {
+    /**
+     * Every record of {@code topic}, from its start to the end it had when the read began, to {@code each}, within
+     * {@link #READ_TIMEOUT} (else a {@link CommandFailure}); false when the brokers have no such topic.
+     */
+    static <V> boolean readToEnd(final KafkaConsumer<String, V> c, final String topic,
+                                 final Consumer<ConsumerRecord<String, V>> each) {
+        final List<PartitionInfo> infos = c.partitionsFor(topic, READ_TIMEOUT);
+        if (infos == null || infos.isEmpty()) {
+            return false;
+        }
+        final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+        c.assign(parts);
+        c.seekToBeginning(parts);
+        final Map<TopicPartition, Long> end = c.endOffsets(parts, READ_TIMEOUT);
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READ_TIMEOUT.toMillis());
+        while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+            if (System.nanoTime() > deadline) {
+                throw new CommandFailure("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
+                    + " s", null);
+            }
+            poll(c, topic).forEach(each);
+        }
+        return true;
+    }
+
+    private static <V> ConsumerRecords<String, V> poll(final KafkaConsumer<String, V> c, final String topic) {
         try {
             return c.poll(Duration.ofMillis(200));
         } catch (RecordDeserializationException e) {

@@ -14,10 +14,12 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.evaluation.Json;
 import dev.fabrictwin.twin.scenario.FabricDocuments;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.whatif.LearnedPins;
 import dev.fabrictwin.twin.whatif.WhatIf;
 import dev.fabrictwin.twin.whatif.WhatIfFault;
 import picocli.CommandLine.Command;
@@ -47,8 +49,11 @@ import picocli.CommandLine.Spec;
             + "a route stalls.",
         "The live mode, --bootstrap B (with --config and --topic-prefix as the analyzer has them): the latest "
             + "topology document on fabric.topology and every running job on fabric.jobs, read to their end (committed "
-            + "records). The twin routes the jobs as a scenario's default hash would; the paths the analyzer learned "
-            + "are not read.",
+            + "records), and the paths the analyzer (--application-id) learned: the latest learned section of each of its "
+            + "checkpoints (several when sharded), on <application-id>-analysis-checkpoint-changelog. Each job flow whose "
+            + "path it learned is pinned to it, in every hash seed (only the other flows rehash); a pin whose flow or "
+            + "first hop the documents' fabric lacks is dropped. No checkpoint to read is no error: the flows then "
+            + "hash as a scenario's default seed would. The first lines (stderr) and --json ('paths') say which.",
         "With two drains or more (a maintenance window) it also drains each device alone and prints the order that "
             + "hurts least first: the drains that hurt no job, then by jobs hurt and worst slowdown (one more run per "
             + "drained device; JSON: drainOrder).",
@@ -96,6 +101,11 @@ final class WhatIfCommand implements Callable<Integer> {
         description = "With --bootstrap: the fabric whose topology to read, when its topic holds several.")
     private String fabric;
 
+    @Option(names = "--application-id", paramLabel = "ID",
+        description = "With --bootstrap: the analyzer whose learned paths to pin (default: analyze's, "
+            + AnalyzerApp.DEFAULT_APPLICATION_ID + ").")
+    private String applicationId;
+
     @Option(names = "--fault", paramLabel = "ACTION:TARGET",
         description = "A failure or maintenance from the start, repeatable: drain:spine-3, down:leaf-4, "
             + "down:leaf-2~spine-1, degrade:leaf-2~spine-1=100G (or =50%%).")
@@ -137,6 +147,10 @@ final class WhatIfCommand implements Callable<Integer> {
         if (fabric != null && !kafka.given()) {
             throw new UsageException("--fabric names a fabric on the topology topic: it goes with --bootstrap");
         }
+        if (applicationId != null && !kafka.given()) {
+            throw new UsageException("--application-id names the analyzer whose learned paths to read: it goes with "
+                + "--bootstrap");
+        }
         if (kafka.given()) {
             if (jobs != null || set != null) {
                 throw new UsageException("--bootstrap reads the jobs from their topic and has no settings to vary: drop "
@@ -168,15 +182,49 @@ final class WhatIfCommand implements Callable<Integer> {
     }
 
     /** Read once: the drain order asks for the source again. */
-    private FabricDocuments live;
+    private LearnedPins live;
+    /** Where the live mode's paths came from (null otherwise). */
+    private AnalyzerPaths.Found paths;
 
-    private FabricDocuments live() {
+    /** The fabric's documents, with the paths the analyzer learned pinned. */
+    private LearnedPins live() {
         if (live == null) {
-            live = PublishedDocuments.read(kafka.clientConfig(), kafka.topics(), fabric);
-            spec.commandLine().getErr().printf(Locale.ROOT, "whatif: fabric %s and %d running jobs from %s%n",
-                live.fabricId(), live.jobs().size(), kafka.topics().jobs().name());
+            final FabricDocuments documents = PublishedDocuments.read(kafka.clientConfig(), kafka.topics(), fabric);
+            final PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "whatif: fabric %s and %d running jobs from %s%n",
+                documents.fabricId(), documents.jobs().size(), kafka.topics().jobs().name());
+            final Scenario s = documents.scenario();
+            final String analyzer = applicationId == null ? AnalyzerApp.DEFAULT_APPLICATION_ID : applicationId;
+            paths = AnalyzerPaths.read(kafka.clientConfig(), analyzer, s.fabric().build(s.name()));
+            live = LearnedPins.onto(s, paths.pins());
+            if (paths.checkpoints() == 0) {
+                err.printf(Locale.ROOT, "whatif: no learned paths (%s): ECMP hashes are the default seed's%n", paths.none());
+            } else {
+                final int dropped = paths.dropped() + live.dropped();
+                err.printf(Locale.ROOT, "whatif: %d learned paths from analyzer %s (%s at %s)%s%s%n", live.pinned(),
+                    analyzer, paths.checkpoints() == 1 ? "checkpoint" : paths.checkpoints() + " checkpoints, the latest",
+                    paths.at(), dropped == 0 ? "" : ", " + dropped + " dropped (flow or first hop not in the fabric)",
+                    live.pinned() == 0 ? ": ECMP hashes are the default seed's" : "");
+            }
         }
         return live;
+    }
+
+    /** The live mode's {@code paths} in --json: where the flows' paths came from. */
+    private void putPaths(final Map<String, Object> doc) {
+        if (paths == null) {
+            return;
+        }
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", live.pinned() > 0 ? "analyzer" : "hash");
+        m.put("topic", paths.topic());
+        m.put("checkpoints", paths.checkpoints());
+        m.put("learned", live.pinned());
+        m.put("dropped", paths.dropped() + live.dropped());
+        if (paths.checkpoints() > 0) {
+            m.put("checkpointAt", paths.at().toString());
+        }
+        doc.put("paths", m);
     }
 
     private ObjectNode tree() {
@@ -221,7 +269,10 @@ final class WhatIfCommand implements Callable<Integer> {
             for (final WhatIf.Row r : rows) {
                 jsonRows.add(jsonRow(r));
             }
-            out.println(Json.line(Map.of("rows", jsonRows)));
+            final Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("rows", jsonRows);
+            putPaths(doc);
+            out.println(Json.line(doc));
         }
     }
 
@@ -283,6 +334,7 @@ final class WhatIfCommand implements Callable<Integer> {
                 }
                 doc.put("drainOrder", steps);
             }
+            putPaths(doc);
             out.println(Json.line(doc));
         }
     }

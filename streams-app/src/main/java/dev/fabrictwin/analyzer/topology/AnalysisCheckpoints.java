@@ -56,8 +56,8 @@ final class AnalysisCheckpoints<P extends Serializable, B> {
      * reads it, which then loses at most this much learning (at 32k GPUs it is ~30 MB: not every 10 s).
      */
     static final long LEARNED_EVERY_WALL_MS = 60_000;
-    private static final String META = "meta";
-    private static final String LEARNED = "learned-";
+    static final String META = "meta";
+    static final String LEARNED = "learned-";
     /** Changelog segments small and compacted eagerly: a restore reads about one checkpoint, not its history. */
     private static final Map<String, String> CHANGELOG = Map.of("cleanup.policy", "compact", "segment.bytes",
         String.valueOf(16 * 1024 * 1024), "segment.ms", "600000", "min.cleanable.dirty.ratio", "0.1",
@@ -151,11 +151,16 @@ final class AnalysisCheckpoints<P extends Serializable, B> {
 
     /** A section's chunks, joined. */
     private byte[] joined(final String section) {
-        final int chunks = ByteBuffer.wrap(checkpoint.get(section + META)).getInt();
+        return joined(checkpoint::get, section);
+    }
+
+    /** A section's chunks, joined, from the store's values by key ({@code get}: null for a key it lacks). */
+    static byte[] joined(final Function<String, byte[]> get, final String section) {
+        final int chunks = ByteBuffer.wrap(get.apply(section + META)).getInt();
         final byte[][] parts = new byte[chunks][];
         int total = 0;
         for (int i = 0; i < chunks; i++) {
-            parts[i] = checkpoint.get(section + chunkKey(i));
+            parts[i] = get.apply(section + chunkKey(i));
             if (parts[i] == null) {
                 throw new AnalyzerCheckpoint.IncompatibleCheckpointException("checkpoint chunk " + section + i + " of "
                     + chunks + " is missing");

@@ -160,9 +160,7 @@ public final class PathLearner implements Serializable, LearnedPart {
      */
     @Override
     public void writeLearned(final DataOutput out) throws IOException {
-        final List<FluidSimulation.Pin> sorted = new ArrayList<>(pinned.values());
-        sorted.sort(Comparator.comparing(FluidSimulation.Pin::source, BY_NAME)
-            .thenComparing(FluidSimulation.Pin::destination, BY_NAME));
+        final List<FluidSimulation.Pin> sorted = pinned();
         out.writeInt(sorted.size());
         for (final FluidSimulation.Pin p : sorted) {
             final dev.fabrictwin.twin.fabric.Link link = fabric.link(p.link());
@@ -172,6 +170,14 @@ public final class PathLearner implements Serializable, LearnedPart {
                 out.writeUTF(port.port());
             }
         }
+    }
+
+    /** The latest pin of every flow moved (or read back), by source then destination NIC name. */
+    public List<FluidSimulation.Pin> pinned() {
+        final List<FluidSimulation.Pin> sorted = new ArrayList<>(pinned.values());
+        sorted.sort(Comparator.comparing(FluidSimulation.Pin::source, BY_NAME)
+            .thenComparing(FluidSimulation.Pin::destination, BY_NAME));
+        return sorted;
     }
 
     /** A pin naming a port or switch this fabric does not have is dropped; the rest wait for {@link #takenBack}. */

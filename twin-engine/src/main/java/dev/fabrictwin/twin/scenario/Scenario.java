@@ -58,6 +58,12 @@ public record Scenario(String name, long seed, Duration duration, Duration sampl
             transport, flows, pins);
     }
 
+    /** The same scenario with other pins (paths learned elsewhere, e.g. by the analyzer). */
+    public Scenario withPins(final List<PinSpec> other) {
+        return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, routing, jobs, faults, telemetry,
+            transport, flows, other);
+    }
+
     /** The same scenario with other telemetry realism (e.g. a randomized reality's draw). */
     public Scenario withTelemetry(final TelemetryProfile other) {
         return new Scenario(name, seed, duration, sampleInterval, epoch, fabric, routing, jobs, faults, other,
