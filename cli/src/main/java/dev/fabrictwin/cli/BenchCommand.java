@@ -301,7 +301,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (ports.isEmpty()) {
             say(progress, "bench streams: a 768-port capture through a plain consumer and the analyzer (3 warm-up "
-                + "passes, then the median of 3), the same samples through the analysis core without Kafka (likewise), then alert latency at 10x real time, on an embedded broker (takes ~3 min) ...");
+                + "passes, then the median of 3), the same samples through the analysis core without Kafka (likewise), then alert latency at 10x real time, on an embedded broker (takes ~4 min) ...");
             return failing("bench streams", () -> StreamsBench.run(lines));
         }
         for (final int p : ports) {
