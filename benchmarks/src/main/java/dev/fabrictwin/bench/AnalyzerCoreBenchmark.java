@@ -19,7 +19,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
@@ -29,8 +28,6 @@ import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.sample.SampleFormatException;
 import dev.fabrictwin.contract.sample.SampleJson;
-import dev.fabrictwin.simulator.SimulationFiles;
-import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -53,8 +50,6 @@ import dev.fabrictwin.twin.telemetry.Sample;
 @Fork(value = 1, jvmArgs = {"-Xmx3g"})
 public class AnalyzerCoreBenchmark {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private List<byte[]> sampleBytes;
     private List<PortInterval> intervals;
     private JsonNode topology;
@@ -72,29 +67,15 @@ public class AnalyzerCoreBenchmark {
     @Setup
     public void setUp() throws Exception {
         final Scenario scenario = BenchWorkloads.streamsThroughput();
-        final SyntheticCluster cluster = new SyntheticCluster(scenario, scenario.telemetry());
-        final List<Sample> samples = new ArrayList<>();
-        cluster.run(samples::add, n -> { });
-        sampleBytes = new ArrayList<>(samples.size());
-        intervals = new ArrayList<>(samples.size());
-        final Map<String, Sample> last = new HashMap<>();
-        for (final Sample s : samples) {
-            sampleBytes.add(SampleJson.writeBytes(s));
-            final String key = s.device() + "/" + s.port();
-            final PortRates.Step step = PortRates.next(last.get(key), s, scenario.sampleInterval().toMillis());
-            if (!step.late()) {
-                last.put(key, s);
-                step.interval().ifPresent(intervals::add);
-            }
-        }
+        sampleBytes = new ArrayList<>();
+        final CoreInput in = CoreInput.of(scenario, s -> sampleBytes.add(SampleJson.writeBytes(s)));
+        intervals = in.intervals();
         serde = PortIntervalSerde.listSerde();
-        topology = JSON.readTree(SimulationFiles.topologyJson(cluster));
-        jobs = new ArrayList<>();
-        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobs::add);
-        config = AnalyzerConfig.defaults(scenario.sampleInterval().toMillis());
-        epochMs = Math.floorDiv(intervals.get(0).t0(), config.tickMs()) * config.tickMs();
-        System.out.printf("%n%d samples, %d intervals of %d ports%n", samples.size(), intervals.size(),
-            cluster.fabric().ports().size());
+        topology = in.topology();
+        jobs = in.jobs();
+        config = in.config();
+        epochMs = in.epochMs();
+        System.out.printf("%n%d samples, %d intervals of %d ports%n", in.samples(), intervals.size(), in.ports());
     }
 
     @Benchmark

@@ -139,6 +139,24 @@ public final class ScaleBench {
         return measured(cut, ports, Math.max(warmUp, seconds / 3), shards, log);
     }
 
+    /**
+     * One pass of the analysis on one thread, without Kafka, over {@code in}'s intervals in their order: a fresh
+     * analyzer (as a fresh application starts), fed a fabric's worth at a time as {@link #measure} feeds it; intervals
+     * analyzed per second of wall time, the measure of {@code --ports}' samples/s (the rates math, already done in
+     * {@code in}, is not timed there either).
+     */
+    static double analyzedPerSec(final CoreInput in) {
+        final Sharded analyzer = new Sharded(in.topology(), in.jobs(), in.epochMs(), in.config(), 1);
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final List<PortInterval> all = in.intervals();
+        final long t0 = System.nanoTime();
+        for (int from = 0; from < all.size(); from += in.ports()) {
+            analyzer.accept(all.subList(from, Math.min(all.size(), from + in.ports())), threads);
+        }
+        final long dt = System.nanoTime() - t0;
+        return dt == 0 ? 0 : all.size() / (dt / 1e9);
+    }
+
     private static Map<String, Double> measured(final Scenario scenario, final int ports, final int skipped,
                                                 final int shards, final Consumer<String> log) {
         final Map<String, Double> figures = new LinkedHashMap<>();

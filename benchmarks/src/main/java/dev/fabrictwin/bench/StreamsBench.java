@@ -53,6 +53,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *     {@value #MEASURED_PASSES} times measured, each pass a fresh application from offset 0 in the same JVM (steady
  *     state, as an always-on analyzer runs); samples/s counted from the first record processed to the last, the
  *     analyzer's median pass, and its ratio to the plain consumer;</li>
+ * <li>the core — the same capture's samples without Kafka through the analysis on one thread
+ *     ({@link ScaleBench#analyzedPerSec}, what {@code bench streams --ports} times), with the same warm-up and median,
+ *     and the analyzer's ratio to it;</li>
  * <li>latency — a faulty scenario produced in accelerated real time ({@value #SPEED}× simulated time); for each
  *     alert record, the wall time it was read (read_committed) minus the wall time the sample that closed its
  *     tick was produced; the p99.</li>
@@ -101,11 +104,47 @@ public final class StreamsBench {
             final double analyzer = measured[MEASURED_PASSES / 2];
             progress.accept(String.format(Locale.ROOT, "analyzer: %.0f samples/s (median of %d passes)", analyzer,
                 MEASURED_PASSES));
+            final CoreRate coreRate = coreSamplesPerSec(big, progress);
+            if (coreRate.samples() != samples) {
+                throw new IllegalStateException("the core's capture has " + coreRate.samples() + " samples, the topic's "
+                    + samples + ": not the same capture");
+            }
+            final double core = coreRate.perSec();
+            progress.accept(String.format(Locale.ROOT, "core: %.0f samples/s (median of %d passes; the same %d samples, "
+                + "without Kafka); analyzer/core %.2f", core, MEASURED_PASSES, samples, analyzer / core));
             out.put("samplesPerSec", analyzer);
             out.put("ratioVsPlainConsumer", analyzer / consumer);
+            out.put("coreSamplesPerSec", core);
+            out.put("ratioVsCore", analyzer / core);
             out.put("p99SampleToAlertMs", p99LatencyMs(client, faulty, progress));
         }
         return out;
+    }
+
+    /** Samples of a capture and the core's median rate over them. */
+    record CoreRate(long samples, long intervals, double perSec) {
+    }
+
+    /**
+     * The analysis core without Kafka on the same capture the analyzer passes read: the scenario's samples generated
+     * again (the same seed: the same samples), in the order the publisher produced them, turned into intervals untimed,
+     * then {@value #WARM_UP_PASSES} untimed and {@value #MEASURED_PASSES} measured passes of
+     * {@link ScaleBench#analyzedPerSec}, each a fresh analyzer; the median pass.
+     */
+    static CoreRate coreSamplesPerSec(final Scenario scenario, final Consumer<String> progress) {
+        final CoreInput in = CoreInput.of(scenario);
+        for (int pass = 1; pass <= WARM_UP_PASSES; pass++) {
+            progress.accept(String.format(Locale.ROOT, "core warm-up pass %d/%d: %.0f samples/s", pass, WARM_UP_PASSES,
+                ScaleBench.analyzedPerSec(in)));
+        }
+        final double[] measured = new double[MEASURED_PASSES];
+        for (int pass = 1; pass <= MEASURED_PASSES; pass++) {
+            measured[pass - 1] = ScaleBench.analyzedPerSec(in);
+            progress.accept(String.format(Locale.ROOT, "core pass %d/%d: %.0f samples/s", pass, MEASURED_PASSES,
+                measured[pass - 1]));
+        }
+        Arrays.sort(measured);
+        return new CoreRate(in.samples(), in.intervals().size(), measured[MEASURED_PASSES / 2]);
     }
 
     private static double plainConsumerPerSec(final Properties client, final String topic, final long expected) {
