@@ -120,34 +120,28 @@ final class CanonicalFastPath {
     }
 
     private FrozenMap<Long> counters() {
-        if (!take('{')) {
-            return null;
-        }
-        final FrozenMap.Builder<Long> out = new FrozenMap.Builder<>(24);
-        if (take('}')) {
-            return out.build();
-        }
-        do {
-            final String name = name();
-            if (name == null || !take(':')) {
-                return null;
-            }
+        return object(24, () -> {
             final long v = integer();
-            if (v < 0) {
-                return null;
-            }
-            if (!out.putNew(name, v)) {
-                return null; // a repeated key: Jackson keeps the first and reports it
-            }
-        } while (take(','));
-        return take('}') ? out.build() : null;
+            return v < 0 ? null : v;
+        });
     }
 
     private FrozenMap<Double> gauges() {
+        return object(8, this::decimal);
+    }
+
+    /** One value at the cursor, or null for input this path leaves to Jackson. */
+    @FunctionalInterface
+    private interface Value<V> {
+        V read();
+    }
+
+    /** A {@code {"name": value, ...}} object; null for anything this path leaves to Jackson, a repeated key included. */
+    private <V> FrozenMap<V> object(final int capacity, final Value<V> value) {
         if (!take('{')) {
             return null;
         }
-        final FrozenMap.Builder<Double> out = new FrozenMap.Builder<>(8);
+        final FrozenMap.Builder<V> out = new FrozenMap.Builder<>(capacity);
         if (take('}')) {
             return out.build();
         }
@@ -156,8 +150,9 @@ final class CanonicalFastPath {
             if (name == null || !take(':')) {
                 return null;
             }
-            if (!out.putNew(name, decimal())) {
-                return null;
+            final V v = value.read();
+            if (v == null || !out.putNew(name, v)) {
+                return null; // a repeated key: Jackson keeps the first and reports it
             }
         } while (take(','));
         return take('}') ? out.build() : null;

@@ -200,11 +200,25 @@ public final class SampleJson {
 
     private static Map<String, Long> counters(final JsonParser p, final JsonToken t, final Consumer<String> repeatedKeys)
             throws IOException, SampleFormatException {
+        return object(p, t, "counters", 24, repeatedKeys, SampleJson::counterValue);
+    }
+
+    /** One value of a sample's object, read at its token, or the reason it is not one. */
+    @FunctionalInterface
+    private interface Value<V> {
+        V read(JsonParser p, JsonToken v, String name) throws IOException, SampleFormatException;
+    }
+
+    /** The {@code counters} or {@code gauges} object; a repeated key keeps its first value and is reported. */
+    private static <V> Map<String, V> object(final JsonParser p, final JsonToken t, final String field, final int capacity,
+                                             final Consumer<String> repeatedKeys, final Value<V> value)
+            throws IOException, SampleFormatException {
         if (t != JsonToken.START_OBJECT) {
-            throw new SampleFormatException(RejectReason.MALFORMED, "\"counters\" must be an object");
+            throw new SampleFormatException(RejectReason.MALFORMED, "\"" + field + "\" must be an object");
         }
-        final FrozenMap.Builder<Long> out = new FrozenMap.Builder<>(24);
-        while (nextName(p, "counter name") == JsonToken.FIELD_NAME) {
+        final String nameKind = field.equals("counters") ? "counter name" : "gauge name";
+        final FrozenMap.Builder<V> out = new FrozenMap.Builder<>(capacity);
+        while (nextName(p, nameKind) == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
             if (out.has(name)) {
@@ -212,7 +226,7 @@ public final class SampleJson {
                 p.skipChildren();
                 continue;
             }
-            out.put(name, counterValue(p, v, name));
+            out.put(name, value.read(p, v, name));
         }
         return out.build();
     }
@@ -267,36 +281,28 @@ public final class SampleJson {
 
     private static Map<String, Double> gauges(final JsonParser p, final JsonToken t, final Consumer<String> repeatedKeys)
             throws IOException, SampleFormatException {
-        if (t != JsonToken.START_OBJECT) {
-            throw new SampleFormatException(RejectReason.MALFORMED, "\"gauges\" must be an object");
-        }
-        final FrozenMap.Builder<Double> out = new FrozenMap.Builder<>(8);
-        while (nextName(p, "gauge name") == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken v = p.nextToken();
-            if (out.has(name)) {
-                repeatedKeys.accept(name);
-                p.skipChildren();
-                continue;
-            }
-            final double d;
-            if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
-                d = p.getDoubleValue();
-            } else if (v == JsonToken.VALUE_STRING) {
-                try {
-                    d = Double.parseDouble(p.getText());
-                } catch (NumberFormatException e) {
-                    throw new SampleFormatException(RejectReason.NON_NUMERIC, "gauge " + name + " is not a number");
-                }
-            } else {
+        return object(p, t, "gauges", 8, repeatedKeys, SampleJson::gaugeValue);
+    }
+
+    /** A finite gauge from a JSON number or a numeric string; -0.0 is 0 (the writer prints both as 0). */
+    private static Double gaugeValue(final JsonParser p, final JsonToken v, final String name)
+            throws IOException, SampleFormatException {
+        final double d;
+        if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
+            d = p.getDoubleValue();
+        } else if (v == JsonToken.VALUE_STRING) {
+            try {
+                d = Double.parseDouble(p.getText());
+            } catch (NumberFormatException e) {
                 throw new SampleFormatException(RejectReason.NON_NUMERIC, "gauge " + name + " is not a number");
             }
-            if (!Double.isFinite(d)) {
-                throw new SampleFormatException(RejectReason.NOT_FINITE, "gauge " + name + " is not finite");
-            }
-            out.put(name, d == 0 ? 0.0 : d); // -0.0 is 0: the writer prints both as 0, so they must read alike
+        } else {
+            throw new SampleFormatException(RejectReason.NON_NUMERIC, "gauge " + name + " is not a number");
         }
-        return out.build();
+        if (!Double.isFinite(d)) {
+            throw new SampleFormatException(RejectReason.NOT_FINITE, "gauge " + name + " is not finite");
+        }
+        return d == 0 ? 0.0 : d;
     }
 
     /** Whether a record is a JSON array (of samples, say) rather than one sample object: not a canonical sample. */
