@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import dev.fabrictwin.twin.fidelity.Fidelity;
 import dev.fabrictwin.twin.fidelity.ReferenceCase;
+import dev.fabrictwin.twin.scenario.Routing;
 
 /**
  * {@code bench fidelity}: each packet-level reference case (docs/fidelity.md) on the twin over hash seeds, one line
@@ -32,7 +33,7 @@ public final class FidelityBench {
                 continue;
             }
             for (int w = 0; w < WARMUP; w++) {
-                Fidelity.run(c, 1000 + w, dev.fabrictwin.twin.scenario.Routing.Mode.ECMP); // solve times are warm
+                Fidelity.run(c, 1000 + w, Routing.Mode.ECMP); // solve times are warm
             }
             final Fidelity.Sweep s = Fidelity.sweep(c, seeds);
             line.accept(String.format(Locale.ROOT, "%-15s %9.3f %9.3f %9.3f %8.2f–%-8.2f %7.3f %10.3f %8.3f", c.name(),

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
+import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.ingest.Formats;
@@ -142,7 +143,7 @@ public final class IngestBench {
     private static double ourRecordsPerSec(final String bootstrap, final Topics topics, final byte[] input) {
         final Properties client = new Properties();
         client.put("bootstrap.servers", bootstrap);
-        dev.fabrictwin.contract.TopicSetup.ensure(client, topics);
+        TopicSetup.ensure(client, topics);
         final IngestStats stats = new IngestStats();
         final long t0 = System.nanoTime();
         try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerSettings.telemetry(client))) {

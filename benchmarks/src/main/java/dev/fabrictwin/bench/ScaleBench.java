@@ -18,14 +18,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.FabricAnalyzer;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.shard.ShardMap;
 import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.analyzer.shard.ShardedCorrelation;
-import dev.fabrictwin.analyzer.rates.PortInterval;
-import dev.fabrictwin.analyzer.rates.PortRates;
 import dev.fabrictwin.analyzer.twin.TwinReplica;
+import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -263,7 +266,7 @@ public final class ScaleBench {
             final long[][] perShard = analyzer.accept(batch, threads);
             state[5] += analyzer.published().size();
             // a fabric without faults: every alert that opens is a false one, worth naming
-            analyzer.published().stream().filter(a -> a.state() == dev.fabrictwin.contract.alert.Alert.State.OPEN)
+            analyzer.published().stream().filter(a -> a.state() == Alert.State.OPEN)
                 .forEach(a -> log.accept(String.format(Locale.ROOT, "%,d ports: %s at %d s of telemetry: %s %s "
                     + "(%s)", ports, faultless ? "false alert" : "alert", (a.firstSeen() - epochMs) / 1000, a.id(),
                     a.rootCause() ? "root" : "victim", a.summary())));
@@ -351,7 +354,7 @@ public final class ScaleBench {
         private final FabricAnalyzer[] analyzers;
         private final ShardMap map;
         private final ShardedCorrelation correlation;
-        private final List<dev.fabrictwin.contract.alert.Alert> published = new ArrayList<>();
+        private final List<Alert> published = new ArrayList<>();
 
         Sharded(final JsonNode topology, final List<JsonNode> jobs, final long epochMs, final AnalyzerConfig config,
                 final int shards) {
@@ -378,9 +381,9 @@ public final class ScaleBench {
                 for (int k = 0; k < shards; k++) {
                     parts.add(new ArrayList<>());
                 }
-                final dev.fabrictwin.twin.fabric.Fabric fabric = analyzers[0].twin().fabric();
+                final Fabric fabric = analyzers[0].twin().fabric();
                 for (final PortInterval i : batch) {
-                    final int port = fabric.portIndex(new dev.fabrictwin.twin.fabric.PortRef(i.device(), i.port()));
+                    final int port = fabric.portIndex(new PortRef(i.device(), i.port()));
                     parts.get(port < 0 ? 0 : map.ofPort(port)).add(i);
                 }
             }
@@ -410,7 +413,7 @@ public final class ScaleBench {
         }
 
         /** The alert records the last batch published. */
-        List<dev.fabrictwin.contract.alert.Alert> published() {
+        List<Alert> published() {
             return published;
         }
 

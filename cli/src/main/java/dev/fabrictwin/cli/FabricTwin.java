@@ -4,7 +4,10 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 
+import dev.fabrictwin.contract.document.DocumentsUnavailableException;
 import dev.fabrictwin.kafka.common.FailureCauses;
+import dev.fabrictwin.kafka.common.KafkaAccessException;
+import dev.fabrictwin.kafka.embedded.PortInUseException;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,8 +36,8 @@ import picocli.CommandLine.Spec;
     footer = {"Run 'fabric-twin COMMAND --help' for a command's options.",
         "Exit codes: 0 ok, 1 failure, 2 bad usage or input. Every failure is one line on stderr;",
         "FABRIC_TWIN_DEBUG=1 adds the stack trace."},
-    subcommands = {dev.fabrictwin.cli.DemoCommand.class, SimulateCommand.class, IngestCommand.class, TopologyCommand.class, JobsCommand.class, AnalyzeCommand.class, ReplayCommand.class,
-        dev.fabrictwin.cli.EvalCommand.class, WhatIfCommand.class,
+    subcommands = {DemoCommand.class, SimulateCommand.class, IngestCommand.class, TopologyCommand.class, JobsCommand.class, AnalyzeCommand.class, ReplayCommand.class,
+        EvalCommand.class, WhatIfCommand.class,
         BenchCommand.class,
         BrokerCommand.class})
 public final class FabricTwin implements Runnable {
@@ -85,14 +88,14 @@ public final class FabricTwin implements Runnable {
         final boolean debug = System.getenv("FABRIC_TWIN_DEBUG") != null;
         final Optional<String> diskFull = FailureCauses.diskFull(e, "a disk it writes to");
         final int exit;
-        if (e instanceof dev.fabrictwin.kafka.common.KafkaAccessException || e instanceof CommandFailure) {
+        if (e instanceof KafkaAccessException || e instanceof DocumentsUnavailableException || e instanceof CommandFailure) {
             err.println(oneLine(name + ": " + e.getMessage())); // the message names the cause and fix
             exit = EXIT_FAILURE;
         } else if (diskFull.isPresent()) { // wherever it happened, the one thing to say
             err.println(oneLine(name + ": " + diskFull.get()));
             exit = EXIT_FAILURE;
         } else if (e instanceof UsageException || e instanceof IllegalArgumentException
-            || e instanceof dev.fabrictwin.kafka.embedded.PortInUseException
+            || e instanceof PortInUseException
             || e instanceof UncheckedIOException) {
             err.println(oneLine(name + ": " + e.getMessage()));
             exit = EXIT_USAGE;

@@ -33,6 +33,7 @@ import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.document.JobDocument;
+import dev.fabrictwin.contract.document.PublishedDocuments;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;

@@ -15,6 +15,8 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
+import dev.fabrictwin.analyzer.runtime.AnalyzerPaths;
+import dev.fabrictwin.contract.document.PublishedDocuments;
 import dev.fabrictwin.evaluation.Json;
 import dev.fabrictwin.twin.scenario.FabricDocuments;
 import dev.fabrictwin.twin.scenario.Scenario;

@@ -12,6 +12,7 @@ import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.contract.truth.TruthRecord;
+import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 
@@ -32,11 +33,11 @@ class ScorecardTest {
     @Test
     void shouldCountDetectionLocalizationPrecisionAndTimeToDetect() {
         final List<Alert> alerts = List.of(
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 102 * S, true),
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("host-5", "nic0")), 102 * S, true),
             // right type in the window but the wrong entity: detects (not localized) and is a false alert
             open(FaultType.LINK_DEGRADED, Entity.link("leaf-3", "spine-1"), 299 * S, true),
             // victims and impacts are never scored
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("leaf-1", "eth0")), 103 * S, false),
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("leaf-1", "eth0")), 103 * S, false),
             open(FaultType.JOB_BOTTLENECK, Entity.job("llm-a"), 104 * S, true),
             // a false root alert in a healthy stretch
             open(FaultType.ECMP_IMBALANCE, Entity.ecmpGroup("leaf-0"), 600 * S, true));
@@ -62,8 +63,8 @@ class ScorecardTest {
         final TruthRecord other = new TruthRecord("fault-9", FaultType.PFC_STORM, FaultTarget.port("host-9", "nic0"),
             100 * S, 200 * S, Map.of());
         final List<Alert> alerts = List.of(
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-9", "nic0")), 101 * S, true),
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 104 * S, true));
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("host-9", "nic0")), 101 * S, true),
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("host-5", "nic0")), 104 * S, true));
 
         final Scorecard card = Scorecard.score(List.of(STORM, other), alerts, S, 0, 300 * S);
 
@@ -83,7 +84,7 @@ class ScorecardTest {
     @Test
     void shouldMissAnAlertOpeningOutsideTheWindowAndIgnoreFaultsAfterTheRun() {
         final List<Alert> alerts = List.of(
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 204 * S, true));
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("host-5", "nic0")), 204 * S, true));
 
         final Scorecard card = Scorecard.score(List.of(STORM, DEGRADED), alerts, S, 0, 250 * S);
 
@@ -109,7 +110,7 @@ class ScorecardTest {
     @Test
     void shouldPoolRunsAsOneLongRun() {
         final Scorecard a = Scorecard.score(List.of(STORM), List.of(
-            open(FaultType.PFC_STORM, Entity.port(new dev.fabrictwin.twin.fabric.PortRef("host-5", "nic0")), 102 * S, true)),
+            open(FaultType.PFC_STORM, Entity.port(new PortRef("host-5", "nic0")), 102 * S, true)),
             S, 0, 3_600 * S);
         final Scorecard b = Scorecard.score(List.of(STORM), List.of(), 10 * S, 0, 3_600 * S);
 

@@ -25,6 +25,7 @@ import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.StreamSinks;
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
@@ -205,7 +206,7 @@ class SyntheticClusterTest {
         final List<Sample> samples = run(s, TelemetryProfile.ideal());
         final long end = s.epochMillis(s.duration());
         final long first = s.epochMillis(1.0); // counters start anywhere: measure from the first sample
-        final double wire = dev.fabrictwin.twin.fabric.Technology.ROCE_V2.wirePerPayload();
+        final double wire = Technology.ROCE_V2.wirePerPayload();
         assertThat(increase(samples, "host-0", "nic0", "tx_bytes", first, s.epochMillis(2.0))).isZero();
         assertThat((double) increase(samples, "host-0", "nic0", "tx_bytes", first, end))
             .isCloseTo(10e9 * wire, Assertions.within(1e3)); // once, then it ends

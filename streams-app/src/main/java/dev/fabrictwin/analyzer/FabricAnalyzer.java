@@ -32,6 +32,7 @@ import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.job.JobHealth;
 import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortNames;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
@@ -254,7 +255,7 @@ public final class FabricAnalyzer implements Serializable {
             final PortRef p = fabric.txPort(d);
             crc.update((p.device() + '/' + p.port() + '\n').getBytes(StandardCharsets.UTF_8));
         }
-        for (final dev.fabrictwin.twin.fabric.Node n : fabric.nodes()) {
+        for (final Node n : fabric.nodes()) {
             crc.update((n.name() + '\n').getBytes(StandardCharsets.UTF_8));
         }
         return (long) fabric.directedLinkCount() << 32 | crc.getValue();

@@ -6,6 +6,16 @@ import java.util.function.Supplier;
 
 import dev.fabrictwin.ingest.format.CanonicalAdapter;
 import dev.fabrictwin.ingest.format.FormatAdapter;
+import dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter;
+import dev.fabrictwin.ingest.format.gnmi.GnmiProtoJsonAdapter;
+import dev.fabrictwin.ingest.format.gnmi.GnmicAdapter;
+import dev.fabrictwin.ingest.format.influx.InfluxLineAdapter;
+import dev.fabrictwin.ingest.format.influx.TelegrafJsonAdapter;
+import dev.fabrictwin.ingest.format.perfquery.PerfqueryAdapter;
+import dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter;
+import dev.fabrictwin.ingest.format.sonic.SonicCountersDbAdapter;
+import dev.fabrictwin.ingest.format.sysfs.RdmaStatisticAdapter;
+import dev.fabrictwin.ingest.format.sysfs.SysfsInfinibandAdapter;
 
 /** The {@code --format} names and their adapters. */
 public final class Formats {
@@ -14,16 +24,16 @@ public final class Formats {
 
     static {
         ADAPTERS.put("canonical", CanonicalAdapter::new);
-        ADAPTERS.put("gnmic", dev.fabrictwin.ingest.format.gnmi.GnmicAdapter::new);
-        ADAPTERS.put("gnmi-protojson", dev.fabrictwin.ingest.format.gnmi.GnmiProtoJsonAdapter::new);
-        ADAPTERS.put("prometheus", dev.fabrictwin.ingest.format.prometheus.PrometheusTextAdapter::new);
-        ADAPTERS.put("ethtool", dev.fabrictwin.ingest.format.ethtool.EthtoolStatsAdapter::new);
-        ADAPTERS.put("sysfs", dev.fabrictwin.ingest.format.sysfs.SysfsInfinibandAdapter::new);
-        ADAPTERS.put("rdma", dev.fabrictwin.ingest.format.sysfs.RdmaStatisticAdapter::new);
-        ADAPTERS.put("sonic", dev.fabrictwin.ingest.format.sonic.SonicCountersDbAdapter::new);
-        ADAPTERS.put("perfquery", dev.fabrictwin.ingest.format.perfquery.PerfqueryAdapter::new);
-        ADAPTERS.put("influx", dev.fabrictwin.ingest.format.influx.InfluxLineAdapter::new);
-        ADAPTERS.put("telegraf-json", dev.fabrictwin.ingest.format.influx.TelegrafJsonAdapter::new);
+        ADAPTERS.put("gnmic", GnmicAdapter::new);
+        ADAPTERS.put("gnmi-protojson", GnmiProtoJsonAdapter::new);
+        ADAPTERS.put("prometheus", PrometheusTextAdapter::new);
+        ADAPTERS.put("ethtool", EthtoolStatsAdapter::new);
+        ADAPTERS.put("sysfs", SysfsInfinibandAdapter::new);
+        ADAPTERS.put("rdma", RdmaStatisticAdapter::new);
+        ADAPTERS.put("sonic", SonicCountersDbAdapter::new);
+        ADAPTERS.put("perfquery", PerfqueryAdapter::new);
+        ADAPTERS.put("influx", InfluxLineAdapter::new);
+        ADAPTERS.put("telegraf-json", TelegrafJsonAdapter::new);
     }
 
     private Formats() {

@@ -17,6 +17,7 @@ import org.apache.kafka.common.utils.Utils;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.analyzer.topology.PortIntervalSerde;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * What the rates tasks committed to the lanes, read back (the analyzers keep their repartition records: purging is
@@ -49,7 +50,7 @@ final class LaneIntervals {
 
     /** What is wrong with the committed intervals (a count line, then the first few cases); empty when nothing is. */
     static List<String> faults(final Properties client, final String applicationId,
-                                 final List<dev.fabrictwin.twin.telemetry.Sample> samples) throws Exception {
+                                 final List<Sample> samples) throws Exception {
         final Map<String, TreeSet<Long>> sampled = new HashMap<>();
         samples.forEach(x -> sampled.computeIfAbsent(x.device() + "/" + x.port(), k -> new TreeSet<>()).add(x.ts()));
         final Map<String, List<PortInterval>> byPort = new HashMap<>();

@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
 
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.twin.fabric.Fabric;
@@ -19,6 +18,7 @@ import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.fabric.Tier;
 
 /** The topology readers on outputs captured from real fabrics by other projects (src/test/resources/refdata). */
 class RealTopologyOutputsTest {
@@ -109,8 +109,8 @@ class RealTopologyOutputsTest {
         assertThat(r.report().confirmed()).isEqualTo(2);
         assertThat(r.report().halfSeen()).isEmpty();
         assertThat(f.requireNode("gpu01").isHost()).isTrue();
-        assertThat(f.requireNode("leaf01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.LEAF);
-        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.requireNode("leaf01").tier()).isEqualTo(Tier.LEAF);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(Tier.SPINE);
         assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
     }
 
@@ -148,7 +148,7 @@ class RealTopologyOutputsTest {
         assertThat(r.document()).isEqualTo(TopologyMerger.merge(json0, List.of(), 400e9, "lab", Technology.ROCE_V2, JSON).document());
         assertThat(r.report().confirmed()).isEqualTo(2);
         final Fabric f = FabricJson.fromJson(r.document(), "lab", Technology.ROCE_V2);
-        assertThat(f.requireNode("spine01").tier()).isEqualTo(dev.fabrictwin.twin.fabric.Tier.SPINE);
+        assertThat(f.requireNode("spine01").tier()).isEqualTo(Tier.SPINE);
         assertThat(f.linkAt(new PortRef("gpu01", "eth0")).orElseThrow().upper()).isEqualTo(new PortRef("leaf01", "swp1"));
     }
 
@@ -263,9 +263,9 @@ class RealTopologyOutputsTest {
         Assertions.assertThatThrownBy(() -> TopologyMerger.merge(all, List.of(), 100e9, "nxos", Technology.ROCE_V2, JSON))
             .hasMessageStartingWith("cannot tell hosts from switches in these sources");
         final List<TopologyMerger.Role> roles = List.of(
-            new TopologyMerger.Role(Pattern.compile("^dcedge"), dev.fabrictwin.twin.fabric.Tier.HOST),
-            new TopologyMerger.Role(Pattern.compile("^(leaf|exit)"), dev.fabrictwin.twin.fabric.Tier.LEAF),
-            new TopologyMerger.Role(Pattern.compile("^spine"), dev.fabrictwin.twin.fabric.Tier.SPINE));
+            new TopologyMerger.Role(Pattern.compile("^dcedge"), Tier.HOST),
+            new TopologyMerger.Role(Pattern.compile("^(leaf|exit)"), Tier.LEAF),
+            new TopologyMerger.Role(Pattern.compile("^spine"), Tier.SPINE));
         final TopologyMerger.Result r = TopologyMerger.merge(all, roles, 100e9, "nxos", Technology.ROCE_V2, JSON);
         assertThat(r.report().confirmed()).isEqualTo(16);
         assertThat(r.report().halfSeen()).containsExactlyInAnyOrder(

@@ -18,6 +18,7 @@ import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.model.ModelParams;
 
 /**
  * {@code ECN_MISCONFIG}: a switch that stopped marking at queue depths where it used to mark. Marking curves are a
@@ -42,7 +43,7 @@ import dev.fabrictwin.twin.model.CounterNames;
 final class EcnMisconfigDetector implements Detector, LearnedPart {
 
     /** The twin's default Kmin: the fallback's deep queue is a multiple of it. */
-    private static final double TWIN_KMIN_BYTES = dev.fabrictwin.twin.model.ModelParams.defaults().ecnKminBytes();
+    private static final double TWIN_KMIN_BYTES = ModelParams.defaults().ecnKminBytes();
 
     /** Marked shares per device and queue band, key = device × bands + band. */
     private LearnedLevels curves;

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
+import dev.fabrictwin.twin.model.CounterNames;
 
 /**
  * One port over one analysis tick: what it reported (the sum of its intervals ending in the tick) beside what
@@ -74,7 +75,7 @@ public final class PortTick implements Serializable {
         if (deferredCount + SLOTS > deferred.length) {
             deferred = Arrays.copyOf(deferred, Math.max(2 * SLOTS, 2 * deferred.length));
         }
-        final Double operUp = interval.gauges().get(dev.fabrictwin.twin.model.CounterNames.OPER_UP);
+        final Double operUp = interval.gauges().get(CounterNames.OPER_UP);
         deferred[deferredCount++] = interval.t0();
         deferred[deferredCount++] = interval.t1();
         deferred[deferredCount++] = operUp == null ? -1 : operUp != 0 ? 1 : 0;

@@ -16,6 +16,7 @@ import dev.fabrictwin.analyzer.checkpoint.LearnedPart;
 import dev.fabrictwin.analyzer.tick.PortTick;
 import dev.fabrictwin.analyzer.tick.Tick;
 import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.Link;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.model.CounterIndex;
 import dev.fabrictwin.twin.model.CounterNames;
@@ -163,7 +164,7 @@ public final class PathLearner implements Serializable, LearnedPart {
         final List<FluidSimulation.Pin> sorted = pinned();
         out.writeInt(sorted.size());
         for (final FluidSimulation.Pin p : sorted) {
-            final dev.fabrictwin.twin.fabric.Link link = fabric.link(p.link());
+            final Link link = fabric.link(p.link());
             for (final PortRef port : List.of(p.source(), p.destination(),
                 link.lowerNode() == p.node() ? link.lower() : link.upper())) {
                 out.writeUTF(port.device());

@@ -13,6 +13,7 @@ import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
 import dev.fabrictwin.twin.fault.FaultType;
+import dev.fabrictwin.twin.model.CongestionModel;
 import dev.fabrictwin.twin.model.CounterNames;
 
 class EcnMisconfigDetectorTest {
@@ -116,7 +117,7 @@ class EcnMisconfigDetectorTest {
     @Test
     void shouldIgnoreAQueueBehindAPausedPort() {
         // the start of a PFC storm: the egress is held paused, its queue is the pause's, not congestion to mark
-        final double frames = dev.fabrictwin.twin.model.CongestionModel.pauseFramesPerSecond(HandTicks.LINK_BPS);
+        final double frames = CongestionModel.pauseFramesPerSecond(HandTicks.LINK_BPS);
         assertThat(run(10, i -> egress(i, 2e6, 1e6, 0)
             .observed(CounterNames.perPriority(CounterNames.RX_PFC_PAUSE, 3), 0.5 * frames)).all()).isEmpty();
     }

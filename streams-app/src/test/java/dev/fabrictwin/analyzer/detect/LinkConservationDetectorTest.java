@@ -16,6 +16,9 @@ import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.SpineLeaf;
+import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 
@@ -561,10 +564,10 @@ class LinkConservationDetectorTest {
     /** Two NICs of one host on one leaf: a loss on one of the two links names its NIC, on both the link between. */
     @Test
     void shouldNameTheNicWhereTwoLinksJoinTheSameDevicesAndOnlyOneLoses() {
-        final HandTicks twoNics = HandTicks.on(new dev.fabrictwin.twin.fabric.SpineLeaf(2, 2, 1, 2, HandTicks.LINK_BPS,
-            HandTicks.LINK_BPS, dev.fabrictwin.twin.fabric.Technology.ROCE_V2).build("hand"));
-        final dev.fabrictwin.twin.fabric.PortRef nic0 = new dev.fabrictwin.twin.fabric.PortRef("host-0", "nic0");
-        final dev.fabrictwin.twin.fabric.PortRef nic1 = new dev.fabrictwin.twin.fabric.PortRef("host-0", "nic1");
+        final HandTicks twoNics = HandTicks.on(new SpineLeaf(2, 2, 1, 2, HandTicks.LINK_BPS,
+            HandTicks.LINK_BPS, Technology.ROCE_V2).build("hand"));
+        final PortRef nic0 = new PortRef("host-0", "nic0");
+        final PortRef nic1 = new PortRef("host-0", "nic1");
         final BiFunction<Integer, Double, HandTicks.TickBuilder> ticks = (i, lossOnNic0) -> {
             final HandTicks.TickBuilder t = twoNics.tick(i);
             for (final var nic : List.of(nic0, nic1)) {

@@ -11,6 +11,7 @@ import dev.fabrictwin.analyzer.DetectionCalibration;
 import dev.fabrictwin.analyzer.tick.HandTicks;
 import dev.fabrictwin.contract.alert.Entity;
 import dev.fabrictwin.contract.alert.Severity;
+import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.CounterNames;
 
@@ -97,7 +98,7 @@ class LinkErrorDetectorTest {
     @Test
     void shouldNotLearnTheRateWhileARootCauseIsOpen() {
         quiet(60);
-        final int port = hand.fabric().portIndex(new dev.fabrictwin.twin.fabric.PortRef("leaf-0", "eth2"));
+        final int port = hand.fabric().portIndex(new PortRef("leaf-0", "eth2"));
         hand.calm(false);
         for (int i = 61; i <= 160; i++) {
             assertThat(errors(i, CounterNames.FCS_ERRORS, 1)).isEmpty(); // plausible, but not learned

@@ -17,6 +17,9 @@ import dev.fabrictwin.twin.fabric.RailOptimized;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fabric.Tier;
+import dev.fabrictwin.twin.workload.JobSpec;
+import dev.fabrictwin.twin.workload.Pattern;
+import dev.fabrictwin.twin.workload.Placement;
 
 class ShardMapTest {
 
@@ -73,9 +76,9 @@ class ShardMapTest {
     @Test
     void aJobIsAtHomeInTheShardHoldingMostOfItsNics() {
         final ShardMap map = ShardMap.of(SPINE_LEAF, 4);
-        final var job = dev.fabrictwin.twin.workload.Placement.place(SPINE_LEAF, List.of(
-            new dev.fabrictwin.twin.workload.JobSpec("j", 4, List.of("host-3", "host-12", "host-13", "host-14"),
-                dev.fabrictwin.twin.workload.Pattern.RING_ALLREDUCE, 1_000_000_000L, Duration.ofSeconds(1), 0.5)),
+        final var job = Placement.place(SPINE_LEAF, List.of(
+            new JobSpec("j", 4, List.of("host-3", "host-12", "host-13", "host-14"),
+                Pattern.RING_ALLREDUCE, 1_000_000_000L, Duration.ofSeconds(1), 0.5)),
             1).get(0);
         assertThat(map.homeOf(SPINE_LEAF, job)).isEqualTo(1); // host-12..14 under leaf-3 (shard 1), host-3 under leaf-0
     }

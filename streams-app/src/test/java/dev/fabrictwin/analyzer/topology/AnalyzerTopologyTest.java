@@ -44,29 +44,37 @@ import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.FabricAnalyzer;
 import dev.fabrictwin.analyzer.TickReport;
+import dev.fabrictwin.analyzer.checkpoint.LearnedState;
 import dev.fabrictwin.analyzer.metrics.AnalyzerMetrics;
 import dev.fabrictwin.analyzer.metrics.SeriesLimits;
+import dev.fabrictwin.analyzer.twin.TwinReplica;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.Alert;
 import dev.fabrictwin.contract.alert.AlertJson;
+import dev.fabrictwin.contract.job.JobHealth;
+import dev.fabrictwin.contract.job.JobHealthJson;
 import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.contract.sample.SampleJson;
+import dev.fabrictwin.simulator.SimulationFiles;
+import dev.fabrictwin.simulator.SyntheticCluster;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.FabricJson;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.model.ModelParams;
+import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * The whole topology through {@link TopologyTestDriver} on hand-built samples: a 2-spine, 2-leaf, 4-host
@@ -242,7 +250,7 @@ class AnalyzerTopologyTest {
      */
     @Test
     void shouldJudgeJobsAsTheUninterruptedAnalysisFromTheFirstTicksOfAnUpgradedOne() throws Exception {
-        final dev.fabrictwin.twin.scenario.Scenario scenario = ScenarioParser.parse(ScenarioParser.tree("""
+        final Scenario scenario = ScenarioParser.parse(ScenarioParser.tree("""
             name: learned-phases-and-paths
             seed: 11
             duration: 100s
@@ -252,9 +260,9 @@ class AnalyzerTopologyTest {
               - {id: ring, hosts: 8, pattern: ring-allreduce, bytesPerIteration: 16GB, iterationPeriod: 4s, commFraction: 0.35}
               - {id: a2a, hosts: 8, pattern: all-to-all, bytesPerIteration: 4GB, iterationPeriod: 3s, commFraction: 0.4}
             """), Path.of("."));
-        final dev.fabrictwin.simulator.SyntheticCluster cluster =
-            new dev.fabrictwin.simulator.SyntheticCluster(scenario, scenario.telemetry());
-        final List<dev.fabrictwin.twin.telemetry.Sample> all = new ArrayList<>();
+        final SyntheticCluster cluster =
+            new SyntheticCluster(scenario, scenario.telemetry());
+        final List<Sample> all = new ArrayList<>();
         cluster.run(all::add, n -> { });
         final long upgradeMs = scenario.epoch().toEpochMilli() + 60_000;
         int upgradeAt = 0;
@@ -271,7 +279,7 @@ class AnalyzerTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-uninterrupted");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("uninterrupted").toString());
         final Map<String, byte[]> learned;
-        final List<dev.fabrictwin.contract.job.JobHealth> uninterrupted;
+        final List<JobHealth> uninterrupted;
         final List<Alert> uninterruptedAlerts = new ArrayList<>();
         try (TopologyTestDriver first = new TopologyTestDriver(
             AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
@@ -294,7 +302,7 @@ class AnalyzerTopologyTest {
 
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analyzer-upgraded");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("upgraded").toString());
-        final List<dev.fabrictwin.contract.job.JobHealth> upgraded;
+        final List<JobHealth> upgraded;
         final List<Alert> upgradedAlerts = new ArrayList<>();
         try (TopologyTestDriver second = new TopologyTestDriver(
             AnalyzerTopology.build(AnalyzerSettings.defaults(1_000), AnalyzerListener.NONE), props)) {
@@ -313,14 +321,14 @@ class AnalyzerTopologyTest {
         }
 
         // both parts hold what was learned, and a fresh analysis that takes them back writes them again unchanged
-        final dev.fabrictwin.analyzer.checkpoint.LearnedState section =
-            dev.fabrictwin.analyzer.checkpoint.LearnedState.fromBytes(learned.get("learned-chunk-0"));
+        final LearnedState section =
+            LearnedState.fromBytes(learned.get("learned-chunk-0"));
         final List<JsonNode> jobDocuments = new ArrayList<>();
-        JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster)).forEach(jobDocuments::add);
-        final dev.fabrictwin.analyzer.FabricAnalyzer fresh = new dev.fabrictwin.analyzer.FabricAnalyzer(
-            dev.fabrictwin.analyzer.twin.TwinReplica.from(JSON.readTree(
-                dev.fabrictwin.simulator.SimulationFiles.topologyJson(cluster)), jobDocuments, upgradeMs),
-            dev.fabrictwin.analyzer.AnalyzerConfig.defaults(1_000));
+        JSON.readTree(SimulationFiles.jobsJson(cluster)).forEach(jobDocuments::add);
+        final FabricAnalyzer fresh = new FabricAnalyzer(
+            TwinReplica.from(JSON.readTree(
+                SimulationFiles.topologyJson(cluster)), jobDocuments, upgradeMs),
+            AnalyzerConfig.defaults(1_000));
         assertThat(fresh.relearn(section)).contains("phase-locks", "learned-paths");
         for (final String part : List.of("phase-locks", "learned-paths")) {
             assertThat(section.parts().get(part).bytes()).as(part).hasSizeGreaterThan(200)
@@ -329,18 +337,18 @@ class AnalyzerTopologyTest {
 
         assertThat(uninterruptedAlerts).as("a healthy fabric").isEmpty();
         assertThat(upgradedAlerts).as("the upgraded analysis opens nothing the uninterrupted one did not").isEmpty();
-        final Map<String, dev.fabrictwin.contract.job.JobHealth> reference = new HashMap<>();
+        final Map<String, JobHealth> reference = new HashMap<>();
         uninterrupted.forEach(h -> reference.put(h.job() + "@" + h.ts(), h));
         for (final String job : List.of("ring", "a2a")) {
             // from the upgraded replica's first comm phase (its comm time is unknown before one has run), for 20 s
             final long from = upgraded.stream().filter(h -> h.job().equals(job) && !Double.isNaN(h.expectedCommMs()))
-                .mapToLong(dev.fabrictwin.contract.job.JobHealth::ts).min().orElseThrow();
+                .mapToLong(JobHealth::ts).min().orElseThrow();
             assertThat(from).as("%s: the upgraded replica's first comm phase", job).isLessThanOrEqualTo(upgradeMs + 6_000);
-            final List<dev.fabrictwin.contract.job.JobHealth> firstTicks = upgraded.stream()
+            final List<JobHealth> firstTicks = upgraded.stream()
                 .filter(h -> h.job().equals(job) && h.ts() >= from && h.ts() < from + 20_000).toList();
             assertThat(firstTicks).hasSizeGreaterThanOrEqualTo(19);
-            for (final dev.fabrictwin.contract.job.JobHealth h : firstTicks) {
-                final dev.fabrictwin.contract.job.JobHealth same = reference.get(job + "@" + h.ts());
+            for (final JobHealth h : firstTicks) {
+                final JobHealth same = reference.get(job + "@" + h.ts());
                 final String at = job + " at +" + (h.ts() - upgradeMs) + " ms";
                 assertThat(same).as(at).isNotNull();
                 assertThat(h.expectedCommMs()).as("%s: the replica's comm time (its flows pinned alike)", at)
@@ -357,23 +365,23 @@ class AnalyzerTopologyTest {
 
     /** The simulated fabric's topology and jobs on their topics; the samples topic to feed. */
     private static TestInputTopic<String, byte[]> documents(final TopologyTestDriver driver,
-                                                            final dev.fabrictwin.simulator.SyntheticCluster cluster)
+                                                            final SyntheticCluster cluster)
         throws Exception {
         driver.createInputTopic(Topics.DEFAULT.topology().name(), new StringSerializer(), new ByteArraySerializer())
-            .pipeInput(cluster.fabric().id(), dev.fabrictwin.simulator.SimulationFiles.topologyJson(cluster)
+            .pipeInput(cluster.fabric().id(), SimulationFiles.topologyJson(cluster)
                 .getBytes(StandardCharsets.UTF_8));
         final TestInputTopic<String, byte[]> jobs =
             driver.createInputTopic(Topics.DEFAULT.jobs().name(), new StringSerializer(), new ByteArraySerializer());
         for (final JsonNode j
-            : JSON.readTree(dev.fabrictwin.simulator.SimulationFiles.jobsJson(cluster))) {
+            : JSON.readTree(SimulationFiles.jobsJson(cluster))) {
             jobs.pipeInput(j.get("id").asText(), JSON.writeValueAsBytes(j));
         }
         return driver.createInputTopic(Topics.DEFAULT.samples().name(), new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static List<dev.fabrictwin.contract.job.JobHealth> jobHealth(final TopologyTestDriver driver) {
+    private static List<JobHealth> jobHealth(final TopologyTestDriver driver) {
         return driver.createOutputTopic(Topics.DEFAULT.jobHealth().name(), new StringDeserializer(),
-            dev.fabrictwin.contract.job.JobHealthJson.SERDE.deserializer()).readValuesToList();
+            JobHealthJson.SERDE.deserializer()).readValuesToList();
     }
 
     private static Map<String, byte[]> section(final TopologyTestDriver driver, final String prefix) {

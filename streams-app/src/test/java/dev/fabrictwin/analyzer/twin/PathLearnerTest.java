@@ -18,18 +18,24 @@ import java.util.Set;
 import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
 import dev.fabrictwin.analyzer.SimulatedRun;
 import dev.fabrictwin.contract.alert.Alert;
+import dev.fabrictwin.twin.fabric.Fabric;
+import dev.fabrictwin.twin.fabric.FabricJson;
+import dev.fabrictwin.twin.fabric.Link;
+import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Router;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
+import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.workload.JobJson;
 import dev.fabrictwin.twin.workload.PlacedJob;
 import dev.fabrictwin.twin.workload.Transfer;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The replica learns the fabric's paths from counters. The generator hashes with the scenario's seed, the replica
@@ -147,28 +153,28 @@ class PathLearnerTest {
     void shouldPinWhatAnEarlierBuildLearnedByNameAndDropWhatTheFabricLacks() throws Exception {
         final Scenario scenario = scenario(7, "10s", "");
         final ObjectMapper json = new ObjectMapper();
-        final dev.fabrictwin.twin.sim.Twin generator =
-            dev.fabrictwin.twin.sim.Twin.healthy(scenario, dev.fabrictwin.twin.model.ModelParams.defaults());
+        final Twin generator =
+            Twin.healthy(scenario, ModelParams.defaults());
         final List<JsonNode> jobs = generator.jobs().stream()
-            .<JsonNode>map(j -> dev.fabrictwin.twin.workload.JobJson.toJson(j, json)).toList();
+            .<JsonNode>map(j -> JobJson.toJson(j, json)).toList();
         final long epoch = scenario.epoch().toEpochMilli();
         final TwinReplica replica = TwinReplica.from(
-            dev.fabrictwin.twin.fabric.FabricJson.toJson(generator.fabric(), json), jobs, epoch);
-        final dev.fabrictwin.twin.fabric.Fabric fabric = replica.fabric();
+            FabricJson.toJson(generator.fabric(), json), jobs, epoch);
+        final Fabric fabric = replica.fabric();
         final Transfer flow = replica.jobs().stream().filter(j -> j.id().equals("a2a")).findFirst().orElseThrow()
             .transfers().stream().filter(t -> replica.choices(t.source(), t.destination()).firstHops().length > 1)
             .findFirst().orElseThrow();
         final Router.Choices choices = replica.choices(flow.source(), flow.destination());
         final int other = Arrays.stream(choices.firstHops())
             .filter(l -> l != replica.firstHop(flow.source(), flow.destination())).findFirst().orElseThrow();
-        final dev.fabrictwin.twin.fabric.Link link = fabric.link(other);
-        final dev.fabrictwin.twin.fabric.PortRef via = link.lowerNode() == choices.node() ? link.lower() : link.upper();
+        final Link link = fabric.link(other);
+        final PortRef via = link.lowerNode() == choices.node() ? link.lower() : link.upper();
 
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(2);
-            for (final dev.fabrictwin.twin.fabric.PortRef p : List.of(flow.source(), flow.destination(), via,
-                new dev.fabrictwin.twin.fabric.PortRef("host-99", "eth0"), flow.destination(), via)) {
+            for (final PortRef p : List.of(flow.source(), flow.destination(), via,
+                new PortRef("host-99", "eth0"), flow.destination(), via)) {
                 out.writeUTF(p.device());
                 out.writeUTF(p.port());
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.Node;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.Transport;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.sim.FluidSimulation;
@@ -91,7 +92,7 @@ public final class Fidelity {
         final FluidSimulation sim = new FluidSimulation(fabric, List.of(job), new Routing(routing, seed, false),
             List.of(), ModelParams.defaults(), seed);
         sim.setPhaseOffset(spec.id(), 1e-6 - spec.computeSeconds());
-        sim.setTransport(dev.fabrictwin.twin.fabric.Transport.PFC); // the reference: no ECN reaction, no DCQCN
+        sim.setTransport(Transport.PFC); // the reference: no ECN reaction, no DCQCN
         sim.stopRecording(); // the makespan is all it asks
         final long t0 = System.nanoTime();
         double until = 0.05;

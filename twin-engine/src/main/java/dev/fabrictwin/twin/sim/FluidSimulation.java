@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.fabric.Transport;
 import dev.fabrictwin.twin.fault.FaultSpec;
 import dev.fabrictwin.twin.model.ModelParams;
 import dev.fabrictwin.twin.routing.Route;
@@ -174,12 +175,12 @@ public final class FluidSimulation implements Serializable {
     }
 
     /** The transport's reaction to congestion (ECN with DCQCN by default); set before the run. */
-    public void setTransport(final dev.fabrictwin.twin.fabric.Transport transport) {
+    public void setTransport(final Transport transport) {
         if (started) {
             throw new IllegalStateException("the transport must be set before the simulation runs");
         }
-        conditions.ecnByDefault = transport == dev.fabrictwin.twin.fabric.Transport.ECN;
-        pfc.withoutCongestionControl(transport == dev.fabrictwin.twin.fabric.Transport.PFC);
+        conditions.ecnByDefault = transport == Transport.ECN;
+        pfc.withoutCongestionControl(transport == Transport.PFC);
         conditions.reset();
     }
 

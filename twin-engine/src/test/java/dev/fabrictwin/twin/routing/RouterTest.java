@@ -125,7 +125,7 @@ class RouterTest {
     /** Flow classes spread over every equal-cost link of each hop: the layers between two leaves, both ways of finding them. */
     @Test
     void layersHoldEveryEqualCostLinkOfEachHopAndLeaveDownLinksOut() {
-        final Fabric tree = new dev.fabrictwin.twin.fabric.FatTree(2, 2, 2, 4, 2, 1, 400e9, 400e9, 400e9, Technology.ROCE_V2)
+        final Fabric tree = new FatTree(2, 2, 2, 4, 2, 1, 400e9, 400e9, 400e9, Technology.ROCE_V2)
             .build("t");
         final Router router = new Router(tree, Routing.ecmp(1));
         final int a = tree.requireNode("leaf-0").index();

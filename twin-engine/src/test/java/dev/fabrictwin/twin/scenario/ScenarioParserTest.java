@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.fabrictwin.twin.TwinFixtures;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
+import dev.fabrictwin.twin.fabric.Technology;
 import dev.fabrictwin.twin.fault.FaultTarget;
 import dev.fabrictwin.twin.fault.FaultType;
 import dev.fabrictwin.twin.workload.FlowSpec;
@@ -97,7 +98,7 @@ class ScenarioParserTest {
         final Scenario s = ScenarioParser.parse(dir.resolve("s.yaml"));
         final var fabric = s.fabric().build(s.name());
         assertThat(fabric.id()).isEqualTo("lab");
-        assertThat(fabric.technology()).isEqualTo(dev.fabrictwin.twin.fabric.Technology.INFINIBAND);
+        assertThat(fabric.technology()).isEqualTo(Technology.INFINIBAND);
         assertThat(fabric.hosts()).hasSize(2);
         assertThat(fabric.links()).allSatisfy(l -> assertThat(l.capacityBps()).isEqualTo(200e9));
     }

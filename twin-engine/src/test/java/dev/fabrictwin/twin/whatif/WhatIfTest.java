@@ -11,6 +11,9 @@ import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import dev.fabrictwin.twin.TwinFixtures;
+import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.fabric.Transport;
+import dev.fabrictwin.twin.scenario.Routing;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 
 class WhatIfTest {
@@ -27,7 +30,7 @@ class WhatIfTest {
         assertThat(slow.setting()).isEqualTo("hostLinkSpeed=100G");
         // 1,024 ranks each send 2(N-1)/N * 8 GB = 15.98 GB: 1,278.75 ms at 100 Gb/s plus the headers on the wire, a
         // quarter at 400 Gb/s
-        final var roce = dev.fabrictwin.twin.fabric.Technology.ROCE_V2;
+        final var roce = Technology.ROCE_V2;
         assertThat(slow.commTimeMs()).isCloseTo(2.0 * 1023 / 1024 * 8e9 * 8 / 100e9 * 1e3 * roce.wirePerPayload(),
             within(1e-6));
         assertThat(slow.commTimeMs() / fast.commTimeMs()).isCloseTo(4.0, within(1e-9));
@@ -107,7 +110,7 @@ class WhatIfTest {
         // collisions differ from seed to seed: over 15 seeds, some ring is slower or faster than the scenario's own
         final var routing = TwinFixtures.scenario(crossLeafRing("llm-a")).routing();
         assertThat(IntStream.range(1, 15).mapToDouble(k -> WhatIf.evaluate(TwinFixtures.scenario(
-                crossLeafRing("llm-a")).withRouting(new dev.fabrictwin.twin.scenario.Routing(routing.mode(),
+                crossLeafRing("llm-a")).withRouting(new Routing(routing.mode(),
                 routing.hashSeed() + k, false)), "k").get(0).commTimeMs()).boxed().toList())
             .anyMatch(ms -> Math.abs(ms - one.get(0).commTimeMs()) > 1);
         // the ring can never beat line rate: 2(N-1)/N * 1 GB at 100 Gb/s plus headers
@@ -133,7 +136,7 @@ class WhatIfTest {
         final var pfc = WhatIf.evaluate(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n"), "pfc", 5).get(0);
 
         assertThat(TwinFixtures.scenario(crossLeafRing("a") + "transport: pfc\n").transport())
-            .isEqualTo(dev.fabrictwin.twin.fabric.Transport.PFC);
+            .isEqualTo(Transport.PFC);
         assertThat(pfc.commTimeMs()).isGreaterThanOrEqualTo(ecn.commTimeMs() * (1 - 1e-9));
         Assertions.assertThatThrownBy(() -> TwinFixtures.scenario(crossLeafRing("a") + "transport: tcp\n"))
             .hasMessageContaining("unknown transport 'tcp' (expected ecn or pfc)");

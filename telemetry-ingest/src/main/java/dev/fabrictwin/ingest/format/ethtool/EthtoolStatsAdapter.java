@@ -23,6 +23,7 @@ import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.InstantValues;
 import dev.fabrictwin.ingest.format.support.LineUnit;
 import dev.fabrictwin.ingest.format.support.QueueDimension;
+import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.telemetry.Sample;
 
@@ -146,7 +147,7 @@ public final class EthtoolStatsAdapter implements FormatAdapter {
      */
     private static void refuseJson(final LineReader.Line firstLine, final LineReader lines, final ParseContext context,
                                    final IngestSink sink) throws IOException {
-        final dev.fabrictwin.ingest.format.support.RawUnit raw = new dev.fabrictwin.ingest.format.support.RawUnit(
+        final RawUnit raw = new RawUnit(
             context.maxRecordBytes());
         raw.addLine(firstLine.bytes());
         long last = firstLine.number();

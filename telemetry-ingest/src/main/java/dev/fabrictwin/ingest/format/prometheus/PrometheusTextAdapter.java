@@ -26,11 +26,12 @@ import dev.fabrictwin.ingest.format.support.CounterAccumulator;
 import dev.fabrictwin.ingest.format.support.CounterAccumulator.Target;
 import dev.fabrictwin.ingest.format.support.CounterValues;
 import dev.fabrictwin.ingest.format.support.InstantValues;
-import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.LineUnit;
+import dev.fabrictwin.ingest.format.support.QueueDimension;
 import dev.fabrictwin.ingest.format.support.RawUnit;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.twin.fabric.InfinibandNames;
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
@@ -285,7 +286,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                 return;
             }
             final CounterMapping.Mapped mapped = mapping.map(s.name());
-            if (mapped.name() != null && mapped.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS)) {
+            if (mapped.name() != null && mapped.name().equals(CounterNames.SPEED_BPS)) {
                 final long ts = s.timestamp() == null ? context.defaultTimestamp() : timestamp(s.timestamp());
                 final GroupKey key = new GroupKey(node, null, ts);
                 if (nodeSpeeds.containsKey(key)) {
@@ -333,7 +334,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
             if (gauge) {
                 final double v = CounterValues.parseGauge(s.value(), s.name()) * mapped.scale();
                 final Group g = known != null ? known : group(key);
-                if (target.name().equals(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS) && v < 0) {
+                if (target.name().equals(CounterNames.SPEED_BPS) && v < 0) {
                     // node_exporter exports /sys/class/net/*/speed = -1 (virtio, veth, bonds, a link that is down) as
                     // -125000: no speed is known; the port's counters and oper_up are still good
                     g.dropped.add(SPEED_UNKNOWN);
@@ -401,7 +402,7 @@ public final class PrometheusTextAdapter implements FormatAdapter {
                     final GroupKey nodeKey = new GroupKey(key.node(), null, key.ts());
                     final Double speed = nodeSpeeds.get(nodeKey);
                     if (speed != null) {
-                        g.gauges.putIfAbsent(dev.fabrictwin.twin.model.CounterNames.SPEED_BPS, speed);
+                        g.gauges.putIfAbsent(CounterNames.SPEED_BPS, speed);
                         speedsUsed.add(nodeKey);
                     }
                     final InfinibandNames.Name name = key.node() == null ? null : names.get(key.node());

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CollectingSink;
+import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
@@ -260,7 +261,7 @@ class EthtoolStatsAdapterTest extends AdapterContract {
             .doesNotContainKeys("rx0_kicks", "tx0_kicks", "rx_bytes", "tx_bytes");
         // rx0_xdp_packets, rx0_xdp_tx, rx0_xdp_redirects, rx0_xdp_drops, rx0_kicks, tx0_xdp_tx, tx0_xdp_tx_drops,
         // tx0_kicks, tx0_tx_timeouts
-        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
+        assertThat(sink.dropped).hasSize(9).containsOnly(CounterMapping.PER_QUEUE_STAT);
         assertThat(sink.warnings).containsExactly(EthtoolStatsAdapter.NO_BYTES);
 
         assertThat(parse(VIRTIO).warnings).isEmpty(); // the older virtio_net layout has per-queue bytes

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.ingest.format.AdapterContract;
 import dev.fabrictwin.ingest.format.CollectingSink;
+import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.format.Rejection;
@@ -104,7 +105,7 @@ class PrometheusTextAdapterTest extends AdapterContract {
             .containsEntry("node_ethtool_received_kicks", 1_103L).doesNotContainKey("node_ethtool_rx0_kicks");
         // rx0_kicks, rx0_xdp_drops, rx0_xdp_packets, rx0_xdp_redirects, rx0_xdp_transmitted, tx0_kicks,
         // tx0_transmitted_timeouts, tx0_xdp_transmitted, tx0_xdp_transmitted_drops
-        assertThat(sink.dropped).hasSize(9).containsOnly(dev.fabrictwin.ingest.format.CounterMapping.PER_QUEUE_STAT);
+        assertThat(sink.dropped).hasSize(9).containsOnly(CounterMapping.PER_QUEUE_STAT);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.fabrictwin.cli;
+package dev.fabrictwin.contract.document;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,7 +23,6 @@ import org.apache.kafka.common.errors.RecordDeserializationException;
 
 import dev.fabrictwin.contract.TopicSpec;
 import dev.fabrictwin.contract.Topics;
-import dev.fabrictwin.contract.document.JsonDocument;
 import dev.fabrictwin.twin.scenario.FabricDocuments;
 
 /**
@@ -31,34 +30,35 @@ import dev.fabrictwin.twin.scenario.FabricDocuments;
  * ({@code fabric.topology}, {@code fabric.jobs}), committed records only, read from the start to the end the topic had
  * when the read began. Memory: one document per key (one per fabric, one per running job).
  */
-final class PublishedDocuments {
+public final class PublishedDocuments {
 
     /** How long reading a document topic to its end may take before the command gives up. */
-    static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
     private PublishedDocuments() {
     }
 
     /**
      * The topology document of {@code fabricId} (null: the only one published) and every running job's document,
-     * checked as the analyzer reads them; what is missing or unusable is a {@link CommandFailure} saying so.
+     * checked as the analyzer reads them; what is missing or unusable is a {@link DocumentsUnavailableException} saying so.
      */
-    static FabricDocuments read(final Properties client, final Topics topics, final String fabricId) {
+    public static FabricDocuments read(final Properties client, final Topics topics, final String fabricId) {
         final String topologyTopic = topics.topology().name();
         final Map<String, JsonNode> topologies = new TreeMap<>(latest(client, topics.topology()));
         if (topologies.isEmpty()) {
-            throw new CommandFailure("no topology document on " + topologyTopic + " (publish one with 'topology import "
+            throw new DocumentsUnavailableException("no topology document on " + topologyTopic + " (publish one with 'topology import "
                 + "--bootstrap' or 'simulate --bootstrap')", null);
         }
         final String id;
         if (fabricId != null) {
             if (!topologies.containsKey(fabricId)) {
-                throw new CommandFailure("no topology document for fabric '" + fabricId + "' on " + topologyTopic
+                throw new DocumentsUnavailableException("no topology document for fabric '" + fabricId + "' on " + topologyTopic
                     + " (it has: " + String.join(", ", topologies.keySet()) + ")", null);
             }
             id = fabricId;
         } else if (topologies.size() > 1) {
-            throw new UsageException(topologyTopic + " holds " + topologies.size() + " fabrics (" + String.join(", ",
+            // the caller's choice to make: a usage error
+            throw new IllegalArgumentException(topologyTopic + " holds " + topologies.size() + " fabrics (" + String.join(", ",
                 topologies.keySet()) + "): name one with --fabric ID");
         } else {
             id = topologies.keySet().iterator().next();
@@ -68,12 +68,12 @@ final class PublishedDocuments {
         try {
             return FabricDocuments.of(topologyTopic + " (fabric " + id + ")", id, topologies.get(id), jobsTopic, jobs);
         } catch (IllegalArgumentException e) {
-            throw new CommandFailure(e.getMessage(), e);
+            throw new DocumentsUnavailableException(e.getMessage(), e);
         }
     }
 
     /** Each key's latest document on {@code spec} (a tombstone removes its key); one its serde refuses fails the read. */
-    static Map<String, JsonNode> latest(final Properties client, final TopicSpec<String, ? extends JsonDocument> spec) {
+    public static Map<String, JsonNode> latest(final Properties client, final TopicSpec<String, ? extends JsonDocument> spec) {
         final String topic = spec.name();
         final Properties p = new Properties();
         p.putAll(client);
@@ -87,7 +87,7 @@ final class PublishedDocuments {
                     documents.put(r.key(), r.value().json());
                 }
             })) {
-                throw new CommandFailure("no topic " + topic + " on the brokers (is --bootstrap the cluster the analyzer "
+                throw new DocumentsUnavailableException("no topic " + topic + " on the brokers (is --bootstrap the cluster the analyzer "
                     + "uses, and --topic-prefix its prefix?)", null);
             }
         }
@@ -96,9 +96,9 @@ final class PublishedDocuments {
 
     /**
      * Every record of {@code topic}, from its start to the end it had when the read began, to {@code each}, within
-     * {@link #READ_TIMEOUT} (else a {@link CommandFailure}); false when the brokers have no such topic.
+     * {@link #READ_TIMEOUT} (else a {@link DocumentsUnavailableException}); false when the brokers have no such topic.
      */
-    static <V> boolean readToEnd(final KafkaConsumer<String, V> c, final String topic,
+    public static <V> boolean readToEnd(final KafkaConsumer<String, V> c, final String topic,
                                  final Consumer<ConsumerRecord<String, V>> each) {
         final List<PartitionInfo> infos = c.partitionsFor(topic, READ_TIMEOUT);
         if (infos == null || infos.isEmpty()) {
@@ -111,7 +111,7 @@ final class PublishedDocuments {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READ_TIMEOUT.toMillis());
         while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
             if (System.nanoTime() > deadline) {
-                throw new CommandFailure("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
+                throw new DocumentsUnavailableException("could not read " + topic + " to its end within " + READ_TIMEOUT.toSeconds()
                     + " s", null);
             }
             poll(c, topic).forEach(each);
@@ -125,7 +125,7 @@ final class PublishedDocuments {
         } catch (RecordDeserializationException e) {
             final String key = e.keyBuffer() == null ? "?" : StandardCharsets.UTF_8.decode(e.keyBuffer()).toString();
             final String why = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
-            throw new CommandFailure(topic + ": the document of '" + key + "' is " + why, e);
+            throw new DocumentsUnavailableException(topic + ": the document of '" + key + "' is " + why, e);
         }
     }
 }

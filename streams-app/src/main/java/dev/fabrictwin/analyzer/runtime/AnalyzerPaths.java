@@ -1,4 +1,4 @@
-package dev.fabrictwin.cli;
+package dev.fabrictwin.analyzer.runtime;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +16,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.fabrictwin.analyzer.topology.LearnedPaths;
+import dev.fabrictwin.contract.document.DocumentsUnavailableException;
+import dev.fabrictwin.contract.document.PublishedDocuments;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.workload.PinSpec;
 
@@ -26,14 +28,14 @@ import dev.fabrictwin.twin.workload.PinSpec;
  * {@link PublishedDocuments#READ_TIMEOUT}). Nothing to read is no error: the what-if then hashes as a scenario does.
  * Memory: the changelog's latest value per key of every partition (one checkpoint each, in chunks).
  */
-final class AnalyzerPaths {
+public final class AnalyzerPaths {
 
     /**
      * The checkpoints' pins; {@code checkpoints} 0 when there was none to read, and {@code none} says why.
      * {@code atMs}: the event time of the latest learned section read.
      */
-    record Found(String topic, List<PinSpec> pins, int dropped, int checkpoints, long atMs, String none) {
-        Found {
+    public record Found(String topic, List<PinSpec> pins, int dropped, int checkpoints, long atMs, String none) {
+        public Found {
             pins = List.copyOf(pins);
         }
 
@@ -41,7 +43,7 @@ final class AnalyzerPaths {
             return new Found(topic, List.of(), 0, 0, 0, why);
         }
 
-        Instant at() {
+        public Instant at() {
             return Instant.ofEpochMilli(atMs);
         }
     }
@@ -50,7 +52,7 @@ final class AnalyzerPaths {
     }
 
     /** The pins the analyzer {@code applicationId} learned, named as on {@code fabric}. */
-    static Found read(final Properties client, final String applicationId, final Fabric fabric) {
+    public static Found read(final Properties client, final String applicationId, final Fabric fabric) {
         final String topic = LearnedPaths.changelogTopic(applicationId);
         final Map<Integer, Map<String, ConsumerRecord<String, byte[]>>> latest;
         try {
@@ -59,7 +61,7 @@ final class AnalyzerPaths {
                 return Found.none(topic, "no analyzer checkpoint on " + topic);
             }
             latest = read.get();
-        } catch (KafkaException | CommandFailure e) {
+        } catch (KafkaException | DocumentsUnavailableException e) {
             return Found.none(topic, "cannot read " + topic + ": " + e.getMessage());
         }
         final List<PinSpec> pins = new ArrayList<>();
