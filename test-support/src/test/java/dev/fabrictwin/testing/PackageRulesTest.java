@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-
 /**
  * The package rules docs/architecture.md states, read from the main sources: a package named by a rule (and its
  * subpackages, less those the rule excepts) names nothing of the forbidden package, by import (single, wildcard or
@@ -80,7 +79,7 @@ class PackageRulesTest {
             import dev.fabrictwin.analyzer.shard.*;
             import static dev.fabrictwin.analyzer.shard.ShardMap.of;
             final String glob = "/*"; // a string opens no comment
-            final var tick = new ShardTick(0, 0, 0, 0, null, null, null);
+            final var tick = new dev.fabrictwin.analyzer.shard.ShardTick(0, 0, 0, 0, null, null, null);
             """)).hasSize(4)
             .allSatisfy(v -> assertThat(v).startsWith("A.java:").contains("names dev.fabrictwin.analyzer.shard"));
         assertThat(violations(rule, "A.java", """
