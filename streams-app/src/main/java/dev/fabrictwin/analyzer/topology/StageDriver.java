@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -33,18 +34,17 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
-import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.telemetry.Sample;
-import dev.fabrictwin.contract.sample.SampleSerde;
 
 /**
  * The unsharded analyzer topology's stages — port-rates, the lane repartition, the analyzer, the alerts and job-health
  * sinks — run on one thread as Kafka's test driver runs them with one partition per topic, minus the driver: each
- * sample goes through the same processors, their stores and the same serdes at every topic the topology writes, in
- * the same order. Replay's fast path: the test driver spends most of a replay on its own bookkeeping (per-record
- * topic lookups, changelog capture, task commits), not on the analysis.
+ * sample goes through the same processors and their stores in the same order, and the same serdes at the topology's
+ * input and output topics (the lane repartition topic and the last-sample store, whose serdes read back what they
+ * write, pass their immutable values as they are). Replay's fast path: the test driver spends most of a replay on
+ * its own bookkeeping (per-record topic lookups, changelog capture, task commits), not on the analysis.
  *
  * <p>What the driver never does in a replay, this does not either: wall-clock punctuations (its clock stands still),
  * output at close. A processing exception dead-letters the record and goes on, as {@link DeadLetterHandlers} does.
@@ -55,7 +55,6 @@ public final class StageDriver {
     private final long startMs = System.currentTimeMillis();
     private final RatesStage.PortRatesProcessor rates;
     private final AnalyzerProcessor analyzer;
-    private final Serde<List<PortInterval>> intervals = PortIntervalSerde.listSerde();
     private final Queue<Record<String, RatesStage.LaneBatch>> laneRecords = new ArrayDeque<>();
     private final List<byte[]> alerts = new ArrayList<>();
     private final List<byte[]> jobHealth = new ArrayList<>();
@@ -74,8 +73,8 @@ public final class StageDriver {
         final ByteStore<String, byte[]> jobStore = new ByteStore<>(AnalyzerTopology.JOBS_STORE,
             topics.jobs().keySerde(), AnalyzerTopology.DOCUMENT_BYTES);
         jobs.forEach(jobStore::put);
-        final ByteStore<String, Sample> last = new ByteStore<>(RatesStage.LAST_SAMPLE_STORE, Serdes.String(),
-            SampleSerde.INSTANCE);
+        // samples are immutable: held as they are, not serialized at each of the stage's writes (two per sample)
+        final ByteStore<String, Sample> last = ByteStore.holding(RatesStage.LAST_SAMPLE_STORE, Serdes.String());
         final ByteStore<String, ?> openAlerts = new ByteStore<>(AnalyzerTopology.OPEN_ALERTS_STORE, Serdes.String(),
             AlertJson.SERDE);
         final Map<String, StateStore> stores = Map.of(topologies.name(), topologies, jobStore.name(), jobStore,
@@ -104,12 +103,10 @@ public final class StageDriver {
         }
         Record<String, RatesStage.LaneBatch> batch;
         while ((batch = laneRecords.poll()) != null) {
-            // the lane repartition topic: serialized and read back, as the analysis task reads it
-            final String topic = "analyzer-intervals-repartition";
-            final List<PortInterval> read = intervals.deserializer().deserialize(topic,
-                intervals.serializer().serialize(topic, batch.value().intervals()));
+            // the lane repartition topic: the immutable intervals as they are, since its serde reads back what it
+            // wrote (PortIntervalSerdeTest) and the round trip was a tenth of a replay
             try {
-                analyzer.process(new Record<>(AnalyzerTopology.FABRIC_KEY, read, batch.timestamp()));
+                analyzer.process(new Record<>(AnalyzerTopology.FABRIC_KEY, batch.value().intervals(), batch.timestamp()));
             } catch (RuntimeException e) {
                 deadLettered++;
             }
@@ -242,26 +239,41 @@ public final class StageDriver {
 
     /**
      * A key-value store as the topology's stores behave to their processor: values serialized on put and read back
-     * on get (a processor never holds the stored object), iterated in the order of the serialized keys.
+     * on get (a processor never holds the stored object), iterated in the order of the serialized keys. One
+     * {@link #holding} immutable values keeps them as they are: what a processor reads back is the same either way.
      */
     private static final class ByteStore<K, V> implements KeyValueStore<K, V> {
         private final String name;
         private final Serde<K> keys;
-        private final Serde<V> values;
-        private final TreeMap<Bytes, byte[]> map = new TreeMap<>(Comparator.naturalOrder());
+        private final Function<V, Object> encode;
+        private final Function<Object, V> decode;
+        private final TreeMap<Bytes, Object> map = new TreeMap<>(Comparator.naturalOrder());
 
         ByteStore(final String name, final Serde<K> keys, final Serde<V> values) {
+            this(name, keys, v -> values.serializer().serialize(name, v),
+                bytes -> values.deserializer().deserialize(name, (byte[]) bytes));
+        }
+
+        private ByteStore(final String name, final Serde<K> keys, final Function<V, Object> encode,
+                          final Function<Object, V> decode) {
             this.name = name;
             this.keys = keys;
-            this.values = values;
+            this.encode = encode;
+            this.decode = decode;
+        }
+
+        /** A store of immutable values, held as they are. */
+        @SuppressWarnings("unchecked")
+        static <K, V> ByteStore<K, V> holding(final String name, final Serde<K> keys) {
+            return new ByteStore<>(name, keys, v -> v, stored -> (V) stored);
         }
 
         private Bytes key(final K key) {
             return Bytes.wrap(keys.serializer().serialize(name, key));
         }
 
-        private V value(final byte[] bytes) {
-            return bytes == null ? null : values.deserializer().deserialize(name, bytes);
+        private V value(final Object stored) {
+            return stored == null ? null : decode.apply(stored);
         }
 
         @Override
@@ -269,7 +281,7 @@ public final class StageDriver {
             if (value == null) {
                 map.remove(key(key));
             } else {
-                map.put(key(key), values.serializer().serialize(name, value));
+                map.put(key(key), encode.apply(value));
             }
         }
 
@@ -313,12 +325,12 @@ public final class StageDriver {
         }
 
         /** Over a copy: a processor may delete while it iterates, as the in-memory store allows. */
-        private KeyValueIterator<K, V> iterator(final Iterator<Map.Entry<Bytes, byte[]>> entries) {
-            final List<Map.Entry<Bytes, byte[]>> copy = new ArrayList<>();
+        private KeyValueIterator<K, V> iterator(final Iterator<Map.Entry<Bytes, Object>> entries) {
+            final List<Map.Entry<Bytes, Object>> copy = new ArrayList<>();
             entries.forEachRemaining(e -> copy.add(Map.entry(e.getKey(), e.getValue())));
-            final Iterator<Map.Entry<Bytes, byte[]>> it = copy.iterator();
+            final Iterator<Map.Entry<Bytes, Object>> it = copy.iterator();
             return new KeyValueIterator<>() {
-                private Map.Entry<Bytes, byte[]> peeked;
+                private Map.Entry<Bytes, Object> peeked;
 
                 @Override
                 public boolean hasNext() {
@@ -327,7 +339,7 @@ public final class StageDriver {
 
                 @Override
                 public KeyValue<K, V> next() {
-                    final Map.Entry<Bytes, byte[]> e = peeked != null ? peeked : it.next();
+                    final Map.Entry<Bytes, Object> e = peeked != null ? peeked : it.next();
                     peeked = null;
                     return KeyValue.pair(keys.deserializer().deserialize(name, e.getKey().get()), value(e.getValue()));
                 }
