@@ -7,13 +7,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.TopologyException;
+import org.apache.kafka.streams.processor.StateStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -59,5 +63,27 @@ class TopologyNamesTest {
 
         assertThatThrownBy(builder::build).isInstanceOf(TopologyException.class)
             .hasMessageContaining("repartition");
+    }
+
+    /**
+     * A restart must find its process id (and so the transactional ids it fences) and no corrupted task: one persistent
+     * store, the topology's global one; every task store in memory (a killed run's persistent task store is wiped under
+     * exactly-once, and the whole group rebalances before the task runs again).
+     */
+    @ParameterizedTest(name = "{0} shards")
+    @ValueSource(ints = {0, 4})
+    void shouldKeepOnePersistentStoreAndItAGlobalOne(final int shards, @TempDir final Path stateDir) {
+        final AnalyzerSettings settings = shards == 0 ? AnalyzerSettings.defaults(1_000)
+            : AnalyzerSettings.defaults(1_000).withShards(shards);
+        final Properties app = AnalyzerApp.streamsConfig(new Properties(), settings);
+        app.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        app.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        try (TopologyTestDriver driver = new TopologyTestDriver(AnalyzerTopology.build(settings, AnalyzerListener.NONE, app),
+            app)) {
+            final Map<String, StateStore> stores = driver.getAllStateStores();
+            assertThat(stores).containsKeys(AnalyzerTopology.TOPOLOGY_STORE, AnalyzerTopology.OPEN_ALERTS_STORE);
+            assertThat(stores.values().stream().filter(StateStore::persistent).map(StateStore::name))
+                .containsExactly(AnalyzerTopology.TOPOLOGY_STORE);
+        }
     }
 }
