@@ -60,7 +60,8 @@ import picocli.CommandLine.Spec;
             + "hurts least first: the drains that hurt no job, then by jobs hurt and worst slowdown (one more run per "
             + "drained device; JSON: drainOrder).",
         "ECMP hashes are unknown: --seeds N draws N hash seeds (the scenario's own first) and reports the comm time's "
-            + "median and 90th percentile over them.",
+            + "median and 90th percentile over them (Harrell-Davis estimates: a makespan comes in steps of colliding "
+            + "flows, and a plain median of a few seeds is one seed's step).",
         "Without --set the scenario runs as declared. A scenario's explicit flows (flows:) get one row, '(flows)': "
             + "their makespan, from the first start to the last end; they have no step time or GPU utilization.",
     },
@@ -118,7 +119,7 @@ final class WhatIfCommand implements Callable<Integer> {
     private String set;
 
     @Option(names = "--seeds", defaultValue = "1", paramLabel = "N",
-        description = "ECMP hash seeds to draw per value; comm time is reported as median and p90 over them (default: ${DEFAULT-VALUE}).")
+        description = "ECMP hash seeds to draw per value; comm time is reported as median and p90 over them (Harrell-Davis; default: ${DEFAULT-VALUE}).")
     private int seeds;
 
     @Option(names = "--json", description = "Also print the rows as one JSON object on the last line.")

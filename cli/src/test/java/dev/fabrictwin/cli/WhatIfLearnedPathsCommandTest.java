@@ -97,7 +97,7 @@ class WhatIfLearnedPathsCommandTest {
         assertThat(pinnedRow.get("commP90Ms").asDouble()).isEqualTo(325.0);
         // hashed, flows collide on uplinks: the median over the seeds is far slower, and the worst seed puts all four of
         // a leaf's flows on one uplink (twice the pinned comm time)
-        assertThat(hashedRow.get("commTimeMs").asDouble()).isEqualTo(568.8);
+        assertThat(hashedRow.get("commTimeMs").asDouble()).isEqualTo(568.7); // Harrell–Davis over the four seeds
         assertThat(hashedRow.get("commP90Ms").asDouble()).isEqualTo(650.0);
     }
 

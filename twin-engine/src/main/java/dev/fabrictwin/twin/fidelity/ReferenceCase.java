@@ -8,6 +8,7 @@ import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
 import dev.fabrictwin.twin.fabric.SpineLeaf;
 import dev.fabrictwin.twin.fabric.Technology;
+import dev.fabrictwin.twin.stats.Quantiles;
 import dev.fabrictwin.twin.workload.Transfer;
 
 /**
@@ -97,35 +98,9 @@ public record ReferenceCase(String name, Workload workload, long bytes, int spin
         return median(seedSpreadMs);
     }
 
-    /**
-     * The Harrell–Davis estimate of the median: a weighted mean of the order statistics with Beta((n+1)/2, (n+1)/2)
-     * weights. Makespans under ECMP are quantized (k colliding flows take k times one flow's time), so the plain
-     * sample median jumps a whole step between k and k+1 on one seed more or less; this estimate moves smoothly and
-     * is consistent for the median. Equal to the value itself for one value.
-     */
+    /** The Harrell–Davis median ({@link Quantiles#median}): the estimate both the reference and the twin use. */
     static double median(final List<Double> values) {
-        final double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        final int n = v.length;
-        if (n == 1) {
-            return v[0];
-        }
-        final double a = (n + 1) / 2.0;
-        final int steps = 20_000;
-        final double[] cdf = new double[steps + 1];
-        double prev = 0;
-        for (int i = 1; i <= steps; i++) {
-            final double x = (i - 0.5) / steps; // midpoint rule on the Beta(a, a) density, scaled to its peak
-            final double density = Math.exp((a - 1) * (Math.log(x) + Math.log(1 - x) - 2 * Math.log(0.5)));
-            prev += density;
-            cdf[i] = prev;
-        }
-        double estimate = 0;
-        for (int i = 1; i <= n; i++) {
-            final double w = (cdf[(int) Math.round((double) i / n * steps)] - cdf[(int) Math.round((double) (i - 1) / n * steps)])
-                / cdf[steps];
-            estimate += w * v[i - 1];
-        }
-        return estimate;
+        return Quantiles.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private static PortRef nic(final int host) {

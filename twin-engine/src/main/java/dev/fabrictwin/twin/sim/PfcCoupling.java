@@ -25,6 +25,8 @@ final class PfcCoupling implements Serializable {
     private boolean noCongestionControl;
     /** Per directed link: the index of its physical link among the links of the node it enters (its ingress port). */
     private final int[] ingressPort;
+    /** Per directed link: its congestion price as an egress at the latest solve (IngressPauses' warm start). */
+    private final double[] egressPrice;
     /** From the latest offered-load pass: each route's rate at its NIC and the share each link passes on. */
     private double[] routeRate = new double[0];
     private double[] passOn = new double[0];
@@ -38,6 +40,7 @@ final class PfcCoupling implements Serializable {
         Arrays.fill(pauseFactor, 1.0);
         this.pausedFraction = new double[links.nominalCapacity.length];
         this.ingressPort = new int[links.nominalCapacity.length];
+        this.egressPrice = new double[links.nominalCapacity.length];
         for (int d = 0; d < ingressPort.length; d++) {
             final int[] at = links.fabric.linksOf(links.fabric.rxNode(d));
             for (int i = 0; i < at.length; i++) {
@@ -186,44 +189,44 @@ final class PfcCoupling implements Serializable {
                 previous = l;
             }
         }
+        // Per switch, its congested egresses share its ingress ports together (IngressPauses).
+        final int[] done = new int[egresses.size()];
         for (int s = 0; s < egresses.size(); s++) {
-            final int e = egresses.get(s);
-            final double[] d = demand.get(s);
-            final double capacity = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
-            final double level = ingressLevel(d, capacity);
-            final int node = links.fabric.txNode(e);
-            for (int port = 0; port < d.length; port++) {
-                if (d[port] > level) {
+            if (done[s] != 0) {
+                continue;
+            }
+            final int node = links.fabric.txNode(egresses.get(s));
+            final List<Integer> at = new ArrayList<>();
+            for (int t = s; t < egresses.size(); t++) {
+                if (links.fabric.txNode(egresses.get(t)) == node) {
+                    at.add(t);
+                    done[t] = 1;
+                }
+            }
+            final double[][] offered = new double[at.size()][];
+            final double[] capacity = new double[at.size()];
+            final double[] price = new double[at.size()];
+            for (int j = 0; j < at.size(); j++) {
+                final int e = egresses.get(at.get(j));
+                offered[j] = demand.get(at.get(j));
+                capacity[j] = pauseFactor[e] > 0 ? links.allocator.capacity(e) / pauseFactor[e] : 0;
+                price[j] = egressPrice[e];
+            }
+            final double[] share = IngressPauses.unpausedShares(offered, capacity, price,
+                links.fabric.degree(node));
+            for (int j = 0; j < at.size(); j++) {
+                egressPrice[egresses.get(at.get(j))] = price[j];
+            }
+            for (int port = 0; port < share.length; port++) {
+                if (share[port] < 1) {
                     final int link = links.fabric.linkOf(node, port);
                     final int feeder = links.fabric.rxNode(2 * link) == node ? 2 * link : 2 * link + 1;
-                    final double pf = 1 - level / d[port];
-                    if (pf > next[feeder]) {
-                        next[feeder] = pf;
+                    if (1 - share[port] > next[feeder]) {
+                        next[feeder] = 1 - share[port];
                     }
                 }
             }
         }
-    }
-
-    /** The max-min level L of an egress's capacity over its ingress ports' demands: Σ min(d_i, L) = capacity. */
-    static double ingressLevel(final double[] demands, final double capacity) {
-        int m = 0;
-        final double[] d = new double[demands.length];
-        for (final double x : demands) {
-            if (x > 0) { // most ports of a switch send nothing to a given egress
-                d[m++] = x;
-            }
-        }
-        Arrays.sort(d, 0, m);
-        double left = capacity;
-        for (int i = 0; i < m; i++) {
-            final int rest = m - i;
-            if (d[i] * rest >= left) {
-                return left / rest;
-            }
-            left -= d[i];
-        }
-        return Double.POSITIVE_INFINITY;
     }
 
     /**

@@ -24,6 +24,7 @@ import dev.fabrictwin.twin.sim.FlowCompletion;
 import dev.fabrictwin.twin.sim.FluidSimulation;
 import dev.fabrictwin.twin.sim.IterationRecord;
 import dev.fabrictwin.twin.sim.Twin;
+import dev.fabrictwin.twin.stats.Quantiles;
 import dev.fabrictwin.twin.workload.FlowSpec;
 import dev.fabrictwin.twin.workload.JobSpec;
 import dev.fabrictwin.twin.workload.Pattern;
@@ -34,7 +35,8 @@ import dev.fabrictwin.twin.workload.Pattern;
  * fabric healthy, and report each job's comm time per iteration, step time, comm overhead and GPU utilization. The
  * compute phase never changes; only the network does (docs/contracts.md, Job semantics). Switches' ECMP hashes are
  * unknown, so a prediction can be asked over N hash seeds: comm time is then reported as its median and 90th
- * percentile over the seeds (the scenario's own seed first).
+ * percentile over the seeds (the scenario's own seed first), both Harrell–Davis estimates ({@link Quantiles}): a
+ * makespan comes in steps of colliding flows, and a plain median of a few seeds jumps a whole step on one seed.
  */
 public final class WhatIf {
 
@@ -250,21 +252,13 @@ public final class WhatIf {
             final int job = j;
             final double[] comm = draws.stream().mapToDouble(d -> d.get(job).commTimeMs()).sorted().toArray();
             final Row first = draws.get(0).get(j);
-            final double p50 = percentile(comm, 0.5);
+            final double p50 = Quantiles.harrellDavis(comm, 0.5);
             final double compute = first.stepTimeMs() - first.commTimeMs();
             final double step = compute + p50;
-            rows.add(new Row(setting, first.job(), p50, percentile(comm, 0.9), step, 100 * p50 / step, compute / step,
+            rows.add(new Row(setting, first.job(), p50, Quantiles.harrellDavis(comm, 0.9), step, 100 * p50 / step, compute / step,
                 first.iterations(), seeds));
         }
         return rows;
-    }
-
-    /** Linear interpolation between order statistics (the usual "type 7" percentile). */
-    static double percentile(final double[] sorted, final double q) {
-        final double h = (sorted.length - 1) * q;
-        final int lo = (int) Math.floor(h);
-        final int hi = Math.min(sorted.length - 1, lo + 1);
-        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
     }
 
     /** Predicted per-job figures for one scenario, healthy. */

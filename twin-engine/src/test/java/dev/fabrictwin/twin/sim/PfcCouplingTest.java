@@ -9,13 +9,6 @@ import org.junit.jupiter.api.Test;
 class PfcCouplingTest {
 
     @Test
-    void shouldShareAnEgressMaxMinAmongItsIngressPorts() {
-        // 10 fits, the other two share the remaining 50: level 25
-        assertThat(PfcCoupling.ingressLevel(new double[] {10, 30, 0, 60}, 60)).isEqualTo(25.0);
-        assertThat(PfcCoupling.ingressLevel(new double[] {10, 20}, 60)).isEqualTo(Double.POSITIVE_INFINITY);
-    }
-
-    @Test
     void shouldOverloadOnlyTheLinkWhereElephantsCollideNotTheLinksBehindIt() {
         final SimParts parts = twoOntoOne();
         final double line = 100e9 / parts.wire; // each NIC offers its line rate of payload

@@ -119,13 +119,6 @@ class WhatIfTest {
         assertThat(one.get(0).iterations()).isEqualTo(2);
     }
 
-    @Test
-    void percentilesInterpolateBetweenOrderStatistics() {
-        assertThat(WhatIf.percentile(new double[] {1, 2, 3, 4}, 0.5)).isEqualTo(2.5);
-        assertThat(WhatIf.percentile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.9)).isEqualTo(10.0);
-        assertThat(WhatIf.percentile(new double[] {7}, 0.9)).isEqualTo(7.0);
-    }
-
     /**
      * Without congestion control every overload pauses the links that feed it, so colliding cross-leaf rings pay
      * head-of-line blocking they do not pay with ECN: the PFC-only prediction is never faster.
