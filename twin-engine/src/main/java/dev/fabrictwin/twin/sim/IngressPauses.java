@@ -31,14 +31,35 @@ final class IngressPauses {
     /**
      * The unpaused share {@code f_i} of each ingress port of one switch.
      *
-     * @param offered  per congested egress, what each ingress port offers it unpaused ({@code offered[e][i]})
+     * @param given    per congested egress, what each ingress port offers it unpaused ({@code given[e][i]})
      * @param capacity per congested egress, its capacity
      * @param price    per congested egress, the price to start from (the previous solve's); updated in place
      * @param ports    the switch's number of ports
      * @return per port, the share of time it is not paused (1: never paused)
      */
-    static double[] unpausedShares(final double[][] offered, final double[] capacity, final double[] price,
+    static double[] unpausedShares(final double[][] given, final double[] capacity, final double[] price,
                                    final int ports) {
+        // An egress that sends nothing (down, or stopped by a storm) pauses every port that offers it anything for
+        // good; those ports then offer nothing elsewhere either, and it takes no part in the sharing.
+        final boolean[] stopped = new boolean[ports];
+        for (int e = 0; e < given.length; e++) {
+            if (capacity[e] <= 0) {
+                for (int i = 0; i < ports; i++) {
+                    stopped[i] |= given[e][i] > 0;
+                }
+            }
+        }
+        final double[][] offered = new double[given.length][];
+        for (int e = 0; e < given.length; e++) {
+            offered[e] = new double[ports];
+            if (capacity[e] > 0) {
+                for (int i = 0; i < ports; i++) {
+                    offered[e][i] = stopped[i] ? 0 : given[e][i];
+                }
+            } else {
+                price[e] = 0;
+            }
+        }
         final double[] sum = new double[ports]; // Σ_e w_e·o_ie
         for (int e = 0; e < offered.length; e++) {
             for (int i = 0; i < ports; i++) {
@@ -46,26 +67,23 @@ final class IngressPauses {
             }
         }
         for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-            boolean settled = true;
             for (int e = 0; e < offered.length; e++) {
                 final double[] o = offered[e];
                 for (int i = 0; i < ports; i++) {
                     sum[i] -= price[e] * o[i];
                 }
-                final double before = price[e];
-                price[e] = price(o, sum, capacity[e], before);
+                price[e] = price(o, sum, capacity[e], price[e]);
                 for (int i = 0; i < ports; i++) {
                     sum[i] += price[e] * o[i];
                 }
-                settled &= Math.abs(price[e] - before) <= TOLERANCE * Math.max(price[e], before);
             }
-            if (settled) {
+            if (settled(offered, capacity, price, sum)) {
                 break;
             }
         }
         final double[] share = new double[ports];
         for (int i = 0; i < ports; i++) {
-            share[i] = sum[i] > 1 ? 1 / sum[i] : 1;
+            share[i] = stopped[i] ? 0 : sum[i] > 1 ? 1 / sum[i] : 1;
         }
         return share;
     }
@@ -76,7 +94,7 @@ final class IngressPauses {
      * falls with {@code w}; safeguarded Newton steps inside a bracket that always holds the root.
      */
     static double price(final double[] o, final double[] others, final double capacity, final double start) {
-        if (load(o, others, 0) <= capacity) {
+        if (capacity <= 0 || load(o, others, 0) <= capacity) {
             return 0;
         }
         int senders = 0;
@@ -115,12 +133,34 @@ final class IngressPauses {
         return w;
     }
 
+    /**
+     * Whether the shares are the fair ones: every priced egress loaded to its capacity and none beyond it. (A sweep
+     * that moves the prices little is no proof: coupled egresses converge slowly, and where it stopped would depend
+     * on where it started.)
+     */
+    private static boolean settled(final double[][] offered, final double[] capacity, final double[] price,
+                                   final double[] sum) {
+        for (int e = 0; e < offered.length; e++) {
+            if (capacity[e] <= 0) {
+                continue;
+            }
+            double load = 0;
+            for (int i = 0; i < sum.length; i++) {
+                load += offered[e][i] * (sum[i] > 1 ? 1 / sum[i] : 1);
+            }
+            final double excess = (load - capacity[e]) / capacity[e];
+            if (excess > TOLERANCE || price[e] > 0 && excess < -TOLERANCE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static double load(final double[] o, final double[] others, final double w) {
         double load = 0;
         for (int i = 0; i < o.length; i++) {
-            if (o[i] > 0) {
-                load += o[i] * Math.min(1, 1 / (others[i] + w * o[i]));
-            }
+            final double x = others[i] + w * o[i]; // may round a hair below 0 once prices are taken back out
+            load += x > 1 ? o[i] / x : o[i];
         }
         return load;
     }

@@ -56,4 +56,22 @@ class IngressPausesTest {
         assertThat(share).containsExactly(1, 1);
         assertThat(price[0]).isZero();
     }
+
+    @Test
+    void anEgressThatSendsNothingStopsItsPortsAndTheOthersShareWithoutThem() {
+        // e1 is stopped (capacity 0): port A, which feeds it, is paused for good and offers e2 nothing; B alone fits e2
+        final double[][] offered = {{50, 0}, {50, 50}};
+
+        final double[] share = IngressPauses.unpausedShares(offered, new double[] {0, 60}, new double[2], 2);
+
+        assertThat(share).containsExactly(0, 1);
+    }
+
+    @Test
+    void aPriceTakenBackOutThatRoundsBelowZeroStillLeavesThePortUnpausedAtZero() {
+        // Σ w·o minus one egress's w·o can round to -1e-18: the port is then unpaused, not a huge negative load
+        final double w = IngressPauses.price(new double[] {50, 50}, new double[] {-1e-18, 0}, 60, 0);
+
+        assertThat(w).isCloseTo(1.0 / 30, within(1e-9)); // each port sends 1/(w·50)·50 = 30
+    }
 }
