@@ -262,6 +262,9 @@ public final class SampleJson {
         if (s.startsWith("-")) {
             throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + s);
         }
+        if (s.length() <= 18 && isAsciiDigits(s)) {
+            return Long.parseLong(s); // below 10^18, so within a long: the common case without a BigInteger per value
+        }
         if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(Character::isDigit)) {
             throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " is not an unsigned integer: '"
                 + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "'");
@@ -269,7 +272,19 @@ public final class SampleJson {
         return unsigned(new BigInteger(s), name);
     }
 
-    private static long unsigned(final BigInteger value, final String name) throws SampleFormatException {
+    private static boolean isAsciiDigits(final String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+        private static long unsigned(final BigInteger value, final String name) throws SampleFormatException {
         if (value.signum() < 0) {
             throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative");
         }

@@ -1,7 +1,9 @@
 package dev.fabrictwin.ingest.format;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 
 /**
  * Turns one input format into canonical samples. An adapter reads the whole input (a file or stdin) and
@@ -16,4 +18,13 @@ public interface FormatAdapter {
     String format();
 
     void parse(InputStream in, ParseContext context, IngestSink sink) throws IOException;
+
+    /** One whole message (a Kafka record's value), as {@link #parse(InputStream, ParseContext, IngestSink)} reads it. */
+    default void parse(final byte[] message, final ParseContext context, final IngestSink sink) {
+        try {
+            parse(new ByteArrayInputStream(message), context, sink);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array cannot fail to read
+        }
+    }
 }

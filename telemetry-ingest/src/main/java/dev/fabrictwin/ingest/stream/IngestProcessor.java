@@ -1,9 +1,5 @@
 package dev.fabrictwin.ingest.stream;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -48,11 +44,7 @@ final class IngestProcessor implements Processor<byte[], byte[], Object, Object>
     public void process(final Record<byte[], byte[]> message) {
         final Forwarding sink = new Forwarding(message);
         final byte[] value = message.value() == null ? new byte[0] : message.value();
-        try {
-            adapter.parse(new ByteArrayInputStream(value), settings.context().withDefaultTimestamp(message.timestamp()), sink);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a byte array cannot fail to read
-        }
+        adapter.parse(value, settings.context().withDefaultTimestamp(message.timestamp()), sink);
         if (sink.units == 0) {
             sink.record();
             sink.reject(new Rejection(value, RejectReason.MALFORMED, "empty message: no " + settings.format() + " data in it",

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,11 +40,29 @@ public final class GnmiUnits {
         List<Sample> convert(JsonNode message, ParseContext context, RepeatedKeys repeated) throws SampleFormatException;
     }
 
+    /**
+     * A cheaper way to the same samples for the common shape of a format's messages, read straight off the bytes
+     * with a streaming parser: null (or any exception) means "not that shape", and the message goes through the
+     * tree and {@link Converter}, which also gives every rejection its reason. The tree cost ingest --from-topic
+     * (one gnmic event message a Kafka message) more than half of its stream thread (docs/performance.md).
+     */
+    @FunctionalInterface
+    interface FastConverter {
+        List<Sample> tryConvert(JsonParser parser, ParseContext context, RepeatedKeys repeated)
+            throws IOException, SampleFormatException;
+    }
+
     private GnmiUnits() {
     }
 
     public static void parse(final InputStream in, final ParseContext context, final IngestSink sink, final String format,
                       final Converter converter) throws IOException {
+        parse(in, context, sink, format, converter, null);
+    }
+
+    /** As {@link #parse(InputStream, ParseContext, IngestSink, String, Converter)}, trying {@code fast} first (may be null). */
+    static void parse(final InputStream in, final ParseContext context, final IngestSink sink, final String format,
+                      final Converter converter, final FastConverter fast) throws IOException {
         final Trees t = context.maxRecordBytes() == ParseContext.DEFAULT_MAX_RECORD_BYTES ? DEFAULT_TREES.get()
             : Trees.of(mapper(context.maxRecordBytes()));
         final RepeatedKeys repeated = t.repeated();
@@ -64,11 +83,15 @@ public final class GnmiUnits {
                 continue;
             }
             try {
-                final JsonNode message = trees.readTree(unit.bytes());
-                if (message == null || !message.isObject()) {
-                    throw new SampleFormatException(RejectReason.MALFORMED, "a message must be a JSON object");
+                List<Sample> samples = fast == null ? null : tryFast(fast, unit.bytes(), context, repeated);
+                if (samples == null) {
+                    repeated.clear(); // what the fast path heard before it gave up is heard again from the tree
+                    final JsonNode message = trees.readTree(unit.bytes());
+                    if (message == null || !message.isObject()) {
+                        throw new SampleFormatException(RejectReason.MALFORMED, "a message must be a JSON object");
+                    }
+                    samples = converter.convert(message, context, repeated);
                 }
-                final List<Sample> samples = converter.convert(message, context, repeated);
                 for (final Sample s : samples) {
                     SampleValidator.validate(s, context);
                 }
@@ -87,10 +110,52 @@ public final class GnmiUnits {
     }
 
     /**
+     * One message that is exactly one JSON object (a Kafka record's value), its samples by {@code fast}, without
+     * splitting it into units first: that scan and copy was a fifth of ingest --from-topic's stream thread once the
+     * tree was gone. True when done; false, having told {@code sink} nothing, for anything else (the message does
+     * not start with its object, is longer than a record may be, holds more than the object, the fast path declined
+     * or a sample is invalid), which the caller then reads as a stream.
+     */
+    static boolean parseWhole(final byte[] message, final ParseContext context, final IngestSink sink,
+                              final FastConverter fast) {
+        if (message.length == 0 || message[0] != '{' || message.length > context.maxRecordBytes()) {
+            return false; // leading space or a byte order mark: the unit reader counts lines and skips them
+        }
+        final RepeatedKeys repeated = new RepeatedKeys();
+        final List<Sample> samples = tryFast(fast, message, context, repeated);
+        if (samples == null) {
+            return false;
+        }
+        try {
+            for (final Sample s : samples) {
+                SampleValidator.validate(s, context);
+            }
+        } catch (SampleFormatException e) {
+            return false; // the unit reader's path words the rejection
+        }
+        sink.record();
+        samples.forEach(sink::sample);
+        repeated.report(sink);
+        return true;
+    }
+
+    /** The fast path's samples, or null when it declined or failed (the tree path then decides, reasons included). */
+    private static List<Sample> tryFast(final FastConverter fast, final byte[] json, final ParseContext context,
+                                        final RepeatedKeys repeated) {
+        try (JsonParser p = STREAMING.createParser(json)) {
+            return fast.tryConvert(p, context, repeated);
+        } catch (IOException | RuntimeException e) { // SampleFormatException included
+            return null;
+        }
+    }
+
+    /**
      * A mapper for the default record limit, built once: building one per call cost ingest --from-topic (one parse
      * per Kafka message) most of its time (bench ingest-topic: 8.9k messages/s before).
      */
     private static final ObjectMapper DEFAULT_MAPPER = newMapper(ParseContext.DEFAULT_MAX_RECORD_BYTES);
+    /** The fast path's parsers: its limits never matter, since anything it cannot read goes to the tree path. */
+    private static final JsonFactory STREAMING = DEFAULT_MAPPER.getFactory();
 
     static ObjectMapper mapper(final int maxRecordBytes) {
         return maxRecordBytes == ParseContext.DEFAULT_MAX_RECORD_BYTES ? DEFAULT_MAPPER : newMapper(maxRecordBytes);
@@ -132,6 +197,11 @@ public final class GnmiUnits {
             throw new SampleFormatException(RejectReason.MALFORMED, "\"timestamp\" must be integer epoch nanoseconds, was "
                 + abbreviate(ts.toString()));
         }
+        return nanosToMillis(text);
+    }
+
+    /** As {@link #nanosToMillis(JsonNode)} for the stripped text of an integer without a '+' sign. */
+    static long nanosToMillis(final String text) throws SampleFormatException {
         final long nanos;
         try {
             nanos = Long.parseLong(text);

@@ -7,6 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.fabrictwin.contract.sample.RejectReason;
@@ -15,6 +17,7 @@ import dev.fabrictwin.ingest.format.CounterMapping;
 import dev.fabrictwin.ingest.format.FormatAdapter;
 import dev.fabrictwin.ingest.format.IngestSink;
 import dev.fabrictwin.ingest.format.ParseContext;
+import dev.fabrictwin.ingest.format.support.InputValue;
 import dev.fabrictwin.ingest.format.support.RepeatedKeys;
 import dev.fabrictwin.ingest.format.support.SampleValues;
 import dev.fabrictwin.twin.telemetry.Sample;
@@ -55,10 +58,17 @@ public final class GnmicAdapter implements FormatAdapter {
 
     @Override
     public void parse(final InputStream in, final ParseContext context, final IngestSink sink) throws IOException {
-        GnmiUnits.parse(in, context, sink, FORMAT, this::convert);
+        GnmiUnits.parse(in, context, sink, FORMAT, this::convert, this::eventFormatFast);
     }
 
-    private List<Sample> convert(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
+    @Override
+    public void parse(final byte[] message, final ParseContext context, final IngestSink sink) {
+        if (!GnmiUnits.parseWhole(message, context, sink, this::eventFormatFast)) {
+            FormatAdapter.super.parse(message, context, sink);
+        }
+    }
+
+    List<Sample> convert(final JsonNode m, final ParseContext context, final RepeatedKeys repeated)
             throws SampleFormatException {
         if (m.has("updates") || m.has("deletes") || m.get("prefix") != null && m.get("prefix").isTextual()) {
             return defaultFormat(m, context, repeated);
@@ -154,23 +164,150 @@ public final class GnmicAdapter implements FormatAdapter {
     }
 
     /**
+     * {@link #eventFormat} read off the bytes, for the event messages gnmic writes to Kafka: only the keys name,
+     * timestamp, tags (string values) and values (string, integer or boolean leaves), each once. Anything else
+     * (the default format, nested values, floats, nulls, a repeated key, any error) returns null for the tree
+     * path, so both give the same samples and only the tree gives reasons. Same calls in the same order as
+     * {@link #eventFormat}: the tags' scope, then each value's leaf, then the device.
+     */
+    List<Sample> eventFormatFast(final JsonParser p, final ParseContext context, final RepeatedKeys repeated)
+            throws IOException, SampleFormatException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            return null;
+        }
+        String timestamp = null;
+        String name = null;
+        boolean nameSeen = false;
+        List<String> tags = null;
+        List<Object> values = null; // leaf key, InputValue, ...
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            final String field = p.currentName();
+            final JsonToken v = p.nextToken();
+            switch (field) {
+                case "timestamp" -> {
+                    if (timestamp != null) {
+                        return null;
+                    }
+                    if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+                        timestamp = Long.toString(p.getLongValue()); // as the tree's number node spells it
+                    } else if (v == JsonToken.VALUE_STRING) {
+                        timestamp = p.getText().strip();
+                    } else {
+                        return null;
+                    }
+                    if (!LeafValues.isInteger(timestamp) || timestamp.charAt(0) == '+') {
+                        return null;
+                    }
+                }
+                case "name" -> {
+                    if (nameSeen || v != JsonToken.VALUE_STRING) {
+                        return null;
+                    }
+                    nameSeen = true;
+                    name = p.getText();
+                }
+                case "tags" -> {
+                    if (tags != null || v != JsonToken.START_OBJECT) {
+                        return null;
+                    }
+                    tags = new ArrayList<>(8);
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        final String tag = p.currentName();
+                        if (p.nextToken() != JsonToken.VALUE_STRING || indexOfKey(tags, tag) >= 0) {
+                            return null;
+                        }
+                        tags.add(tag);
+                        tags.add(p.getText());
+                    }
+                }
+                case "values" -> {
+                    if (values != null || v != JsonToken.START_OBJECT) {
+                        return null;
+                    }
+                    values = new ArrayList<>(16);
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        final String key = p.currentName();
+                        final InputValue value = scalar(p, p.nextToken());
+                        if (value == null || indexOfKey(values, key) >= 0) {
+                            return null;
+                        }
+                        values.add(key);
+                        values.add(value);
+                    }
+                }
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (t != JsonToken.END_OBJECT || p.nextToken() != null || timestamp == null || values == null) {
+            return null;
+        }
+        final long ts = GnmiUnits.nanosToMillis(timestamp);
+        final GnmiPath.Scope scope = GnmiPath.Scope.ROOT.enterAll(tags == null ? List.of() : tagElems(tags));
+        final SampleAssembler samples = new SampleAssembler(mapping, repeated);
+        samples.context(name == null ? null : "subscription " + name);
+        for (int i = 0; i < values.size(); i += 2) {
+            final String key = (String) values.get(i);
+            final List<GnmiPath.Elem> keyElems = GnmiPath.parse(key);
+            final GnmiPath.Scope leafScope = hasKeys(keyElems) ? scope.enterAll(keyElems) : scope;
+            samples.leaf(ts, leafScope, GnmiPath.leafName(keyElems, key), (InputValue) values.get(i + 1));
+        }
+        final int source = tags == null ? -1 : indexOfKey(tags, "source");
+        return samples.build(GnmiUnits.device(source < 0 ? null : tags.get(source + 1), context), FORMAT);
+    }
+
+    /** A leaf as {@link LeafValues#ofJson} classifies the tree's node; null for what the fast path leaves to the tree. */
+    private static InputValue scalar(final JsonParser p, final JsonToken v) throws IOException {
+        return switch (v) {
+            case VALUE_STRING -> LeafValues.ofText(p.getText());
+            case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? null
+                : InputValue.integer(Long.toString(p.getLongValue()));
+            case VALUE_TRUE -> LeafValues.bool(true);
+            case VALUE_FALSE -> LeafValues.bool(false);
+            default -> null;
+        };
+    }
+
+    /** Where {@code key} sits among the keys of key, value, key, value, ...; -1 if absent. Messages have few. */
+    private static int indexOfKey(final List<?> pairs, final String key) {
+        for (int i = 0; i < pairs.size(); i += 2) {
+            if (pairs.get(i).equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * Event tags that are list keys, as path elements in containment order: {@code interface_name=mgmt0} →
      * {@code interface[name=mgmt0]} (or any list keyed by {@code interface-name}), then subinterface, then queue.
      * Other tags (source, subscription-name, keys of lists gnmic cannot place) do not locate a port.
      */
     private static List<GnmiPath.Elem> tagElems(final JsonNode tags) {
-        final List<GnmiPath.Elem> ports = new ArrayList<>();
-        final List<GnmiPath.Elem> subs = new ArrayList<>();
-        final List<GnmiPath.Elem> queues = new ArrayList<>();
         if (tags == null || !tags.isObject()) {
             return List.of();
         }
+        final List<String> pairs = new ArrayList<>();
         final Iterator<Map.Entry<String, JsonNode>> it = tags.fields();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> t = it.next();
-            final String tag = GnmiPath.stripModule(t.getKey());
+            pairs.add(t.getKey());
+            pairs.add(GnmiUnits.text(t.getValue()));
+        }
+        return tagElems(pairs);
+    }
+
+    /** As {@link #tagElems(JsonNode)} for the tags as name, text, name, text, ... (a text null if not a scalar). */
+    private static List<GnmiPath.Elem> tagElems(final List<String> pairs) {
+        final List<GnmiPath.Elem> ports = new ArrayList<>();
+        final List<GnmiPath.Elem> subs = new ArrayList<>();
+        final List<GnmiPath.Elem> queues = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i += 2) {
+            final String tag = GnmiPath.stripModule(pairs.get(i));
             final int us = tag.indexOf('_');
-            final String value = GnmiUnits.text(t.getValue());
+            final String value = pairs.get(i + 1);
             if (us <= 0 || us == tag.length() - 1 || value == null || value.isBlank()) {
                 continue;
             }
