@@ -290,7 +290,9 @@ final class CanonicalFastPath {
             if (cached != null && Arrays.equals(cached.bytes, 0, cached.bytes.length, b, off, off + len)) {
                 return cached.name;
             }
-            final String fresh = new String(b, off, len, StandardCharsets.UTF_8);
+            // interned: a name a constant spells (CounterNames.TX_BYTES) is then that constant, and a sample's map
+            // finds it by identity (FrozenMap#get); a miss is once per name and slot, not per sample
+            final String fresh = new String(b, off, len, StandardCharsets.UTF_8).intern();
             entries[slot] = new Entry(Arrays.copyOfRange(b, off, off + len), fresh);
             return fresh;
         }

@@ -78,6 +78,12 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
     }
 
     private int indexOf(final Object key) {
+        // the codec's keys are interned, and lookups name constants: the same instance, found without comparing text
+        for (int i = 0; i < size; i++) {
+            if (keys[i] == key) {
+                return i;
+            }
+        }
         for (int i = 0; i < size; i++) {
             if (keys[i].equals(key)) {
                 return i;
