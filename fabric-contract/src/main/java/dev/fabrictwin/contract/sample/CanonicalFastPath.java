@@ -18,7 +18,13 @@ import dev.fabrictwin.twin.telemetry.Sample;
 final class CanonicalFastPath {
 
     private static final double[] POW10 = new double[23];
-    private static final NameCache NAMES = new NameCache();
+    private static final NameCache NAMES = new NameCache(1024);
+    /**
+     * Device, port and source names recur too (a fabric's devices and their ports): one String each means one hash
+     * computed, not one per sample in every map the rates stage and the analysis look them up in. Sized for a
+     * 32k-GPU fabric's few thousand devices; a miss costs what decoding a fresh String did.
+     */
+    private static final NameCache TEXTS = new NameCache(8192);
 
     static {
         double p = 1;
@@ -231,7 +237,7 @@ final class CanonicalFastPath {
         if (close < 0 || close - start > SampleNames.MAX_LENGTH) {
             throw new IllegalStateException(); // a long one may still be short in characters: Jackson decides
         }
-        return new String(b, start, close - start, StandardCharsets.UTF_8);
+        return TEXTS.get(b, start, close - start);
     }
 
     /** A counter or gauge name; null (to Jackson) past {@link SampleNames#MAX_LENGTH} bytes, which the cache never holds. */
@@ -263,9 +269,13 @@ final class CanonicalFastPath {
 
     /** Counter and gauge names recur in every sample: keep one String per name instead of one per sample. */
     private static final class NameCache {
-        private static final int SIZE = 1024;
         /** One immutable entry per slot, replaced whole: threads see an old or a new pair, never a torn one. */
-        private final Entry[] entries = new Entry[SIZE];
+        private final Entry[] entries;
+
+        /** {@code size}: a power of two. */
+        NameCache(final int size) {
+            entries = new Entry[size];
+        }
 
         private record Entry(byte[] bytes, String name) {
         }
@@ -275,12 +285,14 @@ final class CanonicalFastPath {
             for (int k = 0; k < len; k++) {
                 h = 31 * h + b[off + k];
             }
-            final int slot = (h ^ (h >>> 16)) & (SIZE - 1);
+            final int slot = (h ^ (h >>> 16)) & (entries.length - 1);
             final Entry cached = entries[slot];
             if (cached != null && Arrays.equals(cached.bytes, 0, cached.bytes.length, b, off, off + len)) {
                 return cached.name;
             }
-            final String fresh = new String(b, off, len, StandardCharsets.UTF_8);
+            // interned: a name a constant spells (CounterNames.TX_BYTES) is then that constant, and a sample's map
+            // finds it by identity (FrozenMap#get); a miss is once per name and slot, not per sample
+            final String fresh = new String(b, off, len, StandardCharsets.UTF_8).intern();
             entries[slot] = new Entry(Arrays.copyOfRange(b, off, off + len), fresh);
             return fresh;
         }

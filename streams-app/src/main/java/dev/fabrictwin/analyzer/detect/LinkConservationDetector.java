@@ -464,8 +464,10 @@ final class LinkConservationDetector implements Detector {
             dropped = 0;
         }
 
+        /** {@code i} ≤ the span and {@code head} < it: one subtraction, not a division (the fit reads every point). */
         private int slot(final int i) {
-            return (head + i) % sent.length;
+            final int s = head + i;
+            return s >= sent.length ? s - sent.length : s;
         }
 
         double sent(final int i) {

@@ -2,6 +2,8 @@ package dev.fabrictwin.analyzer.rates;
 
 import java.util.Map;
 
+import dev.fabrictwin.twin.telemetry.FrozenMap;
+
 /**
  * What one port did between two of its samples: counter increases over [t0, t1] (epoch ms, the samples'
  * own clocks) and the gauges at t1. {@code reset} marks an interval whose increases are lower bounds only
@@ -21,11 +23,19 @@ public record PortInterval(String device, String port, long t0, long t1, Map<Str
     }
 
     public PortInterval {
-        increases = Map.copyOf(increases);
-        gauges = Map.copyOf(gauges);
+        increases = immutable(increases);
+        gauges = immutable(gauges);
         if (t1 <= t0) {
             throw new IllegalArgumentException("interval must end after it starts: [" + t0 + ", " + t1 + "]");
         }
+    }
+
+    /**
+     * The map as it is when it is already immutable and null-free (a sample's gauges, the rates stage's increases):
+     * copying both for every interval was a twentieth of a replay. Nothing reads their order.
+     */
+    private static <V> Map<String, V> immutable(final Map<String, V> map) {
+        return map instanceof FrozenMap<V> frozen && !frozen.hasNull() ? frozen : Map.copyOf(map);
     }
 
     /** The same interval under the topology's names for its port (itself when they are already those). */

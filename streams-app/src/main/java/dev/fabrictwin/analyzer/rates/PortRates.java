@@ -1,10 +1,9 @@
 package dev.fabrictwin.analyzer.rates;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 import dev.fabrictwin.twin.model.CounterNames;
+import dev.fabrictwin.twin.telemetry.FrozenMap;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
@@ -54,7 +53,8 @@ public final class PortRates {
         final double speed = current.gauges().getOrDefault(CounterNames.SPEED_BPS,
             previous.gauges().getOrDefault(CounterNames.SPEED_BPS, DEFAULT_SPEED_BPS));
         final double bytesBound = Math.max(1, speed) / 8 * dt * SLACK + 1;
-        final Map<String, Long> increases = new HashMap<>();
+        // built immutable, as the interval keeps it (no copy)
+        final FrozenMap.Builder<Long> increases = new FrozenMap.Builder<>(current.counters().size() + 2);
         boolean reset = previous.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) == 0
             && current.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) != 0;
         int wraps = 0;
@@ -72,19 +72,19 @@ public final class PortRates {
                 reset = true;
             }
             wraps += step.wraps();
-            increases.put(e.getKey(), step.delta());
+            increases.putAbsent(e.getKey(), step.delta()); // a sample's counters: each key once
         }
         final boolean estimated = fromRate(increases, CounterNames.TX_BYTES, current.gauges().get(CounterNames.TX_BPS), dt)
             | fromRate(increases, CounterNames.RX_BYTES, current.gauges().get(CounterNames.RX_BPS), dt);
         final boolean gap = current.ts() - previous.ts() > GAP_FACTOR * nominalIntervalMs;
         return new Step(Optional.of(new PortInterval(current.device(), current.port(), previous.ts(), current.ts(),
-            increases, current.gauges(), reset, wraps, gap, estimated)), false);
+            increases.build(), current.gauges(), reset, wraps, gap, estimated)), false);
     }
 
     /** A byte increase no counter gave, from a rate gauge in bit/s over {@code seconds}; whether it was put. */
-    private static boolean fromRate(final Map<String, Long> increases, final String bytes, final Double bps,
+    private static boolean fromRate(final FrozenMap.Builder<Long> increases, final String bytes, final Double bps,
                                     final double seconds) {
-        if (increases.containsKey(bytes) || bps == null || !(bps >= 0) || Double.isInfinite(bps)) {
+        if (increases.has(bytes) || bps == null || !(bps >= 0) || Double.isInfinite(bps)) {
             return false;
         }
         increases.put(bytes, Math.round(bps / 8 * seconds));

@@ -5,10 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.TreeMap;
@@ -247,7 +248,14 @@ public final class StageDriver {
         private final Serde<K> keys;
         private final Function<V, Object> encode;
         private final Function<Object, V> decode;
-        private final TreeMap<Bytes, Object> map = new TreeMap<>(Comparator.naturalOrder());
+        /**
+         * By serialized key, in its order; or, for a store {@link #holding} immutable values, by the key itself (its
+         * serialization is one-to-one: keys decoded from UTF-8, which makes no lone surrogate) in a hash map, sorted
+         * by serialized key only when iterated: the rates stage writes the last-sample store two or three times per
+         * sample and iterates it once, at its first.
+         */
+        private final Map<Object, Object> map;
+        private final boolean byKey;
 
         ByteStore(final String name, final Serde<K> keys, final Serde<V> values) {
             this(name, keys, v -> values.serializer().serialize(name, v),
@@ -255,21 +263,32 @@ public final class StageDriver {
         }
 
         private ByteStore(final String name, final Serde<K> keys, final Function<V, Object> encode,
-                          final Function<Object, V> decode) {
+                          final Function<Object, V> decode, final boolean byKey) {
             this.name = name;
             this.keys = keys;
             this.encode = encode;
             this.decode = decode;
+            this.byKey = byKey;
+            this.map = byKey ? new HashMap<>() : new TreeMap<>();
         }
 
-        /** A store of immutable values, held as they are. */
+        private ByteStore(final String name, final Serde<K> keys, final Function<V, Object> encode,
+                          final Function<Object, V> decode) {
+            this(name, keys, encode, decode, false);
+        }
+
+        /** A store of immutable values, held as they are, by their String keys. */
         @SuppressWarnings("unchecked")
-        static <K, V> ByteStore<K, V> holding(final String name, final Serde<K> keys) {
-            return new ByteStore<>(name, keys, v -> v, stored -> (V) stored);
+        static <V> ByteStore<String, V> holding(final String name, final Serde<String> keys) {
+            return new ByteStore<>(name, keys, v -> v, stored -> (V) stored, true);
         }
 
-        private Bytes key(final K key) {
+        private Bytes serialized(final K key) {
             return Bytes.wrap(keys.serializer().serialize(name, key));
+        }
+
+        private Object key(final K key) {
+            return byKey ? key : serialized(key);
         }
 
         private V value(final Object stored) {
@@ -311,12 +330,25 @@ public final class StageDriver {
 
         @Override
         public KeyValueIterator<K, V> range(final K from, final K to) {
-            return iterator(map.subMap(key(from), true, key(to), true).entrySet().iterator());
+            final Bytes low = serialized(from);
+            final Bytes high = serialized(to);
+            return iterator(sorted().subMap(low, true, high, true));
         }
 
         @Override
         public KeyValueIterator<K, V> all() {
-            return iterator(map.entrySet().iterator());
+            return iterator(sorted());
+        }
+
+        /** The entries by serialized key, in its order. */
+        @SuppressWarnings("unchecked")
+        private NavigableMap<Bytes, Object> sorted() {
+            if (!byKey) {
+                return (NavigableMap<Bytes, Object>) (NavigableMap<?, Object>) map;
+            }
+            final TreeMap<Bytes, Object> out = new TreeMap<>();
+            map.forEach((k, v) -> out.put(serialized((K) k), v));
+            return out;
         }
 
         @Override
@@ -325,9 +357,9 @@ public final class StageDriver {
         }
 
         /** Over a copy: a processor may delete while it iterates, as the in-memory store allows. */
-        private KeyValueIterator<K, V> iterator(final Iterator<Map.Entry<Bytes, Object>> entries) {
+        private KeyValueIterator<K, V> iterator(final NavigableMap<Bytes, Object> entries) {
             final List<Map.Entry<Bytes, Object>> copy = new ArrayList<>();
-            entries.forEachRemaining(e -> copy.add(Map.entry(e.getKey(), e.getValue())));
+            entries.forEach((k, v) -> copy.add(Map.entry(k, v)));
             final Iterator<Map.Entry<Bytes, Object>> it = copy.iterator();
             return new KeyValueIterator<>() {
                 private Map.Entry<Bytes, Object> peeked;

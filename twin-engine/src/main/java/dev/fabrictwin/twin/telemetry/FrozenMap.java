@@ -1,5 +1,6 @@
 package dev.fabrictwin.twin.telemetry;
 
+import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -14,7 +15,9 @@ import java.util.Set;
  * a {@link Sample} is built from one. Values are boxed only when read through the {@link Map} interface.
  * Public for the codec (fabric-contract's {@code SampleJson}), which builds a sample's maps as these.
  */
-public final class FrozenMap<V> extends AbstractMap<String, V> {
+public final class FrozenMap<V> extends AbstractMap<String, V> implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     private final String[] keys;
     private final Object[] values;
@@ -54,6 +57,16 @@ public final class FrozenMap<V> extends AbstractMap<String, V> {
         return i < 0 ? null : (V) values[i];
     }
 
+    /** Whether a key or a value is null (a scan, nothing made): what {@code Map.copyOf} would refuse. */
+    public boolean hasNull() {
+        for (int i = 0; i < size; i++) {
+            if (keys[i] == null || values[i] == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The first key longer than {@code max} characters, or null: a scan of the keys, no entry made. */
     public String keyLongerThan(final int max) {
         for (int i = 0; i < size; i++) {
@@ -65,6 +78,12 @@ public final class FrozenMap<V> extends AbstractMap<String, V> {
     }
 
     private int indexOf(final Object key) {
+        // the codec's keys are interned, and lookups name constants: the same instance, found without comparing text
+        for (int i = 0; i < size; i++) {
+            if (keys[i] == key) {
+                return i;
+            }
+        }
         for (int i = 0; i < size; i++) {
             if (keys[i].equals(key)) {
                 return i;
@@ -123,6 +142,20 @@ public final class FrozenMap<V> extends AbstractMap<String, V> {
                     return this;
                 }
             }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            keys[size] = key;
+            values[size++] = value;
+            return this;
+        }
+
+        /**
+         * Adds an entry whose key the caller knows is not present (the keys of another map, one by one): no scan, so
+         * building n entries costs n, not n²/2 key comparisons.
+         */
+        public Builder<V> putAbsent(final String key, final V value) {
             if (size == keys.length) {
                 keys = Arrays.copyOf(keys, size * 2);
                 values = Arrays.copyOf(values, size * 2);
