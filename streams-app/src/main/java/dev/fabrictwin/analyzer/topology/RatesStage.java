@@ -288,7 +288,9 @@ final class RatesStage {
             try (KeyValueIterator<String, Sample> it = last.all()) {
                 it.forEachRemaining(kv -> {
                     if (kv.key.endsWith(PENDING_SUFFIX)) {
-                        held.add(kv.value);
+                        if (kv.value != null && stillPending(kv.key, kv.value)) {
+                            held.add(kv.value);
+                        }
                     } else if (kv.value != null) {
                         ports[0]++;
                         newest[0] = Math.max(newest[0], kv.value.ts());
@@ -311,12 +313,20 @@ final class RatesStage {
             flush();
         }
 
+        /**
+         * A pending key's sample whose interval was not sent: newer than the port's sample. One already sent is the
+         * port's sample itself, since {@link #flush} leaves the pending key in place rather than delete it: a delete is
+         * one changelog record per sample, a third of what the stage produced (the pending key is overwritten by the
+         * port's next sample, and forgotten with the port).
+         */
+        private boolean stillPending(final String pendingKey, final Sample held) {
+            final Sample base = last.get(pendingKey.substring(0, pendingKey.length() - PENDING_SUFFIX.length()));
+            return base == null || held.ts() > base.ts();
+        }
+
         /** Sends the pending batch and makes the store catch up with the samples behind it. */
         private void flush() {
-            pendingWrites.forEach((port, sample) -> {
-                last.put(port, sample);
-                last.delete(port + PENDING_SUFFIX);
-            });
+            pendingWrites.forEach(last::put);
             pendingWrites.clear();
             if (pending.isEmpty()) {
                 return;

@@ -2,6 +2,9 @@ package dev.fabrictwin.analyzer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -25,5 +28,44 @@ class PortIntervalSerdeTest {
         assertThat(back.get(0).gap()).isFalse();
         assertThat(back.get(1).estimated()).isFalse();
         assertThat(back.get(1).gap()).isTrue();
+    }
+
+    @Test
+    void shouldWriteTheBytesADataOutputStreamWrote() throws IOException {
+        // names as text too (no wire code; a NUL and non-ASCII, which DataOutputStream writes in modified UTF-8)
+        final PortInterval v = new PortInterval("leaf-\u00e9\u0000\uD83D\uDE00", "eth4", 1_000, 2_000,
+            Map.of("tx_bytes", 5L, "vendor_x", -3L), Map.of("tx_bps", 40.5, "temp_\u00b0c", Double.NaN), true, 7, true, true);
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(2);
+            out.writeInt(1);
+            out.writeUTF(v.device());
+            out.writeUTF(v.port());
+            out.writeLong(v.t0());
+            out.writeLong(v.t1());
+            out.writeBoolean(v.reset());
+            out.writeByte(3);
+            out.writeInt(v.wraps());
+            out.writeShort(v.increases().size());
+            for (final var e : v.increases().entrySet()) {
+                writeName(out, e.getKey());
+                out.writeLong(e.getValue());
+            }
+            out.writeShort(v.gauges().size());
+            for (final var e : v.gauges().entrySet()) {
+                writeName(out, e.getKey());
+                out.writeDouble(e.getValue());
+            }
+        }
+
+        assertThat(PortIntervalSerde.writeList(List.of(v))).isEqualTo(bytes.toByteArray());
+        assertThat(PortIntervalSerde.readList(bytes.toByteArray())).containsExactly(v);
+    }
+
+    private static void writeName(final DataOutputStream out, final String name) throws IOException {
+        out.writeByte(WireNames.code(name));
+        if (WireNames.code(name) == 0) {
+            out.writeUTF(name);
+        }
     }
 }

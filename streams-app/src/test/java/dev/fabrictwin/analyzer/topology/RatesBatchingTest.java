@@ -150,7 +150,19 @@ class RatesBatchingTest {
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).singleElement().satisfies(b -> assertThat(b).hasSize(1));
         assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 2_000);
-        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX)).isNull();
+        // sent: the pending key stays (no delete to log), no newer than the port's sample
+        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(EPOCH + 2_000);
+
+        // a task restarted from a commit taken after the batch went out sends nothing of it again
+        driver.close();
+        setUp();
+        final KeyValueStore<String, Sample> after = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        after.put("leaf-1/eth0", held);
+        after.put("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX, held);
+        round("leaf-1", 3_000, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+        assertThat(batches.readValuesToList()).extracting(b -> (b.get(0).t0() - EPOCH) + "-" + (b.get(0).t1() - EPOCH))
+            .containsExactly("2000-3000");
 
         // a task restarted from a commit taken while [1000, 2000] was pending sends it first, then goes on
         driver.close();
@@ -178,7 +190,8 @@ class RatesBatchingTest {
 
         driver.advanceWallClockTime(RatesStage.PortRatesProcessor.FORGET_EVERY);
 
-        assertThat(count(store)).as("only the port that still reports").isEqualTo(1);
+        // its sample, and its pending key (left in place once sent)
+        assertThat(count(store)).as("only the port that still reports").isEqualTo(2);
         assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 20 * 60_000);
     }
 
