@@ -3,6 +3,7 @@ package dev.fabrictwin.twin.sim;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 import dev.fabrictwin.twin.model.CongestionModel;
@@ -151,12 +152,11 @@ final class PfcCoupling implements Serializable {
     }
 
     /**
-     * PFC without congestion control: a switch counts its buffer per ingress port and pauses the port whose packets
-     * exceed XOFF. Every port's queue share oscillates between the same XON and XOFF, so a congested FIFO egress drains
-     * its ingress ports about equally: the egress is shared max-min among its ingress ports (a level L with
-     * Σ min(d_i, L) = capacity), and an ingress offering d_i > L is paused for 1 − L/d_i of the time, whatever else it
-     * carries (head-of-line blocking). A port offering less than L is not paused at all. Each feeder gets the largest
-     * pause of the egresses it feeds ({@code next}); only egresses that pause at all ({@code egressPause > 0}) count.
+     * PFC without congestion control: a switch counts its buffer per ingress port and pauses the port whose packets,
+     * in whatever egress queues they wait, exceed XOFF. Each switch's congested egresses ({@code egressPause > 0})
+     * share its ingress ports together ({@link IngressPauses}: one congested egress is shared max-min among them), and
+     * a paused port is paused for whatever else it carries (head-of-line blocking): its feeder link gets that pause
+     * ({@code next}).
      */
     private void spreadPerIngress(final double[] egressPause, final double[] next) {
         final int n = links.nominalCapacity.length;
@@ -189,20 +189,21 @@ final class PfcCoupling implements Serializable {
                 previous = l;
             }
         }
-        // Per switch, its congested egresses share its ingress ports together (IngressPauses).
-        final int[] done = new int[egresses.size()];
-        for (int s = 0; s < egresses.size(); s++) {
-            if (done[s] != 0) {
-                continue;
+        // Per switch, its congested egresses share its ingress ports together: the egresses grouped by switch.
+        final Integer[] bySwitch = new Integer[egresses.size()];
+        for (int s = 0; s < bySwitch.length; s++) {
+            bySwitch[s] = s;
+        }
+        Arrays.sort(bySwitch, Comparator.comparingInt((Integer s) -> links.fabric.txNode(egresses.get(s)))
+            .thenComparingInt(s -> s));
+        for (int from = 0; from < bySwitch.length;) {
+            final int node = links.fabric.txNode(egresses.get(bySwitch[from]));
+            int to = from;
+            while (to < bySwitch.length && links.fabric.txNode(egresses.get(bySwitch[to])) == node) {
+                to++;
             }
-            final int node = links.fabric.txNode(egresses.get(s));
-            final List<Integer> at = new ArrayList<>();
-            for (int t = s; t < egresses.size(); t++) {
-                if (links.fabric.txNode(egresses.get(t)) == node) {
-                    at.add(t);
-                    done[t] = 1;
-                }
-            }
+            final List<Integer> at = Arrays.asList(bySwitch).subList(from, to);
+            from = to;
             final double[][] offered = new double[at.size()][];
             final double[] capacity = new double[at.size()];
             final double[] price = new double[at.size()];
