@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Parses the units that scenario files and the CLI use (docs/contracts.md): durations ({@code ms s m h}),
@@ -106,6 +107,14 @@ public final class Units {
     }
 
     private static IllegalArgumentException bad(final String text, final String what, final String examples) {
-        return new IllegalArgumentException("invalid " + what + " '" + text + "' (examples: " + examples + ")");
+        return new IllegalArgumentException("invalid " + what + " " + shown(text) + " (examples: " + examples + ")");
+    }
+
+    /** The text quoted on one line, control characters escaped and cut at 80: an error stays one line. */
+    private static String shown(final String text) {
+        final String cut = text.length() > 80 ? text.substring(0, 80) + "…" : text;
+        return cut.chars().mapToObj(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
+                ? String.format("\\u%04x", c) : String.valueOf((char) c))
+            .collect(Collectors.joining("", "'", "'"));
     }
 }

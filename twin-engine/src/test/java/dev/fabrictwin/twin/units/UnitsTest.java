@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,6 +36,15 @@ class UnitsTest {
         assertThatThrownBy(() -> Units.parseDuration(text))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageStartingWith("invalid duration '" + text + "'")
+            .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void shouldEscapeAControlCharacterInARejectedValueSoTheErrorStaysOneLine() {
+        // found by ScenarioFuzzProperties: a duration that was a newline broke the one-line error
+        assertThatThrownBy(() -> Units.parseDuration("\n"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("invalid duration '\\u000a'")
             .hasMessageNotContaining("\n");
     }
 
