@@ -39,9 +39,8 @@ import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.twin.scenario.Scenario;
 
 /**
- * Runs the analyzer's real topology over a capture, with no broker — unsharded, its stages called directly
- * ({@link StageDriver}: several times faster than the test driver, same output); sharded, on Kafka's
- * {@link TopologyTestDriver}. Each is fed the topology and jobs documents (a scenario's, or files as {@code topology import} and {@code jobs import} write
+ * Runs the analyzer's real topology over a capture, with no broker: its stages called directly ({@link StageDriver}:
+ * several times faster than Kafka's {@link TopologyTestDriver}, same output). It is fed the topology and jobs documents (a scenario's, or files as {@code topology import} and {@code jobs import} write
  * them), then every sample line in file order (as a broker would deliver them), and collects what reaches
  * {@code fabric.alerts}. How a user reproduces an incident from a capture.
  */
@@ -74,8 +73,8 @@ public final class Replay {
     }
 
     /**
-     * As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"): the test driver runs every
-     * shard's analysis and the correlation stage in this thread, as a cluster would across its instances.
+     * As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"): every shard's analysis and
+     * the correlation stage run in this thread, as a cluster would run them across its instances.
      */
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final Consumer<byte[]> healthSink, final LongConsumer progress, final int shards)
@@ -89,14 +88,10 @@ public final class Replay {
         throws IOException {
         final AnalyzerSettings settings = AnalyzerSettings.defaults(documents.sampleIntervalMs()).withoutCheckpoints()
             .withShards(shards);
-        return shards == 1 ? onStages(settings, documents, samples, sink, healthSink, progress)
-            : onTestDriver(settings, documents, samples, sink, healthSink, progress);
+        return onStages(settings, documents, samples, sink, healthSink, progress);
     }
 
-    /**
-     * On Kafka's test driver: the sharded topology (its shards' partitions and the correlation stage in one thread),
-     * and the unsharded one when a test holds the stage driver to it.
-     */
+    /** On Kafka's test driver, which the stage driver is held to (StageReplayTest). */
     static Result onTestDriver(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
                                final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
                                final LongConsumer progress) throws IOException {
@@ -142,22 +137,37 @@ public final class Replay {
         return new Result(count, tally[0], tally[1], tally[2], names.counts(), names.examples());
     }
 
-    /** The unsharded topology on {@link StageDriver}: its stages without the test driver's bookkeeping, same output. */
+    /**
+     * The topology on {@link StageDriver}: its stages without the test driver's bookkeeping, same output. With more
+     * than one core, the analysis runs beside the reading thread: unsharded on one thread, sharded on one per core.
+     */
     static Result onStages(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
                            final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
                            final LongConsumer progress) throws IOException {
-        final StageDriver driver = new StageDriver(settings, documents.fabricId(), documents.topology(), documents.jobs());
-        final UnmatchedNames names = new UnmatchedNames(documents.resolver());
-        final long[] tally = new long[2]; // alerts, job health records
-        final long count = eachSample(samples, names, driver::sample, n -> {
+        final int cores = Runtime.getRuntime().availableProcessors();
+        return onStages(settings, documents, samples, sink, healthSink, progress,
+            cores < 2 ? 0 : settings.sharded() ? cores : 1);
+    }
+
+    /** As above, the analysis on {@code analysisThreads} threads of its own (0: on this one). */
+    static Result onStages(final AnalyzerSettings settings, final ReplayDocuments documents, final Path samples,
+                           final Consumer<Alert> sink, final Consumer<byte[]> healthSink,
+                           final LongConsumer progress, final int analysisThreads) throws IOException {
+        try (StageDriver driver = new StageDriver(settings, documents.fabricId(), documents.topology(), documents.jobs(),
+            analysisThreads)) {
+            final UnmatchedNames names = new UnmatchedNames(documents.resolver());
+            final long[] tally = new long[2]; // alerts, job health records
+            final long count = eachSample(samples, names, driver::sample, n -> {
+                tally[0] += drain(driver.takeAlerts(), sink);
+                tally[1] += drainHealth(driver.takeJobHealth(), healthSink);
+                progress.accept(n);
+            });
+            driver.finish();
             tally[0] += drain(driver.takeAlerts(), sink);
             tally[1] += drainHealth(driver.takeJobHealth(), healthSink);
-            progress.accept(n);
-        });
-        tally[0] += drain(driver.takeAlerts(), sink);
-        tally[1] += drainHealth(driver.takeJobHealth(), healthSink);
-        progress.accept(count);
-        return new Result(count, tally[0], driver.deadLettered(), tally[1], names.counts(), names.examples());
+            progress.accept(count);
+            return new Result(count, tally[0], driver.deadLettered(), tally[1], names.counts(), names.examples());
+        }
     }
 
     /**

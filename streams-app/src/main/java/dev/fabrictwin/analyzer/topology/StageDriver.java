@@ -35,37 +35,67 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import dev.fabrictwin.analyzer.AnalyzerListener;
+import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.analyzer.shard.ShardTick;
 import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.alert.AlertJson;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * The unsharded analyzer topology's stages — port-rates, the lane repartition, the analyzer, the alerts and job-health
- * sinks — run on one thread as Kafka's test driver runs them with one partition per topic, minus the driver: each
- * sample goes through the same processors and their stores in the same order, and the same serdes at the topology's
- * input and output topics (the lane repartition topic and the last-sample store, whose serdes read back what they
- * write, pass their immutable values as they are). Replay's fast path: the test driver spends most of a replay on
- * its own bookkeeping (per-record topic lookups, changelog capture, task commits), not on the analysis.
+ * The analyzer topology's stages — port-rates, the lane repartition, the analyzer (sharded: the shard split, each
+ * shard's analysis and the correlation stage), the alerts and job-health sinks — run on one thread as Kafka's test
+ * driver runs them, minus the driver: each sample goes through the same processors and their stores in the same
+ * order, and the same serdes at the topology's input and output topics (the internal repartition topics and the
+ * last-sample store, whose serdes read back what they write, pass their immutable values as they are). Replay's fast
+ * path: the test driver spends most of a replay on its own bookkeeping (per-record topic lookups, changelog capture,
+ * task commits), not on the analysis.
+ *
+ * <p>Each processor gets its records in the order the driver hands them to it: every processor reads one upstream
+ * only, FIFO, and no two share a writable store. Sharded, one analyzer keeps one analysis per shard, as a test
+ * driver's single task does. With analysis threads ({@link AnalysisThreads}) the analysis runs off the caller's
+ * thread — sharded, each thread an analyzer for its shards, as a cluster gives each shard its own task — and what
+ * follows it gets the outputs in the same order.
  *
  * <p>What the driver never does in a replay, this does not either: wall-clock punctuations (its clock stands still),
  * output at close. A processing exception dead-letters the record and goes on, as {@link DeadLetterHandlers} does.
  */
-public final class StageDriver {
+public final class StageDriver implements AutoCloseable {
 
     private final Topics topics;
     private final long startMs = System.currentTimeMillis();
     private final RatesStage.PortRatesProcessor rates;
+    /** The analysis on the caller's thread; null: on {@link #analysisThreads}. */
     private final AnalyzerProcessor analyzer;
+    /** Sharded: the lane batches' split by shard, and the stage correlating the shards' ticks; else null. */
+    private final ShardSplitter splitter;
+    private final CorrelationProcessor correlation;
+    /** The analysis off the caller's thread; null: on it. */
+    private final AnalysisThreads analysisThreads;
+    private final boolean sharded;
     private final Queue<Record<String, RatesStage.LaneBatch>> laneRecords = new ArrayDeque<>();
+    private final Queue<Record<String, List<PortInterval>>> shardBatches = new ArrayDeque<>();
+    private final Queue<Record<String, ShardTick>> shardTicks = new ArrayDeque<>();
     private final List<byte[]> alerts = new ArrayList<>();
     private final List<byte[]> jobHealth = new ArrayList<>();
     private long deadLettered;
 
-    /** The stages, their global stores holding the fabric's topology document and its jobs. */
+    /** The stages, their global stores holding the fabric's topology document and its jobs; all on the caller's thread. */
     public StageDriver(final AnalyzerSettings settings, final String fabricId, final byte[] topology,
                        final Map<String, byte[]> jobs) {
-        if (settings.sharded() || settings.checkpoints()) {
-            throw new IllegalArgumentException("the stage driver runs the unsharded analysis without checkpoints");
+        this(settings, fabricId, topology, jobs, 0);
+    }
+
+    /**
+     * As above, the analysis on {@code threads} threads of its own (at most one per shard; 0: on the caller's),
+     * everything else on the caller's: call {@link #finish} before taking the last output, {@link #close} after.
+     */
+    public StageDriver(final AnalyzerSettings settings, final String fabricId, final byte[] topology,
+                       final Map<String, byte[]> jobs, final int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("analysis threads must be >= 0, got " + threads);
+        }
+        if (settings.checkpoints()) {
+            throw new IllegalArgumentException("the stage driver runs the analysis without checkpoints");
         }
         this.topics = settings.topics();
         final ByteStore<String, byte[]> topologies = new ByteStore<>(AnalyzerTopology.TOPOLOGY_STORE,
@@ -84,8 +114,29 @@ public final class StageDriver {
         rates = new RatesStage.PortRatesProcessor(settings.tickMs(), settings.lanes(), settings.batchFlushMs(),
             AnalyzerTopology.TOPOLOGY_STORE, AnalyzerListener.NONE);
         rates.init(new Context<>(stores, laneRecords::add));
-        analyzer = new AnalyzerProcessor(settings, AnalyzerListener.NONE);
-        analyzer.init(new Context<String, AnalyzerOutput>(stores, r -> publish(r.value())));
+        sharded = settings.sharded();
+        final Consumer<Record<String, AnalyzerOutput>> analyzed;
+        if (sharded) {
+            splitter = new ShardSplitter(settings.shards(), settings.tickMs());
+            splitter.init(new Context<>(stores, shardBatches::add));
+            // the findings repartition topic: the shard ticks as they are (immutable records, which its serde copies)
+            analyzed = r -> r.value().shardTicks().forEach(
+                t -> shardTicks.add(new Record<>(AnalyzerTopology.FABRIC_KEY, t, r.timestamp())));
+            correlation = new CorrelationProcessor(settings, AnalyzerListener.NONE);
+            correlation.init(new Context<String, AnalyzerOutput>(stores, r -> publish(r.value())));
+        } else {
+            splitter = null;
+            correlation = null;
+            analyzed = r -> publish(r.value());
+        }
+        final Function<Consumer<Record<String, AnalyzerOutput>>, AnalyzerProcessor> analyzerInto = out -> {
+            final AnalyzerProcessor made = new AnalyzerProcessor(settings, AnalyzerListener.NONE);
+            made.init(new Context<>(stores, out));
+            return made;
+        };
+        analyzer = threads == 0 ? analyzerInto.apply(analyzed) : null;
+        analysisThreads = threads == 0 ? null
+            : new AnalysisThreads(Math.min(threads, settings.shards()), analyzerInto, analyzed);
     }
 
     /** One record of {@code telemetry.samples}, keyed by its device, as the topic holds it. */
@@ -97,20 +148,45 @@ public final class StageDriver {
             deadLettered++;
             return;
         }
-        try {
-            rates.process(new Record<>(device, sample, startMs));
-        } catch (RuntimeException e) {
-            deadLettered++;
-        }
+        deadLetterOnFailure(rates::process, new Record<>(device, sample, startMs));
         Record<String, RatesStage.LaneBatch> batch;
         while ((batch = laneRecords.poll()) != null) {
-            // the lane repartition topic: the immutable intervals as they are, since its serde reads back what it
-            // wrote (PortIntervalSerdeTest) and the round trip was a tenth of a replay
-            try {
-                analyzer.process(new Record<>(AnalyzerTopology.FABRIC_KEY, batch.value().intervals(), batch.timestamp()));
-            } catch (RuntimeException e) {
-                deadLettered++;
+            if (splitter == null) {
+                // the lane repartition topic: the immutable intervals as they are, since its serde reads back what it
+                // wrote (PortIntervalSerdeTest) and the round trip was a tenth of a replay
+                analyze(new Record<>(AnalyzerTopology.FABRIC_KEY, batch.value().intervals(), batch.timestamp()));
+            } else {
+                deadLetterOnFailure(splitter::process, batch);
             }
+        }
+        Record<String, List<PortInterval>> part;
+        while ((part = shardBatches.poll()) != null) {
+            analyze(part);
+        }
+        correlate();
+    }
+
+    /** Into the analysis: on this thread, or handed to its threads (the empty batches it skips stay here). */
+    private void analyze(final Record<String, List<PortInterval>> batch) {
+        if (analysisThreads == null) {
+            deadLetterOnFailure(analyzer::process, batch);
+        } else if (!batch.value().isEmpty()) {
+            analysisThreads.hand(batch, sharded);
+        }
+    }
+
+    private void correlate() {
+        Record<String, ShardTick> tick;
+        while ((tick = shardTicks.poll()) != null) {
+            deadLetterOnFailure(correlation::process, tick);
+        }
+    }
+
+    private <T> void deadLetterOnFailure(final Consumer<Record<String, T>> processor, final Record<String, T> record) {
+        try {
+            processor.accept(record);
+        } catch (RuntimeException e) {
+            deadLettered++;
         }
     }
 
@@ -130,8 +206,25 @@ public final class StageDriver {
         return take(jobHealth);
     }
 
+    /** Records whose processing threw, as the topology dead-letters them; all of them once {@link #finish} returned. */
     public long deadLettered() {
-        return deadLettered;
+        return deadLettered + (analysisThreads == null ? 0 : analysisThreads.deadLettered());
+    }
+
+    /** Waits for the analysis threads to analyze every sample given, and passes on what they found. */
+    public void finish() {
+        if (analysisThreads != null) {
+            analysisThreads.finish();
+            correlate();
+        }
+    }
+
+    /** Stops the analysis threads. */
+    @Override
+    public void close() {
+        if (analysisThreads != null) {
+            analysisThreads.close();
+        }
     }
 
     private static List<byte[]> take(final List<byte[]> from) {

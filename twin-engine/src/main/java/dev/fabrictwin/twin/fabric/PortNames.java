@@ -177,6 +177,11 @@ public final class PortNames implements Serializable {
     public static final class Resolver implements Serializable {
         private final PortNames names;
         private final Fabric fabric;
+        /**
+         * By device, its ports by lower-case name; filled at the first name that is no port's exact name (a fabric
+         * has ports, so empty means not yet). A telemetry that spells every name as the topology does never needs it,
+         * and it sorts every port of the fabric: at 32k GPUs a fifth of a replica's build.
+         */
         private final Map<String, Map<String, String>> portsByLowerCase = new HashMap<>();
         /** By device, a port's {@link InterfaceNames#key}; a key two ports share maps to null (never guessed). */
         private final Map<String, Map<String, String>> portsByInterfaceKey = new HashMap<>();
@@ -188,6 +193,12 @@ public final class PortNames implements Serializable {
         Resolver(final PortNames names, final Fabric fabric) {
             this.names = names;
             this.fabric = fabric;
+        }
+
+        private void indexSpellings() {
+            if (!portsByLowerCase.isEmpty()) {
+                return;
+            }
             for (final PortRef p : fabric.ports()) {
                 portsByLowerCase.computeIfAbsent(p.device(), d -> new HashMap<>())
                     .put(p.port().toLowerCase(Locale.ROOT), p.port());
@@ -238,6 +249,7 @@ public final class PortNames implements Serializable {
 
         /** The spellings any fabric has: DNS domain, case, logical unit, quoted list keys. */
         private Resolution builtIn(final String device, final String port) {
+            indexSpellings();
             String d = unquote(device);
             if (!portsByLowerCase.containsKey(d) && d.indexOf('.') > 0) {
                 d = d.substring(0, d.indexOf('.'));
