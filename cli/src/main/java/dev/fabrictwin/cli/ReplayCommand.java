@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Run a capture of canonical samples through the same Kafka Streams topology 'analyze' runs, without a "
-            + "broker (its stages called directly; with --shards, on Kafka's TopologyTestDriver), and write every alert record (OPEN, UPDATE, RESOLVED) as JSON lines.",
+            + "broker (its stages called directly; with --shards, the shards' analyses on a thread per core), and write every alert record (OPEN, UPDATE, RESOLVED) as JSON lines.",
         "The fabric and the declared jobs come from a scenario (its faults are not read) or from the documents "
             + "'analyze' reads from its topics: --topology (as 'topology import --out' writes it) and --jobs (as "
             + "'jobs import --out' writes them; none: a fabric no scheduler declares jobs on). The sample interval is "
