@@ -260,16 +260,22 @@ public final class SampleJson {
     public static long parseUnsigned(final String text, final String name) throws SampleFormatException {
         final String s = text.trim();
         if (s.startsWith("-")) {
-            throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + s);
+            throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative: " + cut(s));
         }
         if (s.length() <= 18 && isAsciiDigits(s)) {
             return Long.parseLong(s); // below 10^18, so within a long: the common case without a BigInteger per value
         }
-        if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(Character::isDigit)) {
+        // ASCII digits only: BigInteger would also take other scripts' digits (fullwidth '１２３' as 123)
+        if (s.length() > 20 || !isAsciiDigits(s)) {
             throw new SampleFormatException(RejectReason.NON_NUMERIC, "counter " + name + " is not an unsigned integer: '"
-                + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "'");
+                + cut(s) + "'");
         }
         return unsigned(new BigInteger(s), name);
+    }
+
+    /** A rejected value as its error shows it: its first 40 characters. */
+    private static String cut(final String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 
     private static boolean isAsciiDigits(final String s) {
@@ -284,7 +290,7 @@ public final class SampleJson {
         return true;
     }
 
-        private static long unsigned(final BigInteger value, final String name) throws SampleFormatException {
+    private static long unsigned(final BigInteger value, final String name) throws SampleFormatException {
         if (value.signum() < 0) {
             throw new SampleFormatException(RejectReason.NEGATIVE_COUNTER, "counter " + name + " is negative");
         }

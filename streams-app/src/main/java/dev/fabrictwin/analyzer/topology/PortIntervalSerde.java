@@ -231,11 +231,12 @@ public final class PortIntervalSerde {
         final boolean estimated = (flags & 2) != 0;
         final int wraps = in.readInt();
         // immutable maps built directly: PortInterval's Map.copyOf then keeps them as they are
-        final Map.Entry<String, Long>[] increases = new Map.Entry[in.readShort()];
+        // counts unsigned: a sample may carry 32,768 counters or more (the short's bytes are the same below)
+        final Map.Entry<String, Long>[] increases = new Map.Entry[in.readUnsignedShort()];
         for (int i = 0; i < increases.length; i++) {
             increases[i] = Map.entry(readName(in), in.readLong());
         }
-        final Map.Entry<String, Double>[] gauges = new Map.Entry[in.readShort()];
+        final Map.Entry<String, Double>[] gauges = new Map.Entry[in.readUnsignedShort()];
         for (int i = 0; i < gauges.length; i++) {
             gauges[i] = Map.entry(readName(in), in.readDouble());
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +29,18 @@ class PortIntervalSerdeTest {
         assertThat(back.get(0).gap()).isFalse();
         assertThat(back.get(1).estimated()).isFalse();
         assertThat(back.get(1).gap()).isTrue();
+    }
+
+    @Test
+    void shouldCarryMoreCountersThanASignedShortCounts() {
+        final Map<String, Long> increases = new HashMap<>();
+        for (int i = 0; i < 40_000; i++) {
+            increases.put("vendor_counter_" + i, (long) i);
+        }
+        final PortInterval v = new PortInterval("leaf-1", "eth4", 1_000, 2_000, increases, Map.of("tx_bps", 1.0), false, 0,
+            false, false);
+
+        assertThat(PortIntervalSerde.readList(PortIntervalSerde.writeList(List.of(v)))).containsExactly(v);
     }
 
     @Test

@@ -48,6 +48,11 @@ import dev.fabrictwin.twin.telemetry.Sample;
 public final class GnmicAdapter implements FormatAdapter {
 
     public static final String FORMAT = "gnmic";
+    /**
+     * Tags or values beyond which a message takes the tree path: the fast path's repeated-key check scans the keys
+     * before it, so a hostile message of 60k keys would cost 10^9 comparisons there. gnmic's events carry a few.
+     */
+    private static final int FAST_PATH_MAX_KEYS = 64;
 
     private final CounterMapping mapping = CounterMapping.forFormat(FORMAT);
 
@@ -214,7 +219,8 @@ public final class GnmicAdapter implements FormatAdapter {
                     tags = new ArrayList<>(8);
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         final String tag = p.currentName();
-                        if (p.nextToken() != JsonToken.VALUE_STRING || indexOfKey(tags, tag) >= 0) {
+                        if (p.nextToken() != JsonToken.VALUE_STRING || tags.size() == 2 * FAST_PATH_MAX_KEYS
+                            || indexOfKey(tags, tag) >= 0) {
                             return null;
                         }
                         tags.add(tag);
@@ -229,7 +235,7 @@ public final class GnmicAdapter implements FormatAdapter {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         final String key = p.currentName();
                         final InputValue value = scalar(p, p.nextToken());
-                        if (value == null || indexOfKey(values, key) >= 0) {
+                        if (value == null || values.size() == 2 * FAST_PATH_MAX_KEYS || indexOfKey(values, key) >= 0) {
                             return null;
                         }
                         values.add(key);
@@ -270,7 +276,7 @@ public final class GnmicAdapter implements FormatAdapter {
         };
     }
 
-    /** Where {@code key} sits among the keys of key, value, key, value, ...; -1 if absent. Messages have few. */
+    /** Where {@code key} sits among the keys of key, value, key, value, ...; -1 if absent. At most {@link #FAST_PATH_MAX_KEYS}. */
     private static int indexOfKey(final List<?> pairs, final String key) {
         for (int i = 0; i < pairs.size(); i += 2) {
             if (pairs.get(i).equals(key)) {

@@ -121,6 +121,20 @@ class GnmicFastPathTest {
     }
 
     @Test
+    void shouldLeaveAMessageOfManyKeysToTheTree() throws IOException {
+        // the fast path's repeated-key check is quadratic: beyond 64 keys a message takes the tree path, same output
+        final StringBuilder values = new StringBuilder("\"values\":{");
+        for (int i = 0; i < 65; i++) {
+            values.append(i == 0 ? "" : ",").append("\"/interface/statistics/c").append(i).append("\":\"").append(i).append('"');
+        }
+        final String message = "{\"timestamp\":1785000000000000000," + TAGS + "," + values + "}}";
+        try (JsonParser p = new JsonFactory().createParser(message)) {
+            assertThat(new GnmicAdapter().eventFormatFast(p, CONTEXT, new RepeatedKeys())).isNull();
+        }
+        assertSame(message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void shouldGiveWhatTheTreeGivesForEveryMessage() throws IOException {
         final List<byte[]> inputs = new ArrayList<>();
         MESSAGES.forEach(m -> inputs.add(m.getBytes(StandardCharsets.UTF_8)));
