@@ -63,8 +63,7 @@ public final class GnmiUnits {
     /** As {@link #parse(InputStream, ParseContext, IngestSink, String, Converter)}, trying {@code fast} first (may be null). */
     static void parse(final InputStream in, final ParseContext context, final IngestSink sink, final String format,
                       final Converter converter, final FastConverter fast) throws IOException {
-        final Trees t = context.maxRecordBytes() == ParseContext.DEFAULT_MAX_RECORD_BYTES ? DEFAULT_TREES.get()
-            : Trees.of(mapper(context.maxRecordBytes()));
+        final Trees t = trees(context.maxRecordBytes());
         final RepeatedKeys repeated = t.repeated();
         final ObjectReader trees = t.reader();
         final JsonUnitReader reader = new JsonUnitReader(in, context.maxRecordBytes());
@@ -161,19 +160,30 @@ public final class GnmiUnits {
         return maxRecordBytes == ParseContext.DEFAULT_MAX_RECORD_BYTES ? DEFAULT_MAPPER : newMapper(maxRecordBytes);
     }
 
-    /** A tree reader and the listener it tells of repeated keys; cleared before each message. */
-    private record Trees(RepeatedKeys repeated, ObjectReader reader) {
-        static Trees of(final ObjectMapper mapper) {
+    /** A tree reader for a record limit and the listener it tells of repeated keys; cleared before each message. */
+    private record Trees(int maxRecordBytes, RepeatedKeys repeated, ObjectReader reader) {
+        static Trees of(final int maxRecordBytes) {
             final RepeatedKeys repeated = new RepeatedKeys();
-            return new Trees(repeated, KeepFirstJson.reader(mapper, repeated));
+            return new Trees(maxRecordBytes, repeated, KeepFirstJson.reader(mapper(maxRecordBytes), repeated));
         }
     }
 
     /**
-     * The default mapper's reader, one per thread: ingest --from-topic parses one message a call, and making the
-     * reader each time was 2 % of its stream thread. A parse runs to its end on its thread, so one is never shared.
+     * The tree reader of the limit last used on this thread (a run has one): ingest --from-topic parses one message a
+     * call, and making the reader each time was 2 % of its stream thread (a mapper each time, with another limit than
+     * the default, most of it). A parse runs to its end on its thread, so one is never shared.
      */
-    private static final ThreadLocal<Trees> DEFAULT_TREES = ThreadLocal.withInitial(() -> Trees.of(DEFAULT_MAPPER));
+    private static final ThreadLocal<Trees> TREES = ThreadLocal.withInitial(
+        () -> Trees.of(ParseContext.DEFAULT_MAX_RECORD_BYTES));
+
+    private static Trees trees(final int maxRecordBytes) {
+        Trees t = TREES.get();
+        if (t.maxRecordBytes() != maxRecordBytes) {
+            t = Trees.of(maxRecordBytes);
+            TREES.set(t);
+        }
+        return t;
+    }
 
     private static ObjectMapper newMapper(final int maxRecordBytes) {
         final JsonFactory factory = JsonFactory.builder()

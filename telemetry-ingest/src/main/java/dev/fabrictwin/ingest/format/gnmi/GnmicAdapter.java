@@ -1,6 +1,8 @@
 package dev.fabrictwin.ingest.format.gnmi;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -69,7 +71,12 @@ public final class GnmicAdapter implements FormatAdapter {
     @Override
     public void parse(final byte[] message, final ParseContext context, final IngestSink sink) {
         if (!GnmiUnits.parseWhole(message, context, sink, this::eventFormatFast)) {
-            FormatAdapter.super.parse(message, context, sink);
+            // the fast path had its look (a float gauge, say, it leaves to the tree): straight to the tree path
+            try {
+                GnmiUnits.parse(new ByteArrayInputStream(message), context, sink, FORMAT, this::convert, null);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // a byte array cannot fail to read
+            }
         }
     }
 
