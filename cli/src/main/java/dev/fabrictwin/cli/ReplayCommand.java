@@ -119,9 +119,10 @@ final class ReplayCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "replay: sampled ports that meet no topology port, not analyzed: %s; first: %s%n",
                 result.unmatched(), String.join(", ", result.unmatchedExamples()));
         }
-        err.printf(Locale.ROOT, "replay: %s, %d samples, %d alert records (root causes opened: %s), %d dead-lettered -> %s (%.1f s)%n",
-            documents.fabricId(), result.samples(), result.alerts(), opened.isEmpty() ? "none" : opened, result.deadLettered(), out,
-            (System.nanoTime() - t0) / 1e9);
+        final double seconds = (System.nanoTime() - t0) / 1e9;
+        err.printf(Locale.ROOT, "replay: %s, %d samples, %d alert records (root causes opened: %s), %d dead-lettered -> %s "
+                + "(%.1f s, %.1fk samples/s)%n", documents.fabricId(), result.samples(), result.alerts(),
+            opened.isEmpty() ? "none" : opened, result.deadLettered(), out, seconds, result.samples() / seconds / 1e3);
         err.flush();
         return FabricTwin.EXIT_OK;
     }
