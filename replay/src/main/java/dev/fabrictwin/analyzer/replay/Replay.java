@@ -40,9 +40,10 @@ import dev.fabrictwin.twin.scenario.Scenario;
 
 /**
  * Runs the analyzer's real topology over a capture, with no broker: its stages called directly ({@link StageDriver}:
- * several times faster than Kafka's {@link TopologyTestDriver}, same output). It is fed the topology and jobs documents (a scenario's, or files as {@code topology import} and {@code jobs import} write
- * them), then every sample line in file order (as a broker would deliver them), and collects what reaches
- * {@code fabric.alerts}. How a user reproduces an incident from a capture.
+ * several times faster than Kafka's {@link TopologyTestDriver}, same output). It is fed the topology and jobs
+ * documents (a scenario's, or files as {@code topology import} and {@code jobs import} write them), then every sample
+ * line in file order (as a broker would deliver them), and collects what reaches {@code fabric.alerts}. How a user
+ * reproduces an incident from a capture.
  */
 public final class Replay {
 
@@ -73,8 +74,8 @@ public final class Replay {
     }
 
     /**
-     * As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"): every shard's analysis and
-     * the correlation stage run in this thread, as a cluster would run them across its instances.
+     * As above, the analysis cut into {@code shards} shards (docs/analyzer.md, "Sharding"), as a cluster runs them
+     * across its instances: the shards' analyses on a thread per core, the correlation stage on this one.
      */
     public static Result run(final Scenario scenario, final Path samples, final Consumer<Alert> sink,
                              final Consumer<byte[]> healthSink, final LongConsumer progress, final int shards)

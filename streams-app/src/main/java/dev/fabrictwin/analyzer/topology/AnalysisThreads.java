@@ -122,7 +122,7 @@ final class AnalysisThreads implements AutoCloseable {
         /** Touched by the handing thread only. */
         private List<Record<String, List<PortInterval>>> filling = new ArrayList<>(CHUNK);
         private Iterator<List<Record<String, AnalyzerOutput>>> taking = Collections.emptyIterator();
-        /** Touched by this worker's thread only (read after {@link #finish}, which its queues order after). */
+        /** The outputs of the batch being analyzed: touched by this worker's thread only. */
         private List<Record<String, AnalyzerOutput>> outputs;
         private volatile long deadLettered;
         private volatile Throwable failure;
@@ -167,7 +167,9 @@ final class AnalysisThreads implements AutoCloseable {
         void send() {
             try {
                 while (!todo.offer(filling, 100, TimeUnit.MILLISECONDS)) {
-                    failIf(done.peek() == FAILED ? FAILED : null);
+                    if (failure != null) { // it takes no more: fail now, not when its outputs are reached
+                        failIf(FAILED);
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
