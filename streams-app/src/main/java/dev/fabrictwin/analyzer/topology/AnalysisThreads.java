@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
@@ -42,7 +43,7 @@ final class AnalysisThreads implements AutoCloseable {
      * {@code threads} analyzer processors, each made by {@code analyzer} around the consumer its outputs go to;
      * {@code downstream} takes their outputs, on the thread that hands the batches out.
      */
-    AnalysisThreads(final int threads, final Function<Consumer<Record<String, AnalyzerOutput>>, AnalyzerProcessor> analyzer,
+    AnalysisThreads(final int threads, final Function<Consumer<Record<String, AnalyzerOutput>>, Processor<String, List<PortInterval>, String, AnalyzerOutput>> analyzer,
                     final Consumer<Record<String, AnalyzerOutput>> downstream) {
         this.downstream = downstream;
         this.workers = new Worker[threads];
@@ -117,7 +118,7 @@ final class AnalysisThreads implements AutoCloseable {
         private final BlockingQueue<List<Record<String, List<PortInterval>>>> todo = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
         /** Unbounded, so the thread never waits on the reader, which empties it as it hands out more. */
         private final BlockingQueue<List<List<Record<String, AnalyzerOutput>>>> done = new LinkedBlockingQueue<>();
-        private final AnalyzerProcessor analyzer;
+        private final Processor<String, List<PortInterval>, String, AnalyzerOutput> analyzer;
         private final Thread thread;
         /** Touched by the handing thread only. */
         private List<Record<String, List<PortInterval>>> filling = new ArrayList<>(CHUNK);
@@ -127,7 +128,7 @@ final class AnalysisThreads implements AutoCloseable {
         private volatile long deadLettered;
         private volatile Throwable failure;
 
-        Worker(final Function<Consumer<Record<String, AnalyzerOutput>>, AnalyzerProcessor> analyzer, final String name) {
+        Worker(final Function<Consumer<Record<String, AnalyzerOutput>>, Processor<String, List<PortInterval>, String, AnalyzerOutput>> analyzer, final String name) {
             this.analyzer = analyzer.apply(r -> {
                 if (outputs == null) {
                     outputs = new ArrayList<>(1);

@@ -129,14 +129,21 @@ public final class StageDriver implements AutoCloseable {
             correlation = null;
             analyzed = r -> publish(r.value());
         }
-        final Function<Consumer<Record<String, AnalyzerOutput>>, AnalyzerProcessor> analyzerInto = out -> {
-            final AnalyzerProcessor made = new AnalyzerProcessor(settings, AnalyzerListener.NONE);
-            made.init(new Context<>(stores, out));
-            return made;
-        };
-        analyzer = threads == 0 ? analyzerInto.apply(analyzed) : null;
-        analysisThreads = threads == 0 ? null
-            : new AnalysisThreads(Math.min(threads, settings.shards()), analyzerInto, analyzed);
+        if (threads == 0) {
+            analyzer = analyzerInto(settings, stores, analyzed);
+            analysisThreads = null;
+        } else {
+            analyzer = null;
+            analysisThreads = new AnalysisThreads(Math.min(threads, settings.shards()),
+                out -> analyzerInto(settings, stores, out), analyzed);
+        }
+    }
+
+    private AnalyzerProcessor analyzerInto(final AnalyzerSettings settings, final Map<String, StateStore> stores,
+                                           final Consumer<Record<String, AnalyzerOutput>> out) {
+        final AnalyzerProcessor made = new AnalyzerProcessor(settings, AnalyzerListener.NONE);
+        made.init(new Context<>(stores, out));
+        return made;
     }
 
     /** One record of {@code telemetry.samples}, keyed by its device, as the topic holds it. */
