@@ -6,10 +6,17 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.common.serialization.Deserializer;
@@ -18,6 +25,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
 import dev.fabrictwin.analyzer.rates.PortInterval;
+import dev.fabrictwin.twin.fabric.Quoted;
+import dev.fabrictwin.twin.telemetry.FrozenMap;
 
 /**
  * Compact binary form of a {@link PortInterval} for the analyzer's internal repartition topic: every interval
@@ -48,6 +57,10 @@ public final class PortIntervalSerde {
         if (list == null) {
             return null;
         }
+        final byte[] read = LAST_READ.get().bytesOf(list);
+        if (read != null) {
+            return read;
+        }
         final Out out = new Out(64 + 200 * list.size());
         out.writeByte(VERSION);
         out.writeInt(list.size());
@@ -61,17 +74,20 @@ public final class PortIntervalSerde {
         if (bytes == null) {
             return null;
         }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            checkVersion(in.readByte());
-            final int n = in.readInt();
-            final List<PortInterval> out = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                out.add(readBody(in));
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        final In in = new In(bytes);
+        checkVersion(in.readByte());
+        final int n = in.readInt();
+        if (n < 0 || n > bytes.length) { // each interval takes bytes: a count past them is a broken record
+            throw new IllegalArgumentException("port-interval batch of " + n + " intervals in " + bytes.length + " bytes");
         }
+        final List<PortInterval> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(readBody(in));
+        }
+        in.requireEnd();
+        final List<PortInterval> batch = Collections.unmodifiableList(out);
+        LAST_READ.get().remember(batch, bytes);
+        return batch;
     }
 
     private static void checkVersion(final byte version) {
@@ -202,46 +218,159 @@ public final class PortIntervalSerde {
         }
     }
 
-    private static String readName(final DataInputStream in) throws IOException {
-        final int code = in.readUnsignedByte();
-        return code == 0 ? in.readUTF() : WireNames.name(code);
-    }
-
     static PortInterval read(final byte[] bytes) {
         if (bytes == null) {
             return null;
         }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            checkVersion(in.readByte());
-            return readBody(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        final In in = new In(bytes);
+        checkVersion(in.readByte());
+        final PortInterval interval = readBody(in);
+        in.requireEnd();
+        return interval;
     }
 
-    @SuppressWarnings("unchecked")
-    private static PortInterval readBody(final DataInputStream in) throws IOException {
+    private static PortInterval readBody(final In in) {
         final String device = canonical(in.readUTF());
         final String port = canonical(in.readUTF());
         final long t0 = in.readLong();
         final long t1 = in.readLong();
-        final boolean reset = in.readBoolean();
-        final int flags = in.readUnsignedByte();
+        final boolean reset = in.readByte() != 0;
+        final int flags = in.readByte() & 0xFF;
         final boolean gap = (flags & 1) != 0;
         final boolean estimated = (flags & 2) != 0;
         final int wraps = in.readInt();
-        // immutable maps built directly: PortInterval's Map.copyOf then keeps them as they are
         // counts unsigned: a sample may carry 32,768 counters or more (the short's bytes are the same below)
-        final Map.Entry<String, Long>[] increases = new Map.Entry[in.readUnsignedShort()];
-        for (int i = 0; i < increases.length; i++) {
-            increases[i] = Map.entry(readName(in), in.readLong());
+        final Names increaseNames = new Names();
+        final int nIncreases = in.readUnsignedShort();
+        final FrozenMap.Builder<Long> increases = new FrozenMap.Builder<>(nIncreases);
+        for (int i = 0; i < nIncreases; i++) {
+            increases.putAbsent(increaseNames.distinct(in), in.readLong());
         }
-        final Map.Entry<String, Double>[] gauges = new Map.Entry[in.readUnsignedShort()];
-        for (int i = 0; i < gauges.length; i++) {
-            gauges[i] = Map.entry(readName(in), in.readDouble());
+        final Names gaugeNames = new Names();
+        final int nGauges = in.readUnsignedShort();
+        final FrozenMap.Builder<Double> gauges = new FrozenMap.Builder<>(nGauges);
+        for (int i = 0; i < nGauges; i++) {
+            gauges.putAbsent(gaugeNames.distinct(in), Double.longBitsToDouble(in.readLong()));
         }
-        return new PortInterval(device, port, t0, t1, Map.ofEntries(increases), Map.ofEntries(gauges), reset, wraps, gap,
-            estimated);
+        return new PortInterval(device, port, t0, t1, increases.build(), gauges.build(), reset, wraps, gap, estimated);
+    }
+
+    /**
+     * The names of one map as they are read, each refused if it came before (a map's keys are distinct; a record
+     * that repeats one is broken): coded names by a bit each, names written as text in a set made only for them.
+     */
+    private static final class Names {
+        private long codesSeen;
+        private Set<String> textSeen;
+
+        String distinct(final In in) {
+            final int code = in.readByte() & 0xFF;
+            if (code != 0) {
+                final String name = WireNames.name(code);
+                final long bit = 1L << code; // codes are 1..63
+                if ((codesSeen & bit) != 0) {
+                    throw new IllegalArgumentException("port interval repeats the name " + name);
+                }
+                codesSeen |= bit;
+                return name;
+            }
+            final String name = in.readUTF();
+            if (textSeen == null) {
+                textSeen = new HashSet<>();
+            }
+            if (!textSeen.add(name)) {
+                throw new IllegalArgumentException("port interval repeats the name " + Quoted.of(name));
+            }
+            return name;
+        }
+    }
+
+    /**
+     * Reads what {@link Out} wrote (the bytes of a {@link DataOutputStream}) straight from the array: a
+     * {@code DataInputStream} over it, and {@code Map.ofEntries} hashing every name, were two thirds of reading a lane.
+     */
+    private static final class In {
+        private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+        private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+        private final byte[] buf;
+        private int pos;
+
+        In(final byte[] buf) {
+            this.buf = buf;
+        }
+
+        private int take(final int n) {
+            if (n > buf.length - pos) {
+                throw new IllegalArgumentException("port-interval record ends early (" + buf.length + " bytes)");
+            }
+            final int at = pos;
+            pos += n;
+            return at;
+        }
+
+        byte readByte() {
+            return buf[take(1)];
+        }
+
+        int readUnsignedShort() {
+            final int at = take(2);
+            return (buf[at] & 0xFF) << 8 | buf[at + 1] & 0xFF;
+        }
+
+        int readInt() {
+            return (int) INT.get(buf, take(4));
+        }
+
+        long readLong() {
+            return (long) LONG.get(buf, take(8));
+        }
+
+        /** As {@link DataInputStream#readUTF}: ASCII (what names are) without a decoder, the rest through it. */
+        String readUTF() {
+            final int n = readUnsignedShort();
+            final int at = take(n);
+            for (int i = at; i < at + n; i++) {
+                if (buf[i] <= 0) { // a NUL is written as two bytes, so a zero byte or any above 0x7F is not ASCII
+                    return utfThroughStream(at - 2, n + 2);
+                }
+            }
+            return new String(buf, at, n, StandardCharsets.ISO_8859_1);
+        }
+
+        private String utfThroughStream(final int from, final int length) {
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(buf, from, length))) {
+                return in.readUTF();
+            } catch (IOException e) {
+                throw new IllegalArgumentException("port-interval record has a malformed name: " + e.getMessage(), e);
+            }
+        }
+
+        void requireEnd() {
+            if (pos != buf.length) {
+                throw new IllegalArgumentException("port-interval record has " + (buf.length - pos) + " bytes past its end");
+            }
+        }
+    }
+
+    /**
+     * The batch the lanes' deserializer last gave this thread, and its bytes: the analysis journals the very batch it
+     * was handed ({@link AnalysisCheckpoints}), whose bytes are then these, not written again (a sixth of the lanes'
+     * serde). By identity, and the batch is unmodifiable, so the bytes are the batch's.
+     */
+    private static final ThreadLocal<LastRead> LAST_READ = ThreadLocal.withInitial(LastRead::new);
+
+    private static final class LastRead {
+        private List<PortInterval> batch;
+        private byte[] bytes;
+
+        void remember(final List<PortInterval> batch, final byte[] bytes) {
+            this.batch = batch;
+            this.bytes = bytes;
+        }
+
+        byte[] bytesOf(final List<PortInterval> list) {
+            return list == batch ? bytes : null;
+        }
     }
 
     /**

@@ -22,6 +22,9 @@ final class WireNames {
     private static final Map<String, Integer> CODES = new HashMap<>();
 
     static {
+        if (NAMES.size() > 63) { // readers keep the codes they met in a long's bits
+            throw new ExceptionInInitializerError("more than 63 wire names");
+        }
         for (int i = 0; i < NAMES.size(); i++) {
             CODES.put(NAMES.get(i), i + 1);
         }

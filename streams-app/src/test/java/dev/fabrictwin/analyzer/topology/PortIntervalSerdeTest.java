@@ -1,11 +1,14 @@
 package dev.fabrictwin.analyzer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -73,6 +76,74 @@ class PortIntervalSerdeTest {
 
         assertThat(PortIntervalSerde.writeList(List.of(v))).isEqualTo(bytes.toByteArray());
         assertThat(PortIntervalSerde.readList(bytes.toByteArray())).containsExactly(v);
+    }
+
+    @Test
+    void shouldRefuseABrokenRecordWithItsReason() {
+        final PortInterval v = new PortInterval("leaf-1", "eth4", 1_000, 2_000, Map.of("tx_bytes", 5L, "vendor_x", 1L),
+            Map.of("tx_bps", 40.0), false, 0, false, false);
+        final byte[] bytes = PortIntervalSerde.writeList(List.of(v));
+
+        assertThatThrownBy(() -> PortIntervalSerde.readList(Arrays.copyOf(bytes, bytes.length - 3)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends early");
+        assertThatThrownBy(() -> PortIntervalSerde.readList(Arrays.copyOf(bytes, bytes.length + 1)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 bytes past its end");
+        final byte[] hugeCount = bytes.clone();
+        hugeCount[1] = 0x7F;
+        assertThatThrownBy(() -> PortIntervalSerde.readList(hugeCount))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intervals in");
+    }
+
+    @Test
+    void shouldRefuseAMapThatRepeatsAName() throws IOException {
+        for (final String name : List.of("tx_bytes", "vendor_x")) { // a coded name, a name written as text
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeByte(2);
+                out.writeInt(1);
+                out.writeUTF("leaf-1");
+                out.writeUTF("eth4");
+                out.writeLong(1_000);
+                out.writeLong(2_000);
+                out.writeBoolean(false);
+                out.writeByte(0);
+                out.writeInt(0);
+                out.writeShort(2);
+                writeName(out, name);
+                out.writeLong(1);
+                writeName(out, name);
+                out.writeLong(2);
+                out.writeShort(0);
+            }
+
+            assertThatThrownBy(() -> PortIntervalSerde.readList(bytes.toByteArray()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("repeats the name");
+        }
+    }
+
+    @Test
+    void shouldKeepTheWrittenOrderOfEachMap() { // the analysis reads a lane's maps in the order replay hands them over
+        final Map<String, Long> increases = new LinkedHashMap<>();
+        List.of("vendor_b", "tx_bytes", "vendor_a", "rx_bytes").forEach(n -> increases.put(n, (long) n.length()));
+        final PortInterval v = new PortInterval("leaf-1", "eth4", 1_000, 2_000, increases, Map.of(), false, 0, false, false);
+
+        final PortInterval back = PortIntervalSerde.readList(PortIntervalSerde.writeList(List.of(v))).get(0);
+
+        assertThat(back.increases().keySet()).containsExactlyElementsOf(v.increases().keySet());
+    }
+
+    @Test
+    void shouldJournalTheBatchItReadAsTheBytesItCameIn() {
+        final byte[] bytes = PortIntervalSerde.writeList(List.of(new PortInterval("leaf-1", "eth4", 1_000, 2_000,
+            Map.of("tx_bytes", 5L), Map.of(), false, 0, false, false)));
+
+        final List<PortInterval> batch = PortIntervalSerde.readList(bytes);
+
+        assertThat(PortIntervalSerde.writeList(batch)).isSameAs(bytes);
+        assertThatThrownBy(() -> batch.add(batch.get(0))).isInstanceOf(UnsupportedOperationException.class);
+        // an equal batch that is not the one read is written afresh
+        final byte[] again = PortIntervalSerde.writeList(List.copyOf(batch));
+        assertThat(again).isNotSameAs(bytes).isEqualTo(bytes);
     }
 
     private static void writeName(final DataOutputStream out, final String name) throws IOException {
