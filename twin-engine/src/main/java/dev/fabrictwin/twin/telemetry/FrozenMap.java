@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -12,21 +13,29 @@ import java.util.Set;
 /**
  * An immutable, insertion-ordered map over two arrays, for the small maps of a sample (tens of entries):
  * no per-entry nodes, lookups by linear scan (faster than hashing at this size), and nothing to copy when
- * a {@link Sample} is built from one. Values are boxed only when read through the {@link Map} interface.
+ * a {@link Sample} is built from one. Values are boxed only when read through the {@link Map} interface. A map of
+ * more than {@link #SCAN_MAX} entries (a hostile or unusual sample) also has a hash index, built with it, so neither
+ * building nor reading it grows with the square of its size.
  * Public for the codec (fabric-contract's {@code SampleJson}), which builds a sample's maps as these.
  */
 public final class FrozenMap<V> extends AbstractMap<String, V> implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** Entries up to which lookups scan; above it they hash. */
+    static final int SCAN_MAX = 32;
+
     private final String[] keys;
     private final Object[] values;
     private final int size;
+    /** Key to position, for a map of more than {@link #SCAN_MAX} entries; made again after deserialization. */
+    private transient Map<String, Integer> index;
 
-    private FrozenMap(final String[] keys, final Object[] values, final int size) {
+    private FrozenMap(final String[] keys, final Object[] values, final int size, final Map<String, Integer> index) {
         this.keys = keys;
         this.values = values;
         this.size = size;
+        this.index = index;
     }
 
     public static <V> FrozenMap<V> copyOf(final Map<String, ? extends V> source) {
@@ -78,6 +87,13 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
     }
 
     private int indexOf(final Object key) {
+        if (size > SCAN_MAX) {
+            if (index == null) {
+                index = indexOf(keys, size);
+            }
+            final Integer at = index.get(key);
+            return at == null ? -1 : at;
+        }
         // the codec's keys are interned, and lookups name constants: the same instance, found without comparing text
         for (int i = 0; i < size; i++) {
             if (keys[i] == key) {
@@ -124,11 +140,25 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
         };
     }
 
-    /** Collects entries in order; a repeated key keeps its last value, as a JSON object's would. */
+    private static Map<String, Integer> indexOf(final String[] keys, final int size) {
+        final Map<String, Integer> index = new HashMap<>(size * 2);
+        for (int i = 0; i < size; i++) {
+            index.putIfAbsent(keys[i], i);
+        }
+        return index;
+    }
+
+    /**
+     * Collects entries in order; a repeated key keeps its last value, as a JSON object's would. Keys must not be null,
+     * and a builder is done once built.
+     */
     public static final class Builder<V> {
         private String[] keys;
         private Object[] values;
         private int size;
+        /** Key to position once past {@link #SCAN_MAX} entries: finding a key then costs one lookup, not a scan. */
+        private Map<String, Integer> index;
+        private boolean built;
 
         public Builder(final int capacity) {
             keys = new String[Math.max(4, capacity)];
@@ -136,19 +166,13 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
         }
 
         public Builder<V> put(final String key, final V value) {
-            for (int i = 0; i < size; i++) {
-                if (keys[i].equals(key)) {
-                    values[i] = value;
-                    return this;
-                }
+            final int at = find(key);
+            if (at >= 0) {
+                requireOpen();
+                values[at] = value;
+                return this;
             }
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, size * 2);
-                values = Arrays.copyOf(values, size * 2);
-            }
-            keys[size] = key;
-            values[size++] = value;
-            return this;
+            return append(key, value);
         }
 
         /**
@@ -156,13 +180,7 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
          * building n entries costs n, not n²/2 key comparisons.
          */
         public Builder<V> putAbsent(final String key, final V value) {
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, size * 2);
-                values = Arrays.copyOf(values, size * 2);
-            }
-            keys[size] = key;
-            values[size++] = value;
-            return this;
+            return append(key, value);
         }
 
         /** Adds an entry unless its key is present (the first value stays); false if it was. One scan, as {@link #put}. */
@@ -170,27 +188,60 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
             if (has(key)) {
                 return false;
             }
+            append(key, value);
+            return true;
+        }
+
+        /** Whether an entry of this key was added (a scan while the map is small, as {@link #put} does). */
+        public boolean has(final String key) {
+            return find(key) >= 0;
+        }
+
+        private int find(final String key) {
+            if (key == null) {
+                throw new NullPointerException("a FrozenMap key must not be null");
+            }
+            if (index != null) {
+                final Integer at = index.get(key);
+                return at == null ? -1 : at;
+            }
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private Builder<V> append(final String key, final V value) {
+            requireOpen();
+            if (key == null) {
+                throw new NullPointerException("a FrozenMap key must not be null");
+            }
             if (size == keys.length) {
                 keys = Arrays.copyOf(keys, size * 2);
                 values = Arrays.copyOf(values, size * 2);
             }
             keys[size] = key;
-            values[size++] = value;
-            return true;
+            values[size] = value;
+            if (index != null) {
+                index.putIfAbsent(key, size);
+            } else if (size + 1 > SCAN_MAX) {
+                index = indexOf(keys, size + 1);
+            }
+            size++;
+            return this;
         }
 
-        /** Whether an entry of this key was added (a sample's maps are small: a scan, as {@link #put} does). */
-        public boolean has(final String key) {
-            for (int i = 0; i < size; i++) {
-                if (keys[i].equals(key)) {
-                    return true;
-                }
+        private void requireOpen() {
+            if (built) {
+                throw new IllegalStateException("this FrozenMap builder was built: it cannot change the map it made");
             }
-            return false;
         }
 
         public FrozenMap<V> build() {
-            return new FrozenMap<>(keys, values, size);
+            built = true;
+            return new FrozenMap<>(keys, values, size, index);
         }
     }
 }
