@@ -106,6 +106,7 @@ class IngestVerdictConsistencyTest {
         duplicateKey(all);
         longNames(all);
         emptySample(all);
+        tooManyValues(all);
         tinyTimestamps(all);
         return all.stream();
     }
@@ -220,6 +221,27 @@ class IngestVerdictConsistencyTest {
                 in("perfquery", "leaf-1", "# Port extended counters: Lid 7 port 1 (CapMask: 0x5300)\nPortSelect:....1\n"),
                 in("rdma", "leaf-1", rdma("\"ifindex\":0")))) {
             all.add(Arguments.of("a sample with neither counters nor gauges", i, empty));
+        }
+    }
+
+    /** 20,000 counters on one port (a 1 MiB record of short names could carry 150,000): oversized in every format. */
+    private static void tooManyValues(final List<Arguments> all) {
+        final int n = 20_000;
+        final Verdict oversized = Verdict.rejected("oversized", "sample for leaf-1/eth0 carries " + n
+            + " counters and 0 gauges: more than the 16384 of each a sample may carry");
+        final StringBuilder json = new StringBuilder();
+        final StringBuilder influx = new StringBuilder();
+        final StringBuilder ethtool = new StringBuilder("# ethtool -S eth0\nNIC statistics:\n");
+        for (int c = 0; c < n; c++) {
+            json.append(c == 0 ? "" : ",").append("\"c").append(c).append("\":1");
+            influx.append(c == 0 ? "" : ",").append('c').append(c).append("=1i");
+            ethtool.append("     c").append(c).append(": 1\n");
+        }
+        for (final Input i : List.of(
+                in("canonical", null, canonical("leaf-1", "eth0", NOW, json.toString())),
+                in("influx", null, "net,host=leaf-1,interface=eth0 " + influx + " " + NOW_NS + "\n"),
+                in("ethtool", "leaf-1", ethtool.toString()))) {
+            all.add(Arguments.of("20,000 counters on one port", i, oversized));
         }
     }
 

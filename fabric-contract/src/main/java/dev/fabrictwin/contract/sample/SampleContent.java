@@ -9,7 +9,7 @@ import dev.fabrictwin.twin.telemetry.Sample;
  * What a sample must carry to be telemetry, whoever reads it: ingest's validator (every format) and the analyzer,
  * which reads {@code telemetry.samples} as any producer wrote it. One rule, one reason and one message each, so the
  * same sample gets the same verdict on either side: a timestamp in epoch milliseconds, at least
- * one counter or gauge, and no canonical gauge below zero.
+ * one counter or gauge, at most {@link #MAX_VALUES} of each, and no canonical gauge below zero.
  */
 public final class SampleContent {
 
@@ -19,6 +19,12 @@ public final class SampleContent {
      */
     public static final Instant EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
     private static final long EARLIEST_MS = EARLIEST.toEpochMilli();
+    /**
+     * Counters, and gauges, one sample may carry: far above any device's (a switch port's per-queue and per-priority
+     * statistics run to hundreds) and below what the analyzer's binary forms count in 16 bits; a 1 MiB record of short
+     * names could otherwise carry 150,000.
+     */
+    public static final int MAX_VALUES = 16_384;
 
     private SampleContent() {
     }
@@ -36,6 +42,16 @@ public final class SampleContent {
         if (s.counters().isEmpty() && s.gauges().isEmpty()) {
             throw new SampleFormatException(RejectReason.NO_COUNTERS, "sample for " + s.device() + "/" + s.port()
                 + " carries no counters or gauges");
+        }
+    }
+
+    /** OVERSIZED for a sample of more than {@link #MAX_VALUES} counters, or gauges. */
+    public static void requireFewValues(final Sample s) throws SampleFormatException {
+        final int most = Math.max(s.counters().size(), s.gauges().size());
+        if (most > MAX_VALUES) {
+            throw new SampleFormatException(RejectReason.OVERSIZED, "sample for " + s.device() + "/" + s.port()
+                + " carries " + s.counters().size() + " counters and " + s.gauges().size() + " gauges: more than the "
+                + MAX_VALUES + " of each a sample may carry");
         }
     }
 

@@ -16,31 +16,75 @@ import dev.fabrictwin.contract.sample.SampleSerde;
 import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
- * Values of the rates stage's store ({@link RatesStage#LAST_SAMPLE_STORE}): each port's last sample, written once
- * or twice per sample and changelogged, so a compact binary form rather than canonical JSON (its writer was about a
+ * Values of the rates stage's store ({@link RatesStage#LAST_SAMPLE_STORE}): each port's last samples, one written
+ * per sample and changelogged, so a compact binary form rather than canonical JSON (its writer was about a
  * tenth of the stream threads' time). A leading version byte below the printable range tells it from the canonical
  * JSON the store held before, which is still read: the changelog of a running deployment holds it.
  *
  * <p>Version 1: the byte 1, ts (8 bytes), device, port, source (each a 2-byte length and UTF-8), the counters
  * (2-byte count; each a name and 8 bytes, unsigned 64-bit as it is held) and the gauges (2-byte count; each a name
  * and an IEEE double). A name is a {@link WireNames} code byte, or 0 and the name as text.
+ *
+ * <p>The store holds {@link HeldSample}s ({@link #HELD}): version 2 is the byte 2, the sample's batch number (8
+ * bytes), then version 1's fields after its version byte; version 3, a partition's mark, the byte 3 and the number of
+ * the last batch sent. A value of version 1 or canonical JSON reads as a sample of no number
+ * ({@link HeldSample#UNNUMBERED}).
  */
 final class LastSampleSerde {
 
     static final Serde<Sample> INSTANCE = Serdes.serdeFrom((Serializer<Sample>) (topic, sample) -> write(sample),
         (Deserializer<Sample>) (topic, bytes) -> read(bytes));
 
+    static final Serde<HeldSample> HELD = Serdes.serdeFrom((Serializer<HeldSample>) (topic, held) -> writeHeld(held),
+        (Deserializer<HeldSample>) (topic, bytes) -> readHeld(bytes));
+
     private static final byte VERSION = 1;
+    private static final byte HELD_VERSION = 2;
+    private static final byte MARK_VERSION = 3;
 
     private LastSampleSerde() {
     }
 
     static byte[] write(final Sample sample) {
-        if (sample == null) {
+        return sample == null ? null : write(sample, VERSION, 0);
+    }
+
+    static byte[] writeHeld(final HeldSample held) {
+        if (held == null) {
             return null;
         }
-        final Writer out = new Writer(64 + 12 * (sample.counters().size() + sample.gauges().size()));
-        out.put(VERSION);
+        if (held.isMark()) {
+            final Writer out = new Writer(9);
+            out.put(MARK_VERSION);
+            out.putLong(held.batch());
+            return out.bytes();
+        }
+        return write(held.sample(), HELD_VERSION, held.batch());
+    }
+
+    static HeldSample readHeld(final byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        if (bytes.length > 0 && (bytes[0] == HELD_VERSION || bytes[0] == MARK_VERSION)) {
+            if (bytes[0] == MARK_VERSION && bytes.length != 9) {
+                throw new IllegalArgumentException("last-sample mark of " + bytes.length + " bytes, not 9");
+            }
+            if (bytes.length < 9) {
+                throw new IllegalArgumentException("truncated last-sample record of " + bytes.length + " bytes");
+            }
+            final long batch = ByteBuffer.wrap(bytes, 1, 8).getLong();
+            return new HeldSample(bytes[0] == MARK_VERSION ? null : readBody(bytes, 9), batch);
+        }
+        return new HeldSample(read(bytes), HeldSample.UNNUMBERED);
+    }
+
+    private static byte[] write(final Sample sample, final byte version, final long batch) {
+        final Writer out = new Writer(72 + 12 * (sample.counters().size() + sample.gauges().size()));
+        out.put(version);
+        if (version == HELD_VERSION) {
+            out.putLong(batch);
+        }
         out.putLong(sample.ts());
         out.putText(sample.device());
         out.putText(sample.port());
@@ -69,8 +113,13 @@ final class LastSampleSerde {
         if (bytes[0] != VERSION) {
             throw new IllegalArgumentException("unknown last-sample encoding version " + bytes[0]);
         }
+        return readBody(bytes, 1);
+    }
+
+    /** Version 1's fields from {@code offset}. */
+    private static Sample readBody(final byte[] bytes, final int offset) {
         try {
-            final ByteBuffer in = ByteBuffer.wrap(bytes, 1, bytes.length - 1);
+            final ByteBuffer in = ByteBuffer.wrap(bytes, offset, bytes.length - offset);
             final long ts = in.getLong();
             final String device = text(in);
             final String port = text(in);

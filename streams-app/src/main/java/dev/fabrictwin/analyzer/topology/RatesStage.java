@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -79,7 +78,7 @@ final class RatesStage {
                                                           final long batchFlushMs, final String topologyStore,
                                                           final AnalyzerListener listener) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
-            Serdes.String(), LastSampleSerde.INSTANCE).withCachingDisabled());
+            Serdes.String(), LastSampleSerde.HELD).withCachingDisabled());
         final TopicSpec<String, Sample> samples = topics.samples();
         return builder
             .stream(samples.name(), Consumed.with(samples.keySerde(), samples.valueSerde()).withName("samples-source"))
@@ -92,16 +91,19 @@ final class RatesStage {
     }
 
     /**
-     * Emits {@link LaneBatch}es of the {@link PortInterval}s its samples yield. The store keeps each port's last
-     * sample under {@code device/port}. The store has no cache: each write goes to the changelog at once, in the
-     * transaction of the lane records it goes with. A cache sends its writes when it is flushed, and Kafka Streams also
-     * flushes it when it closes a task dirty (KAFKA-8972), into whatever transaction comes next: AnalyzerChaosTest
-     * traced a restarted task whose stored samples stood behind a lane record already committed, and an interval
-     * overlapping one already counted.
+     * Emits {@link LaneBatch}es of the {@link PortInterval}s its samples yield. The store has no cache: each write goes
+     * to the changelog at once, in the transaction of the lane records it goes with. A cache sends its writes when it
+     * is flushed, and Kafka Streams also flushes it when it closes a task dirty (KAFKA-8972), into whatever transaction
+     * comes next: AnalyzerChaosTest traced a restarted task whose stored samples stood behind a lane record already
+     * committed, and an interval overlapping one already counted.
      *
-     * <p>While intervals are held back for batching, a port's key keeps the sample its pending interval starts
-     * from, and the sample that ends it waits under a pending key ({@link #PENDING_SUFFIX}): a task restarted from a
-     * commit taken mid-batch sends that interval again, so nothing is lost, counted twice or made longer.
+     * <p>Each port has two slots in the store ({@code device/port} and {@code device/port} + {@link #SECOND_SLOT}),
+     * each a sample with the number of the lane batch its interval went into ({@link HeldSample}), and the partition
+     * has a mark: the number of the last batch sent ({@link #SENT_MARK}, written with each batch). A sample is written
+     * once, as it arrives: into the slot of the port's newest sample if that one's interval still waits in the same
+     * batch, else into the other slot, so the other slot always holds what the pending interval starts from. A task
+     * restarted from a commit taken mid-batch finds, per port, a newest sample numbered past the mark, and sends its
+     * interval again, so nothing is lost, counted twice or made longer, for one changelog record per sample.
      *
      * <p>A sample that is not telemetry (a timestamp before 2000, no value at all, a negative canonical gauge:
      * {@link SampleContent}, as ingest judges it) or whose clock is wrong ({@link TimeGate}) is dead-lettered with its
@@ -131,20 +133,22 @@ final class RatesStage {
         /** Null without a topology store: every name is kept. */
         private KnownPorts known;
         private ProcessorContext<String, LaneBatch> context;
-        private KeyValueStore<String, Sample> last;
-        /** Each port's last sample (pending ones included): saves a store read; the store stays the truth on restart. */
-        private final Map<String, Sample> latest = new HashMap<>();
+        private KeyValueStore<String, HeldSample> last;
+        /** Each port's newest sample and its slot: saves store reads; the store stays the truth on restart. */
+        private final Map<String, Newest> latest = new HashMap<>();
         /**
-         * Store key of a port's sample whose interval waits in the pending batch: written as the sample arrives, so a
-         * crash between a commit and the batch going out loses nothing (the restarted task sends that interval
-         * again); removed when the batch goes out.
+         * Suffix of a port's second slot. Its text is that of the key the sample of a pending interval waited under
+         * before batches were numbered, so a store written then reads as the two slots it was.
          */
-        static final String PENDING_SUFFIX = "\u0000pending";
+        static final String SECOND_SLOT = "\u0000pending";
+        /** Key of the partition's mark (no port's key: those have a '/'). */
+        static final String SENT_MARK = "\u0000sent";
 
-        /** Batching: intervals not sent yet, their tick, and the store writes of the samples that made them. */
+        /** Batching: intervals not sent yet, and their tick. */
         private final List<PortInterval> pending = new ArrayList<>();
-        private final Map<String, Sample> pendingWrites = new LinkedHashMap<>();
         private long pendingTick = Long.MIN_VALUE;
+        /** Number of the last batch sent; the pending batch is the next. */
+        private long sent;
         private boolean recovered;
         private boolean warnedAhead;
         private long newestTs = Long.MIN_VALUE;
@@ -182,8 +186,8 @@ final class RatesStage {
             // and its replayed samples would be skipped as stale, their intervals lost (RatesReviveTest)
             latest.clear();
             pending.clear();
-            pendingWrites.clear();
             pendingTick = Long.MIN_VALUE;
+            sent = 0;
             recovered = false;
             warnedAhead = false;
             newestTs = Long.MIN_VALUE;
@@ -210,16 +214,15 @@ final class RatesStage {
             flush();
             final long before = newestTs - FORGET_AFTER_MS;
             final List<String> silent = new ArrayList<>();
-            try (KeyValueIterator<String, Sample> it = last.all()) {
-                it.forEachRemaining(kv -> {
-                    if (kv.value == null || kv.value.ts() < before) {
-                        silent.add(kv.key);
-                    }
-                });
-            }
-            silent.forEach(key -> {
-                last.delete(key);
-                latest.remove(key);
+            slotsByPort().forEach((portKey, slots) -> {
+                if (slots.newest() == null || slots.newest().sample().ts() < before) {
+                    silent.add(portKey);
+                }
+            });
+            silent.forEach(portKey -> {
+                last.delete(portKey);
+                last.delete(portKey + SECOND_SLOT);
+                latest.remove(portKey);
             });
             silent.stream().map(key -> key.substring(0, key.lastIndexOf('/'))).distinct()
                 .filter(device -> partitionTime.latest(device) != null && partitionTime.latest(device) < before)
@@ -232,6 +235,7 @@ final class RatesStage {
             // each refusal is dead-lettered by the processing handler and counted under its reason
             SampleContent.requireEpochMillis(sample);
             SampleContent.requireValues(sample);
+            SampleContent.requireFewValues(sample); // the lanes and the store count them in 16 bits
             SampleContent.requireNonNegativeGauges(sample); // a broken reading must not become a rate or a queue
             final Optional<String> refused = clocks.judge(sample.device(), sample.ts(), context.currentSystemTimeMs());
             if (refused.isPresent()) {
@@ -247,14 +251,16 @@ final class RatesStage {
             partitionTime.advance(sample.device(), sample.ts());
             noteClockAhead(sample.device());
             final String portKey = sample.device() + "/" + sample.port();
-            final PortRates.Step step = PortRates.next(previous(portKey), sample, nominalIntervalMs);
+            final Newest previous = previous(portKey);
+            final PortRates.Step step = PortRates.next(previous == null ? null : previous.sample(), sample,
+                nominalIntervalMs);
             if (step.late()) {
                 noteAheadOfStore(portKey, sample);
                 return; // its interval is covered by the samples around it
             }
-            latest.put(portKey, sample);
             if (batchFlushMs == 0) {
-                last.put(portKey, sample);
+                latest.put(portKey, new Newest(sample, sent, false));
+                last.put(portKey, new HeldSample(sample, sent));
                 step.interval().ifPresent(i -> context.forward(record.withValue(new LaneBatch(lane, List.of(i)))
                     .withTimestamp(laneStamp(i.t1()))));
                 return;
@@ -268,8 +274,68 @@ final class RatesStage {
                 }
                 pending.add(interval);
             }
-            pendingWrites.put(portKey, sample);
-            last.put(portKey + PENDING_SUFFIX, sample);
+            // the newest sample's slot while its interval waits in this batch (the other keeps where it starts from);
+            // a sample that made no interval has none to send again: numbered as sent
+            final boolean second = previous != null && (previous.batch() > sent) == previous.second();
+            hold(portKey, new Newest(sample, step.interval().isPresent() ? sent + 1 : sent, second));
+        }
+
+        private void hold(final String portKey, final Newest newest) {
+            latest.put(portKey, newest);
+            last.put(newest.second() ? portKey + SECOND_SLOT : portKey, new HeldSample(newest.sample(), newest.batch()));
+        }
+
+        /** A port's newest sample, the batch its interval went into or waits in, and which of its slots holds it. */
+        private record Newest(Sample sample, long batch, boolean second) {
+        }
+
+        /** A port's two slots as the store has them, either null. */
+        private record Slots(HeldSample first, HeldSample second) {
+            HeldSample newest() {
+                if (first == null || second == null) {
+                    return first == null ? second : first;
+                }
+                return second.sample().ts() > first.sample().ts() ? second : first;
+            }
+
+            HeldSample other() {
+                final HeldSample newest = newest();
+                return newest == first ? second : first;
+            }
+
+            /**
+             * Whether the newest sample's interval was not sent. Numbered, by the partition's mark; stored before numbers,
+             * as then: a sample under the second key (then the pending key) newer than the first's.
+             */
+            boolean pendingAfter(final long sentMark) {
+                final HeldSample newest = newest();
+                if (newest == null) {
+                    return false;
+                }
+                return newest.batch() == HeldSample.UNNUMBERED ? newest == second : newest.batch() > sentMark;
+            }
+        }
+
+        /** Every port's slots in the store, and the partition's mark into {@link #sent} if the store has one. */
+        private Map<String, Slots> slotsByPort() {
+            final Map<String, Slots> ports = new HashMap<>();
+            try (KeyValueIterator<String, HeldSample> it = last.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.value == null) {
+                        return;
+                    }
+                    if (kv.value.isMark()) {
+                        sent = Math.max(sent, kv.value.batch());
+                        return;
+                    }
+                    final boolean second = kv.key.endsWith(SECOND_SLOT);
+                    final String portKey = second ? kv.key.substring(0, kv.key.length() - SECOND_SLOT.length()) : kv.key;
+                    ports.merge(portKey, second ? new Slots(null, kv.value) : new Slots(kv.value, null),
+                        (a, b) -> new Slots(a.first() != null ? a.first() : b.first(),
+                            a.second() != null ? a.second() : b.second()));
+                });
+            }
+            return ports;
         }
 
         /**
@@ -278,56 +344,49 @@ final class RatesStage {
          * again, sent as the batch they were in.
          */
         private void recoverPendingOnce(final Sample first) {
-            if (recovered || batchFlushMs == 0) {
-                return;
+            if (recovered) {
+                return; // (also without batching: a store a batching run left mid-batch has intervals to send)
             }
             recovered = true;
-            final List<Sample> held = new ArrayList<>();
-            final int[] ports = {0};
-            final long[] newest = {Long.MIN_VALUE};
-            try (KeyValueIterator<String, Sample> it = last.all()) {
-                it.forEachRemaining(kv -> {
-                    if (kv.key.endsWith(PENDING_SUFFIX)) {
-                        if (kv.value != null && stillPending(kv.key, kv.value)) {
-                            held.add(kv.value);
-                        }
-                    } else if (kv.value != null) {
-                        ports[0]++;
-                        newest[0] = Math.max(newest[0], kv.value.ts());
-                    }
-                });
+            final Map<String, Slots> ports = slotsByPort();
+            final long mark = sent;
+            long numbered = sent;
+            long newest = Long.MIN_VALUE;
+            final List<Map.Entry<String, Slots>> held = new ArrayList<>();
+            for (final Map.Entry<String, Slots> port : ports.entrySet()) {
+                final HeldSample sample = port.getValue().newest();
+                numbered = Math.max(numbered, sample.batch());
+                newest = Math.max(newest, sample.sample().ts());
+                if (port.getValue().pendingAfter(mark)) {
+                    held.add(port);
+                }
             }
             // where a (re)started task resumes, against what its store holds: the first thing to read when a
             // restart loses or repeats intervals
-            LOG.info("rates task {} resumes at {}: its store holds {} ports, the newest at {}, and {} samples whose "
-                + "intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
+            LOG.info("rates task {} resumes at {}: its store holds {} ports, the newest at {}, batches sent through {}, "
+                + "and {} samples whose intervals were pending", context.taskId(), first == null ? "a flush" : context.recordMetadata()
                     .map(m -> "offset " + m.offset() + " (" + first.device() + "/" + first.port() + " at " + first.ts() + ")")
-                    .orElse("a sample"), ports[0], newest[0] == Long.MIN_VALUE ? "nothing" : newest[0], held.size());
-            held.sort(Comparator.comparingLong(Sample::ts));
-            for (final Sample sample : held) {
-                final String portKey = sample.device() + "/" + sample.port();
-                PortRates.next(last.get(portKey), sample, nominalIntervalMs).interval().ifPresent(pending::add);
-                latest.put(portKey, sample);
-                pendingWrites.put(portKey, sample);
+                    .orElse("a sample"), ports.size(), newest == Long.MIN_VALUE ? "nothing" : newest, mark, held.size());
+            // numbered past anything stored, so the batch these go out in counts every stored one as sent
+            sent = numbered;
+            held.sort(Comparator.comparingLong(e -> e.getValue().newest().sample().ts()));
+            for (final Map.Entry<String, Slots> port : held) {
+                final Slots slots = port.getValue();
+                final HeldSample other = slots.other();
+                final Sample sample = slots.newest().sample();
+                final Optional<PortInterval> interval = PortRates.next(other == null ? null : other.sample(), sample,
+                    nominalIntervalMs).interval();
+                interval.ifPresent(pending::add);
+                // written again, numbered: a sample stored before numbers would otherwise stay pending by the older
+                // rule, and be sent again at each restart until its port reported
+                hold(port.getKey(), new Newest(sample, interval.isPresent() ? sent + 1 : sent,
+                    slots.newest() == slots.second()));
             }
             flush();
         }
 
-        /**
-         * A pending key's sample whose interval was not sent: newer than the port's sample. One already sent is the
-         * port's sample itself, since {@link #flush} leaves the pending key in place rather than delete it: a delete is
-         * one changelog record per sample, a third of what the stage produced (the pending key is overwritten by the
-         * port's next sample, and forgotten with the port).
-         */
-        private boolean stillPending(final String pendingKey, final Sample held) {
-            final Sample base = last.get(pendingKey.substring(0, pendingKey.length() - PENDING_SUFFIX.length()));
-            return base == null || held.ts() > base.ts();
-        }
-
-        /** Sends the pending batch and makes the store catch up with the samples behind it. */
+        /** Sends the pending batch, and marks it sent in the store (in the transaction that sends it). */
         private void flush() {
-            pendingWrites.forEach(last::put);
-            pendingWrites.clear();
             if (pending.isEmpty()) {
                 return;
             }
@@ -337,6 +396,8 @@ final class RatesStage {
             }
             context.forward(new Record<>(null, new LaneBatch(lane, List.copyOf(pending)), laneStamp(newest)));
             pending.clear();
+            sent++;
+            last.put(SENT_MARK, HeldSample.sentThrough(sent));
         }
 
         /** A lane record's time: its newest interval end, but never past the time the partition's devices support. */
@@ -375,22 +436,25 @@ final class RatesStage {
             if (warnedAhead) {
                 return;
             }
-            final Sample stored = last.get(portKey);
-            final Sample pendingStored = last.get(portKey + PENDING_SUFFIX);
-            final long storedTs = Math.max(stored == null ? Long.MIN_VALUE : stored.ts(),
-                pendingStored == null ? Long.MIN_VALUE : pendingStored.ts());
+            final HeldSample stored = new Slots(last.get(portKey), last.get(portKey + SECOND_SLOT)).newest();
+            final long storedTs = stored == null ? Long.MIN_VALUE : stored.sample().ts();
             if (sample.ts() > storedTs) {
                 warnedAhead = true;
                 LOG.warn("rates task {}: sample {} of {} skipped as late, but its store holds only up to {} and its memory "
                     + "up to {}: intervals would be lost", context.taskId(), sample.ts(), portKey, storedTs,
-                    latest.get(portKey) == null ? "nothing" : latest.get(portKey).ts());
+                    latest.get(portKey) == null ? "nothing" : latest.get(portKey).sample().ts());
             }
         }
 
-        /** The port's last sample: in memory, else from the store (after a restart or a task migration). */
-        private Sample previous(final String portKey) {
-            final Sample cached = latest.get(portKey);
-            return cached != null ? cached : last.get(portKey);
+        /** The port's newest sample: in memory, else from the store (after a restart or a task migration). */
+        private Newest previous(final String portKey) {
+            final Newest cached = latest.get(portKey);
+            if (cached != null) {
+                return cached;
+            }
+            final Slots slots = new Slots(last.get(portKey), last.get(portKey + SECOND_SLOT));
+            final HeldSample newest = slots.newest();
+            return newest == null ? null : new Newest(newest.sample(), newest.batch(), newest == slots.second());
         }
     }
 }

@@ -104,8 +104,8 @@ public final class StageDriver implements AutoCloseable {
         final ByteStore<String, byte[]> jobStore = new ByteStore<>(AnalyzerTopology.JOBS_STORE,
             topics.jobs().keySerde(), AnalyzerTopology.DOCUMENT_BYTES);
         jobs.forEach(jobStore::put);
-        // samples are immutable: held as they are, not serialized at each of the stage's writes (two per sample)
-        final ByteStore<String, Sample> last = ByteStore.holding(RatesStage.LAST_SAMPLE_STORE, Serdes.String());
+        // samples are immutable: held as they are, not serialized at each of the stage's writes (one per sample)
+        final ByteStore<String, HeldSample> last = ByteStore.holding(RatesStage.LAST_SAMPLE_STORE, Serdes.String());
         final ByteStore<String, ?> openAlerts = new ByteStore<>(AnalyzerTopology.OPEN_ALERTS_STORE, Serdes.String(),
             AlertJson.SERDE);
         final Map<String, StateStore> stores = Map.of(topologies.name(), topologies, jobStore.name(), jobStore,
@@ -351,8 +351,8 @@ public final class StageDriver implements AutoCloseable {
         /**
          * By serialized key, in its order; or, for a store {@link #holding} immutable values, by the key itself (its
          * serialization is one-to-one: keys decoded from UTF-8, which makes no lone surrogate) in a hash map, sorted
-         * by serialized key only when iterated: the rates stage writes the last-sample store two or three times per
-         * sample and iterates it once, at its first.
+         * by serialized key only when iterated: the rates stage writes the last-sample store once per sample and
+         * iterates it once, at its first.
          */
         private final Map<Object, Object> map;
         private final boolean byKey;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -61,10 +62,10 @@ class LastSampleSerdeTest {
     void shouldRefuseAnUnknownVersionAndATruncatedRecordInOneLine() {
         final byte[] bytes = LastSampleSerde.write(sample());
         final byte[] future = bytes.clone();
-        future[0] = 2;
+        future[0] = 5;
 
         assertThatThrownBy(() -> LastSampleSerde.read(future))
-            .hasMessage("unknown last-sample encoding version 2");
+            .hasMessage("unknown last-sample encoding version 5");
         assertThatThrownBy(() -> LastSampleSerde.read(Arrays.copyOf(bytes, 20)))
             .hasMessage("truncated last-sample record of 20 bytes");
     }
@@ -73,5 +74,33 @@ class LastSampleSerdeTest {
     void shouldTakeATombstoneForNoSample() {
         assertThat(LastSampleSerde.write(null)).isNull();
         assertThat(LastSampleSerde.read(null)).isNull();
+        assertThat(LastSampleSerde.writeHeld(null)).isNull();
+        assertThat(LastSampleSerde.readHeld(null)).isNull();
+    }
+
+    @Test
+    void shouldReadBackAHeldSampleAndAMarkWithTheirBatchNumbers() {
+        final byte[] held = LastSampleSerde.writeHeld(new HeldSample(sample(), 42));
+        final byte[] mark = LastSampleSerde.writeHeld(HeldSample.sentThrough(1L << 40));
+
+        assertThat(held[0]).isEqualTo((byte) 2);
+        assertThat(held).hasSize(LastSampleSerde.write(sample()).length + 8);
+        assertThat(LastSampleSerde.readHeld(held)).isEqualTo(new HeldSample(sample(), 42));
+        assertThat(mark).hasSize(9);
+        assertThat(LastSampleSerde.readHeld(mark)).satisfies(m -> {
+            assertThat(m.isMark()).isTrue();
+            assertThat(m.batch()).isEqualTo(1L << 40);
+        });
+        assertThatThrownBy(() -> LastSampleSerde.readHeld(Arrays.copyOf(held, 6)))
+            .hasMessage("truncated last-sample record of 6 bytes");
+        assertThatThrownBy(() -> LastSampleSerde.readHeld(Arrays.copyOf(mark, 10)))
+            .hasMessage("last-sample mark of 10 bytes, not 9");
+    }
+
+    @Test
+    void shouldReadASampleStoredBeforeBatchNumbersAsUnnumbered() {
+        for (final byte[] before : List.of(LastSampleSerde.write(sample()), SampleJson.writeBytes(sample()))) {
+            assertThat(LastSampleSerde.readHeld(before)).isEqualTo(new HeldSample(sample(), HeldSample.UNNUMBERED));
+        }
     }
 }

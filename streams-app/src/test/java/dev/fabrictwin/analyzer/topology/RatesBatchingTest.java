@@ -1,5 +1,7 @@
 package dev.fabrictwin.analyzer.topology;
 
+import static dev.fabrictwin.analyzer.topology.RatesStage.PortRatesProcessor.SECOND_SLOT;
+import static dev.fabrictwin.analyzer.topology.RatesStage.PortRatesProcessor.SENT_MARK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -7,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -134,52 +137,110 @@ class RatesBatchingTest {
 
     @Test
     void shouldKeepAPendingSampleInTheStoreSoARestartedTaskSendsItsIntervalAgain() {
-        final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         round("leaf-1", 1_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 1_000);
-
         round("leaf-1", 2_000, 1);
-
         // the interval [1000, 2000] waits in the batch; a commit now would take its sample's offset, so the
-        // sample is in the store beside the one the interval starts from
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 1_000);
-        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(EPOCH + 2_000);
-        final Sample base = store.get("leaf-1/eth0");
-        final Sample held = store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX);
+        // sample is in the store, numbered past the mark, beside the one the interval starts from
+        final Map<String, HeldSample> midBatch = stored();
+        assertThat(midBatch).containsOnlyKeys("leaf-1/eth0", "leaf-1/eth0" + SECOND_SLOT);
+        assertThat(midBatch.get("leaf-1/eth0").sample().ts()).isEqualTo(EPOCH + 1_000);
+        assertThat(midBatch.get("leaf-1/eth0" + SECOND_SLOT).sample().ts()).isEqualTo(EPOCH + 2_000);
+        assertThat(midBatch.get("leaf-1/eth0" + SECOND_SLOT).batch()).isEqualTo(1);
+
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).singleElement().satisfies(b -> assertThat(b).hasSize(1));
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 2_000);
-        // sent: the pending key stays (no delete to log), no newer than the port's sample
-        assertThat(store.get("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX).ts()).isEqualTo(EPOCH + 2_000);
+        // sent: the mark says so, and nothing else is written
+        final Map<String, HeldSample> afterBatch = stored();
+        assertThat(afterBatch.get(SENT_MARK).batch()).isEqualTo(1);
+        assertThat(afterBatch).hasSize(3);
 
         // a task restarted from a commit taken after the batch went out sends nothing of it again
-        driver.close();
-        setUp();
-        final KeyValueStore<String, Sample> after = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
-        after.put("leaf-1/eth0", held);
-        after.put("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX, held);
+        restartFrom(afterBatch);
         round("leaf-1", 3_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
         assertThat(batches.readValuesToList()).extracting(b -> (b.get(0).t0() - EPOCH) + "-" + (b.get(0).t1() - EPOCH))
             .containsExactly("2000-3000");
+        assertThat(stored().get("leaf-1/eth0").sample().ts()).as("written over the older slot").isEqualTo(EPOCH + 3_000);
 
         // a task restarted from a commit taken while [1000, 2000] was pending sends it first, then goes on
-        driver.close();
-        setUp();
-        final KeyValueStore<String, Sample> restored = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
-        restored.put("leaf-1/eth0", base);
-        restored.put("leaf-1/eth0" + RatesStage.PortRatesProcessor.PENDING_SUFFIX, held);
+        restartFrom(midBatch);
         round("leaf-1", 3_000, 1);
         driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
-
         assertThat(batches.readValuesToList()).extracting(b -> (b.get(0).t0() - EPOCH) + "-" + (b.get(0).t1() - EPOCH))
             .containsExactly("1000-2000", "2000-3000");
     }
 
     @Test
+    void shouldStartTheIntervalOfSeveralSamplesInOneBatchWhereTheBatchBeforeLeftIt() {
+        round("leaf-1", 1_000, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+        batches.readValuesToList();
+        round("leaf-1", 1_200, 1); // a port sampled faster than the tick: both intervals in the batch of tick 1
+        round("leaf-1", 1_400, 1);
+
+        restartFrom(stored());
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+
+        // the newest sample went over the slot of the one before it, still pending; the other slot kept 1000
+        assertThat(batches.readValuesToList()).flatExtracting(b -> b)
+            .extracting(i -> (i.t0() - EPOCH) + "-" + (i.t1() - EPOCH)).containsExactly("1000-1400");
+    }
+
+    @Test
+    void shouldReadAStoreWrittenBeforeBatchesWereNumbered() {
+        final Sample base = sample("leaf-1", 1_000);
+        final Sample held = sample("leaf-1", 2_000);
+        final Sample other = sample("leaf-2", 2_000);
+
+        // then: the port's key held the sample of the last batch sent, the pending key the newest sample
+        restartFrom(Map.of("leaf-1/eth0", old(base), "leaf-1/eth0" + SECOND_SLOT, old(held),
+            "leaf-2/eth0", old(other), "leaf-2/eth0" + SECOND_SLOT, old(other)));
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS)); // the first flush recovers, before any sample
+        assertThat(batches.readValuesToList()).flatExtracting(b -> b)
+            .extracting(i -> i.device() + "@" + (i.t0() - EPOCH) + "-" + (i.t1() - EPOCH)).containsExactly("leaf-1@1000-2000");
+        // killed after that commit, before leaf-1 reports again: its sample is numbered now, and sent
+        restartFrom(stored());
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+        assertThat(batches.isEmpty()).isTrue();
+        round("leaf-1", 3_000, 1);
+        round("leaf-2", 3_000, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(FLUSH_MS));
+
+        assertThat(batches.readValuesToList()).flatExtracting(b -> b)
+            .extracting(i -> i.device() + "@" + (i.t0() - EPOCH) + "-" + (i.t1() - EPOCH))
+            .containsExactly("leaf-1@2000-3000", "leaf-2@2000-3000");
+    }
+
+    private static HeldSample old(final Sample sample) {
+        return LastSampleSerde.readHeld(LastSampleSerde.write(sample));
+    }
+
+    /** What {@link #round} sends for port eth0. */
+    private static Sample sample(final String device, final long ts) {
+        return new Sample(EPOCH + ts, device, "eth0", "t", Map.of("tx_bytes", ts), Map.of("speed_bps", 400e9));
+    }
+
+    /** The store's entries, as a commit now would leave them. */
+    private Map<String, HeldSample> stored() {
+        final Map<String, HeldSample> out = new TreeMap<>();
+        try (var it = driver.<String, HeldSample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).all()) {
+            it.forEachRemaining(kv -> out.put(kv.key, kv.value));
+        }
+        return out;
+    }
+
+    /** A new task whose store the changelog restored to {@code committed}. */
+    private void restartFrom(final Map<String, HeldSample> committed) {
+        driver.close();
+        setUp();
+        final KeyValueStore<String, HeldSample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        committed.forEach(store::put);
+    }
+
+    @Test
     void shouldForgetPortsSilentForFifteenMinutesSoAFloodOfNamesExpires() {
-        final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        final KeyValueStore<String, HeldSample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         for (int d = 0; d < 20_000; d++) {
             round("stranger-" + d, 1_000, 1); // names no topology knows, each reported once
         }
@@ -190,12 +251,13 @@ class RatesBatchingTest {
 
         driver.advanceWallClockTime(RatesStage.PortRatesProcessor.FORGET_EVERY);
 
-        // its sample, and its pending key (left in place once sent)
-        assertThat(count(store)).as("only the port that still reports").isEqualTo(2);
-        assertThat(store.get("leaf-1/eth0").ts()).isEqualTo(EPOCH + 20 * 60_000);
+        // its two slots, and the partition's mark
+        assertThat(count(store)).as("only the port that still reports").isEqualTo(3);
+        assertThat(stored().values()).filteredOn(held -> !held.isMark()).extracting(held -> held.sample().ts())
+            .containsExactlyInAnyOrder(EPOCH + 16 * 60_000, EPOCH + 20 * 60_000);
     }
 
-    private static long count(final KeyValueStore<String, Sample> store) {
+    private static long count(final KeyValueStore<String, HeldSample> store) {
         long n = 0;
         try (var it = store.all()) {
             while (it.hasNext()) {

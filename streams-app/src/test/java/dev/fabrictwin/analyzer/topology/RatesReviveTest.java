@@ -31,8 +31,8 @@ class RatesReviveTest {
 
     private final RatesStage.PortRatesProcessor processor = new RatesStage.PortRatesProcessor(1_000, 1, FLUSH_MS);
     private final MockProcessorContext<String, RatesStage.LaneBatch> context = new MockProcessorContext<>();
-    private final KeyValueStore<String, Sample> store = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(RatesStage.LAST_SAMPLE_STORE), Serdes.String(), LastSampleSerde.INSTANCE)
+    private final KeyValueStore<String, HeldSample> store = Stores.keyValueStoreBuilder(
+        Stores.inMemoryKeyValueStore(RatesStage.LAST_SAMPLE_STORE), Serdes.String(), LastSampleSerde.HELD)
         .withLoggingDisabled().build();
 
     @Test
@@ -43,7 +43,7 @@ class RatesReviveTest {
         processor.init(context);
         sample(1_000);
         flush();
-        final List<KeyValue<String, Sample>> committed = snapshot(); // the last commit: the 1000 sample's offset
+        final List<KeyValue<String, HeldSample>> committed = snapshot(); // the last commit: the 1000 sample's offset
         sample(2_000);
         sample(3_000); // sends [1000, 2000]; [2000, 3000] waits: then the transaction aborts
         context.resetForwards();
@@ -59,6 +59,33 @@ class RatesReviveTest {
         assertThat(intervals()).containsExactly("1000-2000", "2000-3000");
     }
 
+    @Test
+    void aTaskRestartedWithoutBatchingSendsWhatABatchingRunLeftPending() {
+        context.setCurrentSystemTimeMs(EPOCH + 3_600_000L);
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        processor.init(context);
+        sample(1_000);
+        flush();
+        sample(2_000); // [1000, 2000] waits in the batch when the last commit is taken
+        final List<KeyValue<String, HeldSample>> committed = snapshot();
+
+        final RatesStage.PortRatesProcessor unbatched = new RatesStage.PortRatesProcessor(1_000, 1, 0);
+        final MockProcessorContext<String, RatesStage.LaneBatch> restarted = new MockProcessorContext<>();
+        restarted.setCurrentSystemTimeMs(EPOCH + 3_600_000L);
+        snapshot().forEach(kv -> store.delete(kv.key));
+        committed.forEach(kv -> store.put(kv.key, kv.value));
+        restarted.addStateStore(store);
+        unbatched.init(restarted);
+        unbatched.process(new Record<>("leaf-1", sampleAt(3_000), EPOCH + 3_000));
+
+        assertThat(intervals(restarted)).containsExactly("1000-2000", "2000-3000");
+    }
+
+    private static Sample sampleAt(final long ts) {
+        return new Sample(EPOCH + ts, "leaf-1", "eth0", "t", Map.of("tx_bytes", ts), Map.of("speed_bps", 400e9));
+    }
+
     private void sample(final long ts) {
         processor.process(new Record<>("leaf-1", new Sample(EPOCH + ts, "leaf-1", "eth0", "t", Map.of("tx_bytes", ts),
             Map.of("speed_bps", 400e9)), EPOCH + ts));
@@ -68,8 +95,8 @@ class RatesReviveTest {
         context.scheduledPunctuators().get(0).getPunctuator().punctuate(0);
     }
 
-    private List<KeyValue<String, Sample>> snapshot() {
-        final List<KeyValue<String, Sample>> out = new ArrayList<>();
+    private List<KeyValue<String, HeldSample>> snapshot() {
+        final List<KeyValue<String, HeldSample>> out = new ArrayList<>();
         try (var it = store.all()) {
             it.forEachRemaining(out::add);
         }
@@ -77,6 +104,10 @@ class RatesReviveTest {
     }
 
     private List<String> intervals() {
+        return intervals(context);
+    }
+
+    private static List<String> intervals(final MockProcessorContext<String, RatesStage.LaneBatch> context) {
         final List<String> out = new ArrayList<>();
         for (final var forwarded : context.forwarded()) {
             for (final PortInterval i : forwarded.record().value().intervals()) {

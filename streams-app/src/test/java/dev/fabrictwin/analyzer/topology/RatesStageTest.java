@@ -149,7 +149,9 @@ class RatesStageTest {
         final Sample sent = new Sample(EPOCH + 1_000, "leaf-1", "eth0", "t", Map.of("tx_bytes", 100L),
             Map.of("speed_bps", 400e9));
         assertThat(written.key()).isEqualTo("leaf-1/eth0");
-        assertThat(written.value()[0]).as("version byte of the binary form, not JSON").isEqualTo((byte) 1);
+        assertThat(written.value()[0]).as("version byte of the binary form with its batch number, not JSON")
+            .isEqualTo((byte) 2);
+        assertThat(LastSampleSerde.readHeld(written.value()).sample()).isEqualTo(sent);
         assertThat(written.value().length).isLessThan(SampleJson.writeBytes(sent).length);
     }
 
@@ -157,8 +159,8 @@ class RatesStageTest {
     void shouldKeepEachPortsLastSampleInANamedStore() {
         send(1_000, "eth0", 100);
 
-        assertThat(driver.<String, Sample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("leaf-1/eth0"))
-            .satisfies(last -> assertThat(last.counters()).containsEntry("tx_bytes", 100L));
+        assertThat(driver.<String, HeldSample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("leaf-1/eth0"))
+            .satisfies(last -> assertThat(last.sample().counters()).containsEntry("tx_bytes", 100L));
     }
 
     private static String header(final TestRecord<?, ?> r, final String name) {

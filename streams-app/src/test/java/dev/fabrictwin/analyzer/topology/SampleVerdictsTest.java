@@ -27,7 +27,6 @@ import dev.fabrictwin.contract.Topics;
 import dev.fabrictwin.contract.sample.RejectReason;
 import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
-import dev.fabrictwin.twin.telemetry.Sample;
 
 /**
  * What the analyzer does with each sample a producer writes to {@code telemetry.samples} that is not one of the
@@ -108,7 +107,7 @@ class SampleVerdictsTest {
             send("leaf-0", "eth99", NOW + round * 1_000L, ",\"counters\":{\"tx_bytes\":" + round + "}");
         }
 
-        final KeyValueStore<String, Sample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
+        final KeyValueStore<String, HeldSample> store = driver.getKeyValueStore(RatesStage.LAST_SAMPLE_STORE);
         final List<String> kept = new ArrayList<>();
         try (var it = store.all()) {
             it.forEachRemaining(kv -> kept.add(kv.key));
@@ -130,8 +129,8 @@ class SampleVerdictsTest {
 
         assertThat(unmatched).as("until the rates stage looks at the topology again").containsExactly("unknown-device",
             "unknown-device");
-        assertThat(driver.<String, Sample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("host-5/nic0"))
-            .satisfies(s -> assertThat(s.counters()).containsEntry("tx_bytes", 3L));
+        assertThat(driver.<String, HeldSample>getKeyValueStore(RatesStage.LAST_SAMPLE_STORE).get("host-5/nic0"))
+            .satisfies(s -> assertThat(s.sample().counters()).containsEntry("tx_bytes", 3L));
     }
 
     @Test
@@ -144,6 +143,20 @@ class SampleVerdictsTest {
             "no-counters: sample for leaf-0/eth0 carries no counters or gauges",
             "no-counters: sample for leaf-0/eth1 carries no counters or gauges");
         assertThat(rejected).containsExactly("no-counters", "no-counters");
+    }
+
+    @Test
+    void shouldDeadLetterASampleOfMoreValuesThanTheLanesCountAsIngestDoes() {
+        round(NOW);
+        final StringBuilder counters = new StringBuilder();
+        for (int c = 0; c < 70_000; c++) { // more than a 16-bit count: the lane record would have been written wrong
+            counters.append(c == 0 ? "" : ",").append("\"c").append(c).append("\":1");
+        }
+        send("leaf-0", "eth0", NOW + 1_000, ",\"counters\":{" + counters + "}");
+
+        assertThat(deadLetterErrors()).containsExactly("oversized: sample for leaf-0/eth0 carries 70000 counters and 0 "
+            + "gauges: more than the 16384 of each a sample may carry");
+        assertThat(rejected).containsExactly("oversized");
     }
 
     @Test

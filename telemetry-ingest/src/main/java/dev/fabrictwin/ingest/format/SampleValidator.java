@@ -31,6 +31,7 @@ public final class SampleValidator {
                 "timestamp " + s.ts() + " is more than " + ctx.maxPast() + " in the past");
         }
         SampleContent.requireValues(s);
+        SampleContent.requireFewValues(s);
         SampleContent.requireNonNegativeGauges(s);
     }
 }
