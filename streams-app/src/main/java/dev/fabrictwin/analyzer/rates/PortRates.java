@@ -57,28 +57,59 @@ public final class PortRates {
         final FrozenMap.Builder<Long> increases = new FrozenMap.Builder<>(current.counters().size() + 2);
         boolean reset = previous.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) == 0
             && current.gauges().getOrDefault(CounterNames.OPER_UP, 1.0) != 0;
-        int wraps = 0;
-        for (final var e : current.counters().entrySet()) {
-            final Long before = previous.counters().get(e.getKey());
-            if (before == null) {
-                continue; // a counter that just appeared has no interval yet
+        final Counters counters = new Counters(increases, bytesBound, dt);
+        if (current.counters() instanceof FrozenMap<Long> now && previous.counters() instanceof FrozenMap<Long> before) {
+            // by position: a device sends its counters in one order, so each is found where it was, by identity
+            for (int i = 0; i < now.size(); i++) {
+                final int at = before.indexOf(now.keyAt(i), i);
+                final Long was = at < 0 ? null : before.valueAt(at);
+                if (was != null) {
+                    counters.step(now.keyAt(i), was, now.valueAt(i));
+                }
             }
-            final double bound = e.getKey().endsWith("_bytes") ? bytesBound : bytesBound / MIN_FRAME + 1;
-            final boolean is64 = before > 0xFFFF_FFFFL || before < 0 || e.getValue() > 0xFFFF_FFFFL || e.getValue() < 0;
-            final CounterStep step = e.getKey().startsWith(CounterNames.RX_PAUSE_DURATION_US)
-                ? WrapOrReset.step(before, e.getValue(), dt * 1e6 * SLACK + 1, -1, is64)
-                : WrapOrReset.step(before, e.getValue(), bound, -1, is64);
-            if (step.kind() == CounterStep.Kind.RESET) {
-                reset = true;
+        } else {
+            for (final var e : current.counters().entrySet()) {
+                final Long before = previous.counters().get(e.getKey());
+                if (before != null) {
+                    counters.step(e.getKey(), before, e.getValue());
+                }
             }
-            wraps += step.wraps();
-            increases.putAbsent(e.getKey(), step.delta()); // a sample's counters: each key once
         }
+        reset |= counters.reset;
+        final int wraps = counters.wraps;
         final boolean estimated = fromRate(increases, CounterNames.TX_BYTES, current.gauges().get(CounterNames.TX_BPS), dt)
             | fromRate(increases, CounterNames.RX_BYTES, current.gauges().get(CounterNames.RX_BPS), dt);
         final boolean gap = current.ts() - previous.ts() > GAP_FACTOR * nominalIntervalMs;
         return new Step(Optional.of(new PortInterval(current.device(), current.port(), previous.ts(), current.ts(),
             increases.build(), current.gauges(), reset, wraps, gap, estimated)), false);
+    }
+
+    /** Each counter present in both samples (one that just appeared has no interval yet): its increase, resets, wraps. */
+    private static final class Counters {
+        private final FrozenMap.Builder<Long> increases;
+        private final double bytesBound;
+        private final double dt;
+        private boolean reset;
+        private int wraps;
+
+        Counters(final FrozenMap.Builder<Long> increases, final double bytesBound, final double dt) {
+            this.increases = increases;
+            this.bytesBound = bytesBound;
+            this.dt = dt;
+        }
+
+        void step(final String name, final long before, final long value) {
+            final double bound = name.endsWith("_bytes") ? bytesBound : bytesBound / MIN_FRAME + 1;
+            final boolean is64 = before > 0xFFFF_FFFFL || before < 0 || value > 0xFFFF_FFFFL || value < 0;
+            final CounterStep step = name.startsWith(CounterNames.RX_PAUSE_DURATION_US)
+                ? WrapOrReset.step(before, value, dt * 1e6 * SLACK + 1, -1, is64)
+                : WrapOrReset.step(before, value, bound, -1, is64);
+            if (step.kind() == CounterStep.Kind.RESET) {
+                reset = true;
+            }
+            wraps += step.wraps();
+            increases.putAbsent(name, step.delta()); // a sample's counters: each key once
+        }
     }
 
     /** A byte increase no counter gave, from a rate gauge in bit/s over {@code seconds}; whether it was put. */

@@ -2,6 +2,7 @@ package dev.fabrictwin.analyzer.rates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,26 @@ class PortRatesTest {
         assertThat(i.rate("tx_bytes")).isEqualTo(25e9 / 1.013);
         assertThat(i.reset()).isFalse();
         assertThat(i.gap()).isFalse();
+    }
+
+    @Test
+    void shouldMatchCountersByNameWhateverOrderEachSampleListsThem() {
+        final Map<String, Long> before = new LinkedHashMap<>();
+        before.put("tx_bytes", 100L);
+        before.put("gone", 1L);
+        before.put("rx_bytes", 200L);
+        before.put("ecn_marked", 7L);
+        final Map<String, Long> after = new LinkedHashMap<>();
+        after.put("ecn_marked", 9L);
+        after.put("rx_bytes", 260L);
+        after.put("new_counter", 3L);
+        after.put(new String("tx_bytes".toCharArray()), 150L); // equal, not the same instance
+
+        final PortInterval i = PortRates.next(new Sample(1_000, "leaf-1", "eth4", "t", before, Map.of()),
+            new Sample(2_000, "leaf-1", "eth4", "t", after, Map.of()), 1_000).interval().orElseThrow();
+
+        assertThat(i.increases()).containsExactly(Map.entry("ecn_marked", 2L), Map.entry("rx_bytes", 60L),
+            Map.entry("tx_bytes", 50L));
     }
 
     @Test

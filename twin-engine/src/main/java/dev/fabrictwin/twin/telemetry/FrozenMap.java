@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -84,6 +85,25 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
             }
         }
         return null;
+    }
+
+    /** The key at position {@code i} (insertion order), {@code 0 <= i < size()}. */
+    public String keyAt(final int i) {
+        return keys[Objects.checkIndex(i, size)];
+    }
+
+    /** The value at position {@code i}. */
+    @SuppressWarnings("unchecked")
+    public V valueAt(final int i) {
+        return (V) values[Objects.checkIndex(i, size)];
+    }
+
+    /**
+     * The position of {@code key}, or -1; {@code hint} is where it likely is (the same name's position in another map
+     * of the same device, which reports its names in one order): tried first, by identity, before any scan.
+     */
+    public int indexOf(final Object key, final int hint) {
+        return hint >= 0 && hint < size && keys[hint] == key ? hint : indexOf(key);
     }
 
     private int indexOf(final Object key) {

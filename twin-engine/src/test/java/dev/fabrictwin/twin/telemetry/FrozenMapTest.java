@@ -49,6 +49,20 @@ class FrozenMapTest {
     }
 
     @Test
+    void shouldReadEntriesByPositionAndFindAKeyWhereAnotherMapHadIt() {
+        final FrozenMap<Long> map = new FrozenMap.Builder<Long>(4).put("tx_bytes", 1L).put("rx_bytes", 2L)
+            .put("ecn_marked", 3L).build();
+
+        assertThat(map.keyAt(1)).isEqualTo("rx_bytes");
+        assertThat(map.valueAt(2)).isEqualTo(3L);
+        assertThat(map.indexOf("rx_bytes", 1)).isEqualTo(1);
+        assertThat(map.indexOf("rx_bytes", 0)).as("a wrong hint: found by the scan").isEqualTo(1);
+        assertThat(map.indexOf(new String("ecn_marked"), 2)).as("equal, not the same instance").isEqualTo(2);
+        assertThat(map.indexOf("cnp_sent", 7)).isEqualTo(-1);
+        assertThatThrownBy(() -> map.keyAt(3)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
     void shouldFindKeysOfALargeMapReadBackFromItsSerializedForm() throws IOException, ClassNotFoundException {
         final FrozenMap.Builder<Double> b = new FrozenMap.Builder<>(4);
         for (int i = 0; i < 1_000; i++) {
