@@ -29,8 +29,8 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
     private final String[] keys;
     private final Object[] values;
     private final int size;
-    /** Key to position, for a map of more than {@link #SCAN_MAX} entries; made again after deserialization. */
-    private transient Map<String, Integer> index;
+    /** Key to position, for a map of more than {@link #SCAN_MAX} entries (made again when read back: readResolve). */
+    private final transient Map<String, Integer> index;
 
     private FrozenMap(final String[] keys, final Object[] values, final int size, final Map<String, Integer> index) {
         this.keys = keys;
@@ -107,10 +107,7 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
     }
 
     private int indexOf(final Object key) {
-        if (size > SCAN_MAX) {
-            if (index == null) {
-                index = indexOf(keys, size);
-            }
+        if (index != null) {
             final Integer at = index.get(key);
             return at == null ? -1 : at;
         }
@@ -158,6 +155,11 @@ public final class FrozenMap<V> extends AbstractMap<String, V> implements Serial
                 return size;
             }
         };
+    }
+
+    /** A large map read back from its serialized form gets its index again (a final field, as when built). */
+    private Object readResolve() {
+        return size > SCAN_MAX ? new FrozenMap<>(keys, values, size, indexOf(keys, size)) : this;
     }
 
     private static Map<String, Integer> indexOf(final String[] keys, final int size) {
