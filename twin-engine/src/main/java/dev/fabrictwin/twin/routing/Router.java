@@ -48,6 +48,16 @@ public final class Router implements Serializable {
     private record Cached(PortRef source, PortRef destination, List<Route> routes) implements Serializable {
     }
 
+    /**
+     * {@link #choices} already walked, by flow key, under the same rules as {@link #cache}: the analyzer's path learner
+     * asks every flow's choices at each of its epochs, and walking them again was a fifth of a 131,072-port shard's
+     * analysis. Not checkpointed (made again after a restart).
+     */
+    private transient HashMap<Long, CachedChoices> choicesCache;
+
+    private record CachedChoices(PortRef source, PortRef destination, Choices choices) {
+    }
+
     public Router(final Fabric fabric, final Routing routing) {
         this.fabric = fabric;
         this.routing = routing;
@@ -65,7 +75,7 @@ public final class Router implements Serializable {
         if (linkDown[link] == up) {
             linkDown[link] = !up;
             Arrays.fill(distanceTo, null);
-            cache.clear();
+            forgetRoutes();
         }
     }
 
@@ -76,9 +86,17 @@ public final class Router implements Serializable {
     /** Share of a switch's flows forced onto its first ECMP member (0 = healthy hashing). */
     public void setSkew(final int node, final double share) {
         if (skew[node] != share) {
-            cache.clear();
+            forgetRoutes();
         }
         skew[node] = share;
+    }
+
+    /** Something every route depends on changed: routes and choices are walked again. */
+    private void forgetRoutes() {
+        cache.clear();
+        if (choicesCache != null) {
+            choicesCache.clear();
+        }
     }
 
     /**
@@ -92,6 +110,9 @@ public final class Router implements Serializable {
         final boolean changed = before == null ? link >= 0 : before != link;
         if (changed) {
             cache.remove(flowKey); // a pin steers only its own flow
+            if (choicesCache != null) {
+                choicesCache.remove(flowKey);
+            }
         }
         return changed;
     }
@@ -114,11 +135,28 @@ public final class Router implements Serializable {
      * The equal-cost first hops a flow from {@code source} to {@code destination} can take at its source switch
      * (physical link indices), and for each the path it would follow from there: {@code paths[i]} starts with the
      * NIC uplink and goes through {@code firstHops[i]}. Empty when the two NICs share a switch or no path is up.
+     * Remembered and handed out again: its arrays are read, never changed.
      */
     public record Choices(int node, int[] firstHops, int[][] paths) {
     }
 
     public Choices choices(final PortRef source, final PortRef destination, final long flowKey) {
+        if (choicesCache == null) {
+            choicesCache = new HashMap<>();
+        }
+        final CachedChoices known = choicesCache.get(flowKey);
+        if (known != null && known.source().equals(source) && known.destination().equals(destination)) {
+            return known.choices();
+        }
+        final Choices choices = walkChoices(source, destination, flowKey);
+        if (choicesCache.size() >= MAX_CACHED) {
+            choicesCache.clear();
+        }
+        choicesCache.put(flowKey, new CachedChoices(source, destination, choices));
+        return choices;
+    }
+
+    private Choices walkChoices(final PortRef source, final PortRef destination, final long flowKey) {
         final Link first = fabric.requireLinkAt(source);
         final Link last = fabric.requireLinkAt(destination);
         final int srcHost = fabric.requireNode(source.device()).index();

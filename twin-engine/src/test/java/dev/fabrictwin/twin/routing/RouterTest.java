@@ -122,6 +122,41 @@ class RouterTest {
         assertThat(router.routes(new PortRef("host-0", "nic0"), new PortRef("host-4", "nic0"), 1).get(0).links()).hasSize(6);
     }
 
+    /** A flow's choices are walked once while nothing that decides them changes: links, skews, the flow's own pins. */
+    @Test
+    void choicesAreRememberedUntilALinkASkewOrTheFlowsPinChangesThem() {
+        final Fabric ft = FatTree.kAry(4, 1, 400e9, 400e9, Technology.ROCE_V2).build("ft");
+        final Router router = new Router(ft, Routing.ecmp(1));
+        final PortRef from = new PortRef("host-0", "nic0");
+        final PortRef to = new PortRef("host-4", "nic0"); // another pod: leaf, aggregation, core, aggregation, leaf
+        final long key = Router.flowKey(from, to, 0);
+        final Router.Choices first = router.choices(from, to, key);
+        assertThat(first.firstHops()).hasSize(2);
+        assertThat(router.choices(from, to, key)).as("remembered").isSameAs(first);
+        assertThat(router.choices(to, from, key)).as("the same key between other ends is walked for them")
+            .isNotSameAs(first).extracting(Router.Choices::node).isNotEqualTo(first.node());
+
+        // a pin at the second switch of the first path moves that path's next hop (and only this flow's)
+        final int second = ft.rxNode(first.paths()[0][1]);
+        final int taken = first.paths()[0][2] / 2;
+        final int other = java.util.stream.IntStream.range(0, ft.degree(second)).map(i -> ft.linkOf(second, i))
+            .filter(l -> l != taken && l != first.paths()[0][1] / 2 && !ft.node(ft.link(l).other(second)).isHost()
+                && ft.node(ft.link(l).other(second)).name().startsWith("core"))
+            .findFirst().orElseThrow();
+        assertThat(router.pin(key, second, other)).isTrue();
+        final Router.Choices pinned = router.choices(from, to, key);
+        assertThat(pinned.paths()[0][2] / 2).as("walked again through the pin").isEqualTo(other);
+        assertThat(router.choices(from, to, key + 1)).as("another flow keeps its own").isNotNull();
+
+        router.setLinkUp(pinned.firstHops()[1], false);
+        assertThat(router.choices(from, to, key).firstHops()).as("a down first hop is no choice")
+            .containsExactly(pinned.firstHops()[0]);
+        router.setLinkUp(pinned.firstHops()[1], true);
+        assertThat(router.choices(from, to, key).firstHops()).containsExactly(pinned.firstHops());
+        router.setSkew(second, 1.0);
+        assertThat(router.choices(from, to, key)).as("a skew walks it again").isNotSameAs(pinned);
+    }
+
     /** Flow classes spread over every equal-cost link of each hop: the layers between two leaves, both ways of finding them. */
     @Test
     void layersHoldEveryEqualCostLinkOfEachHopAndLeaveDownLinksOut() {
