@@ -40,10 +40,13 @@ public final class PortTick implements Serializable {
         this.index = index;
     }
 
-    /** The twin's expectation over a span of this port's, into {@code counters} and {@code gauges} ({@link CounterIndex} slots). */
+    /**
+     * The twin's expectation over a span of the port of this {@code Fabric.portIndex}, into {@code counters} and
+     * {@code gauges} ({@link CounterIndex} slots).
+     */
     @FunctionalInterface
     public interface Expectation {
-        void into(PortRef port, long t0, long t1, double[] counters, double[] gauges);
+        void into(int port, long t0, long t1, double[] counters, double[] gauges);
     }
 
     /** A port's {@code oper_up} at the end of one of its intervals ({@link #reports}). */
@@ -93,7 +96,7 @@ public final class PortTick implements Serializable {
     /** Adds the twin's expectation over the intervals added without one, in their order; scratch arrays given. */
     public void expect(final Expectation twin, final double[] counters, final double[] gauges) {
         for (int i = 0; i < deferredCount; i += SLOTS) {
-            twin.into(port, deferred[i], deferred[i + 1], counters, gauges);
+            twin.into(index, deferred[i], deferred[i + 1], counters, gauges);
             addExpected(counters, gauges, (deferred[i + 1] - deferred[i]) / 1000.0);
         }
         deferred = NO_SPANS;

@@ -259,6 +259,12 @@ public final class TwinReplica implements Serializable, ReplicaView {
     /** As {@link #expectedInto(PortInterval, double[], double[], boolean[])}, for the port over [t0Ms, t1Ms]. */
     public void expectedInto(final PortRef port, final long t0Ms, final long t1Ms, final double[] counters,
                              final double[] gauges, final boolean[] present) {
+        expectedInto(fabric.txLink(port), t0Ms, t1Ms, counters, gauges, present);
+    }
+
+    /** As above, for the port of this {@code Fabric.portIndex}. */
+    public void expectedInto(final int port, final long t0Ms, final long t1Ms, final double[] counters,
+                             final double[] gauges, final boolean[] present) {
         final double t0 = seconds(t0Ms);
         final double t1 = seconds(t1Ms);
         if (t1 > simulation.now()) {
