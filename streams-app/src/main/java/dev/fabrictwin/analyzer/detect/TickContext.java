@@ -179,6 +179,6 @@ public final class TickContext {
 
     /** Whether a port reported itself down in this tick. */
     public static boolean down(final PortTick t) {
-        return t.gauge(CounterNames.OPER_UP) == 0;
+        return t.down();
     }
 }

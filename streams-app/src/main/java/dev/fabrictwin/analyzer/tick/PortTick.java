@@ -29,6 +29,8 @@ public final class PortTick implements Serializable {
     private final double[] expectedGaugeArea = new double[CounterIndex.size()];
     private Map<String, Double> otherCounters;
     private Map<String, Double> gauges = Map.of();
+    /** The latest interval's {@code oper_up} (NaN: not reported): most detectors ask it of every port, every tick. */
+    private double operUp = Double.NaN;
     private double seconds;
     private long t0 = Long.MAX_VALUE;
     private long t1 = Long.MIN_VALUE;
@@ -126,6 +128,7 @@ public final class PortTick implements Serializable {
         }
         if (interval.t1() >= t1) {
             gauges = interval.gauges();
+            operUp = gauges.getOrDefault(CounterNames.OPER_UP, Double.NaN);
         }
         seconds += dt;
         t0 = Math.min(t0, interval.t0());
@@ -191,6 +194,11 @@ public final class PortTick implements Serializable {
     }
 
     /** Latest observed gauge, or NaN when not reported. */
+    /** Whether the port reported itself down at the end of its latest interval. */
+    public boolean down() {
+        return operUp == 0;
+    }
+
     public double gauge(final String name) {
         return gauges.getOrDefault(name, Double.NaN);
     }

@@ -42,6 +42,14 @@ public final class CounterIntegrator implements Serializable {
     private static final int FEC = CounterIndex.of(CounterNames.FEC_CORRECTED);
     private static final int FEC_UNCORR = CounterIndex.of(CounterNames.FEC_UNCORRECTABLE);
     private static final int LINK_FLAPS = CounterIndex.LINK_FLAPS;
+    private static final int PAUSE_US = CounterIndex.of(CounterNames.perPriority(CounterNames.RX_PAUSE_DURATION_US,
+        PFC_PRIORITY));
+    private static final int OPER_UP = CounterIndex.of(CounterNames.OPER_UP);
+    private static final int SPEED = CounterIndex.of(CounterNames.SPEED_BPS);
+    private static final int QUEUE_DEPTH = CounterIndex.of(CounterNames.QUEUE_DEPTH_BYTES);
+    private static final int WATERMARK = CounterIndex.of(CounterNames.BUFFER_WATERMARK_BYTES);
+    private static final int P50 = CounterIndex.of(CounterNames.LATENCY_P50_US);
+    private static final int P99 = CounterIndex.of(CounterNames.LATENCY_P99_US);
     /** The gauges every expectation carries. */
     public static final List<String> GAUGES = List.of(CounterNames.OPER_UP, CounterNames.SPEED_BPS,
         CounterNames.QUEUE_DEPTH_BYTES, CounterNames.BUFFER_WATERMARK_BYTES, CounterNames.LATENCY_P50_US,
@@ -108,7 +116,6 @@ public final class CounterIntegrator implements Serializable {
         final double baseUs = switchPort ? fabric.technology().hopLatencyUs() : fabric.technology().nicLatencyUs();
         final int txPause = CounterIndex.TX_PFC[PFC_PRIORITY];
         final int rxPause = CounterIndex.RX_PFC[PFC_PRIORITY];
-        final int pauseUs = CounterIndex.of(CounterNames.perPriority(CounterNames.RX_PAUSE_DURATION_US, PFC_PRIORITY));
         double queueArea = 0;
         double p50Area = 0;
         double p99Area = 0;
@@ -138,7 +145,7 @@ public final class CounterIntegrator implements Serializable {
             }
             final double paused = st.pausedFraction();
             add(c, present, rxPause, paused * CongestionModel.pauseFramesPerSecond(nominal) * dt);
-            add(c, present, pauseUs, paused * dt * 1e6);
+            add(c, present, PAUSE_US, paused * dt * 1e6);
             if (fabric.technology() == Technology.ETHERNET && st.capacityBps() > 0 && st.offeredBps() > st.capacityBps()) {
                 add(c, present, TX_DROPS, packets * TCP_DROP_PER_OVERLOAD * (st.offeredBps() / st.capacityBps() - 1));
             }
@@ -179,12 +186,12 @@ public final class CounterIntegrator implements Serializable {
         }
         add(c, present, LINK_FLAPS, transitions);
         final double span = t1 - t0;
-        g[CounterIndex.of(CounterNames.OPER_UP)] = up ? 1.0 : 0.0;
-        g[CounterIndex.of(CounterNames.SPEED_BPS)] = nominal;
-        g[CounterIndex.of(CounterNames.QUEUE_DEPTH_BYTES)] = span > 0 ? queueArea / span : 0;
-        g[CounterIndex.of(CounterNames.BUFFER_WATERMARK_BYTES)] = watermark;
-        g[CounterIndex.of(CounterNames.LATENCY_P50_US)] = span > 0 ? p50Area / span : baseUs;
-        g[CounterIndex.of(CounterNames.LATENCY_P99_US)] = span > 0 ? p99Area / span : baseUs;
+        g[OPER_UP] = up ? 1.0 : 0.0;
+        g[SPEED] = nominal;
+        g[QUEUE_DEPTH] = span > 0 ? queueArea / span : 0;
+        g[WATERMARK] = watermark;
+        g[P50] = span > 0 ? p50Area / span : baseUs;
+        g[P99] = span > 0 ? p99Area / span : baseUs;
     }
 
     /** Length of state i's overlap with [t0, t1] (0: none, skip it); negative once the states start at or after t1. */
