@@ -282,12 +282,14 @@ public final class PathLearner implements Serializable, LearnedPart {
         }
         final List<Candidate> out = new ArrayList<>();
         for (final Transfer t : transfers) {
-            final Router.Choices choices = twin.choices(t.source(), t.destination());
-            if (choices.firstHops().length < 2 || twin.firstHop(t.source(), t.destination()) < 0) {
-                continue;
-            }
+            // what its NIC sent first: a shard sees its own NICs' bytes only, and walking the choices of every other
+            // shard's flows was a fifth of a 131,072-port shard's analysis
             final double bytes = sent[fabric.txLink(t.source())] * t.bytes() / perNic.get(t.source());
             if (bytes <= 0) {
+                continue;
+            }
+            final Router.Choices choices = twin.choices(t.source(), t.destination());
+            if (choices.firstHops().length < 2 || twin.firstHop(t.source(), t.destination()) < 0) {
                 continue;
             }
             final int[][] inner = new int[choices.paths().length][];
