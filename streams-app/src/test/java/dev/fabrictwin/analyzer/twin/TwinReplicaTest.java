@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,9 @@ import dev.fabrictwin.analyzer.SampleIntervals;
 import dev.fabrictwin.analyzer.rates.PortInterval;
 import dev.fabrictwin.simulator.SimulationFiles;
 import dev.fabrictwin.simulator.SyntheticCluster;
+import dev.fabrictwin.twin.fabric.Fabric;
 import dev.fabrictwin.twin.fabric.PortRef;
+import dev.fabrictwin.twin.model.CounterNames;
 import dev.fabrictwin.twin.scenario.Scenario;
 import dev.fabrictwin.twin.scenario.ScenarioParser;
 import dev.fabrictwin.twin.scenario.TelemetryProfile;
@@ -86,17 +89,49 @@ class TwinReplicaTest {
             faults:
               - {type: PFC_STORM, target: {device: host-0, port: nic0}, start: 5s, end: 12s}
             """);
+        assertThat(keptExpectEqual(s, (fabric, d) -> d / 2 % 2 == 0)[0]).isGreaterThan(100); // every other link
+    }
+
+    /**
+     * A shard's replica keeps one leaf's links and works out their marks' part only; the CNPs of its NICs' flows
+     * still take the marks of every hop they cross, other shards' links included, so they come out as the whole's.
+     */
+    @Test
+    void aShardsReplicaCountsItsFlowsCnpsFromTheMarksOfEveryHop() throws Exception {
+        final Scenario s = ScenarioParser.parse(ScenarioParser.tree("""
+            name: replica-congested
+            seed: 7
+            duration: 20s
+            fabric: {kind: spine-leaf, spines: 2, leaves: 4, hostsPerLeaf: 4, nicsPerHost: 1, linkSpeed: 100G}
+            jobs:
+              - {id: a2a, hosts: 16, pattern: all-to-all, bytesPerIteration: 8GB, iterationPeriod: 2s, commFraction: 0.6}
+            """), Path.of("."));
+        final double[] compared = keptExpectEqual(s, (fabric, d) -> {
+            final String tx = fabric.node(fabric.txNode(d)).name();
+            final String rx = fabric.node(fabric.rxNode(d)).name();
+            return tx.equals("leaf-1") || rx.equals("leaf-1"); // leaf-1's links, both ways: its NICs and uplinks
+        });
+        assertThat(compared[0]).isGreaterThan(100);
+        assertThat(compared[1]).as("CNPs expected on the kept links").isGreaterThan(0);
+    }
+
+    /**
+     * Replays a scenario's intervals into a whole replica and one keeping the links {@code keep} picks; asserts the two
+     * expect the same on every kept port; returns the intervals compared and the CNPs (sent and handled) expected on them.
+     */
+    private static double[] keptExpectEqual(final Scenario s, final BiPredicate<Fabric, Integer> keep) throws Exception {
         final Generated g = Generated.of(s);
         final TwinReplica whole = g.replica();
         final TwinReplica part = g.replica();
         final boolean[] kept = new boolean[part.fabric().directedLinkCount()];
         for (int d = 0; d < kept.length; d++) {
-            kept[d] = d / 2 % 2 == 0; // every other link, both directions
+            kept[d] = keep.test(part.fabric(), d);
         }
         part.recordOnly(kept);
 
         final SampleIntervals intervals = new SampleIntervals(1_000);
         int compared = 0;
+        double cnps = 0;
         for (final Sample x : g.samples()) {
             final Optional<PortInterval> interval = intervals.next(x);
             if (interval.isEmpty()) {
@@ -111,11 +146,12 @@ class TwinReplicaTest {
                 final PortCounters w = whole.expected(i);
                 assertThat(p.counters()).as("%s/%s at %d", i.device(), i.port(), i.t1()).isEqualTo(w.counters());
                 assertThat(p.gauges()).as("%s/%s at %d", i.device(), i.port(), i.t1()).isEqualTo(w.gauges());
+                cnps += w.counter(CounterNames.CNP_SENT) + w.counter(CounterNames.CNP_HANDLED);
                 compared++;
             }
         }
-        assertThat(compared).isGreaterThan(100);
         assertThat(part.historyStates()).isLessThan(whole.historyStates());
+        return new double[] {compared, cnps};
     }
 
     /**

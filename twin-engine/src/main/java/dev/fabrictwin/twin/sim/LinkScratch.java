@@ -13,6 +13,7 @@ final class LinkScratch implements Serializable {
     private final int arrays;
     private transient double[][] values;
     private transient int[] counts;
+    private transient boolean[] flags;
 
     LinkScratch(final int links, final int arrays) {
         this.links = links;
@@ -40,5 +41,13 @@ final class LinkScratch implements Serializable {
             Arrays.fill(counts, 0);
         }
         return counts;
+    }
+
+    /** The one array of a flag per link, as its last user left it (the caller sets every flag). */
+    boolean[] flags() {
+        if (flags == null) {
+            flags = new boolean[links];
+        }
+        return flags;
     }
 }

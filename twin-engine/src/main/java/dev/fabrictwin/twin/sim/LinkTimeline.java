@@ -70,6 +70,11 @@ public final class LinkTimeline implements Serializable {
         }
     }
 
+    /** Whether every link's states are kept (no {@link #keepOnly}). */
+    boolean keepsAll() {
+        return kept == null;
+    }
+
     /** Whether the link's states are kept ({@link #keepOnly}); for one that is not, only its mark is noted. */
     boolean keeps(final int directedLink) {
         return kept == null || kept[directedLink];

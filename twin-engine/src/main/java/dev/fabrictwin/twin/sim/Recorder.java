@@ -51,7 +51,11 @@ final class Recorder implements Serializable {
         final int mtu = links.fabric.technology().mtuBytes();
         final double[] mark = scratch.zeroed(4);
         final double[] queue = scratch.zeroed(5);
+        final boolean[] needed = timeline.keepsAll() ? null : needed();
         for (int d = 0; d < n; d++) {
+            if (needed != null && !needed[d]) {
+                continue;
+            }
             final boolean ecn = links.conditions.ecnEnabled[links.fabric.txNode(d)];
             queue[d] = CongestionModel.queueBytes(links.params, rate[d], capacity[d], offered[d], mtu, ecn);
             mark[d] = ecn ? CongestionModel.markProbability(links.params, queue[d], links.nominalCapacity[d]) : 0;
@@ -64,10 +68,15 @@ final class Recorder implements Serializable {
                 from = to; // a flow class: counted by spreadBundles, no CNPs (docs/twin.md)
                 continue;
             }
+            // the CNPs land on the route's two NIC links: a route with neither kept needs no marks
+            final boolean counted = needed == null
+                || to > from && (timeline.keeps(links.table.hops[from]) || timeline.keeps(links.table.hops[to - 1]));
             double unmarked = 1;
             for (int h = from; h < to; h++) {
                 flowCount[links.table.hops[h]]++;
-                unmarked *= 1 - mark[links.table.hops[h]];
+                if (counted) {
+                    unmarked *= 1 - mark[links.table.hops[h]];
+                }
             }
             // The receiving NIC returns CNPs (counted on the NIC's incoming link); the sender handles them
             // (counted on its outgoing link): the two ends never share a link, so one array serves both.
@@ -81,7 +90,9 @@ final class Recorder implements Serializable {
         }
         for (int d = 0; d < n; d++) {
             if (!timeline.keeps(d)) {
-                timeline.noteMark(d, mark[d]);
+                if (needed[d]) {
+                    timeline.noteMark(d, mark[d]);
+                }
                 continue;
             }
             final boolean storm = links.conditions.stormPause[d] > 0;
@@ -91,6 +102,31 @@ final class Recorder implements Serializable {
                 links.conditions.dropFraction[d], links.conditions.fecPerBit[d], links.conditions.crcPerPacket[d],
                 links.conditions.addedLatencyUs[d], cnp[d], links.conditions.linkUp[d / 2]);
         }
+    }
+
+    /**
+     * A replica keeping some links' states only (a shard's): the links whose queue and marks it needs — its own, and
+     * every hop of a NIC flow that starts or ends on one of them, whose marks decide that flow's CNPs (now, and in
+     * {@link #lessFlow} until the next solve, from the marks noted here). The rest of the fabric's queues and marks
+     * were a shard's recording's main cost, computed at every solve for links it never reports.
+     */
+    private boolean[] needed() {
+        final boolean[] needed = scratch.flags();
+        for (int d = 0; d < needed.length; d++) {
+            needed[d] = timeline.keeps(d);
+        }
+        int from = 0;
+        for (int k = 0; k < links.table.routeCount; k++) {
+            final int to = links.table.routeEnd[k];
+            if (links.table.routeNic[k] >= 0 && to > from
+                && (timeline.keeps(links.table.hops[from]) || timeline.keeps(links.table.hops[to - 1]))) {
+                for (int h = from; h < to; h++) {
+                    needed[links.table.hops[h]] = true;
+                }
+            }
+            from = to;
+        }
+        return needed;
     }
 
     /**
