@@ -282,8 +282,8 @@ public final class PathLearner implements Serializable, LearnedPart {
         }
         final List<Candidate> out = new ArrayList<>();
         for (final Transfer t : transfers) {
-            // what its NIC sent first: a shard sees its own NICs' bytes only, and walking the choices of every other
-            // shard's flows was a fifth of a 131,072-port shard's analysis
+            // what its NIC sent first: a shard sees its own NICs' bytes only, and would otherwise walk (and its
+            // router remember) the choices of every flow of the fabric
             final double bytes = sent[fabric.txLink(t.source())] * t.bytes() / perNic.get(t.source());
             if (bytes <= 0) {
                 continue;

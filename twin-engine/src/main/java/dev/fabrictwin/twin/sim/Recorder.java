@@ -108,7 +108,7 @@ final class Recorder implements Serializable {
      * A replica keeping some links' states only (a shard's): the links whose queue and marks it needs — its own, and
      * every hop of a NIC flow that starts or ends on one of them, whose marks decide that flow's CNPs (now, and in
      * {@link #lessFlow} until the next solve, from the marks noted here). The rest of the fabric's queues and marks
-     * were a shard's recording's main cost, computed at every solve for links it never reports.
+     * would be worked out at every solve for links the shard never reports.
      */
     private boolean[] needed() {
         final boolean[] needed = scratch.flags();
