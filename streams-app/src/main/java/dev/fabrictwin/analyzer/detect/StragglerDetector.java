@@ -59,8 +59,8 @@ final class StragglerDetector implements Detector {
     private final Map<String, ArrayDeque<Double>> slowdowns = new HashMap<>();
     /**
      * By job (the replica's instance of it: a job placed again is another), its ranks' port indexes, -1 for one not
-     * cabled: a lookup by name per rank and tick was 2 % of a 131,072-port shard's analysis. Made again after a
-     * restart; at most one more entry than the jobs running.
+     * cabled: no lookup by name per rank and tick. Made again after a restart; at most one more entry than the jobs
+     * running.
      */
     private transient Map<PlacedJob, int[]> rankPorts;
 

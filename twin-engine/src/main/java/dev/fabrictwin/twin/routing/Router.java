@@ -50,8 +50,8 @@ public final class Router implements Serializable {
 
     /**
      * {@link #choices} already walked, by flow key, under the same rules as {@link #cache}: the analyzer's path learner
-     * asks every flow's choices at each of its epochs, and walking them again was a fifth of a 131,072-port shard's
-     * analysis. Not checkpointed (made again after a restart).
+     * asks every flow's choices at each of its epochs, and they change only when what decides them does. Not
+     * checkpointed (made again after a restart).
      */
     private transient HashMap<Long, CachedChoices> choicesCache;
 

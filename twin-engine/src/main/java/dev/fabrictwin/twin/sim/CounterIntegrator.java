@@ -94,8 +94,8 @@ public final class CounterIntegrator implements Serializable {
 
     /**
      * As {@link #expectedInto(PortRef, double, double, double[], double[], boolean[])}, for the port of this
-     * {@code Fabric.portIndex} (the directed link it transmits on): the analysis knows it, and a lookup by name per
-     * port and tick was a tenth of the replica's expectations on a 131,072-port fabric.
+     * {@code Fabric.portIndex} (the directed link it transmits on): the analysis knows it, so it looks up no name per
+     * port and tick.
      */
     public void expectedInto(final int port, final double t0, final double t1, final double[] c, final double[] g,
                              final boolean[] present) {
