@@ -33,6 +33,17 @@ final class LinkScratch implements Serializable {
         return values[i];
     }
 
+    /** Array {@code i} of one value per link as its last user left it: for a caller that sets every value. */
+    double[] reused(final int i) {
+        if (values == null) {
+            values = new double[arrays][];
+        }
+        if (values[i] == null) {
+            values[i] = new double[links];
+        }
+        return values[i];
+    }
+
     /** The one array of a count per link, zeroed. */
     int[] zeroedCounts() {
         if (counts == null) {

@@ -36,10 +36,11 @@ final class Recorder implements Serializable {
             return;
         }
         final int n = links.nominalCapacity.length;
-        final double[] offered = scratch.zeroed(0);
+        // set for every link just below: not zeroed first (six arrays over every link at each solve)
+        final double[] offered = scratch.reused(0);
         // What the wire carries (the states and counters): the payload with its headers.
-        final double[] rate = scratch.zeroed(1);
-        final double[] capacity = scratch.zeroed(2);
+        final double[] rate = scratch.reused(1);
+        final double[] capacity = scratch.reused(2);
         for (int d = 0; d < n; d++) {
             rate[d] = links.allocator.load(d) * links.wire;
             capacity[d] = links.allocator.capacity(d) * links.wire;
@@ -49,8 +50,9 @@ final class Recorder implements Serializable {
         links.table.spreadBundles(rate, links.wire, flowCount);
         final double[] cnp = scratch.zeroed(3);
         final int mtu = links.fabric.technology().mtuBytes();
-        final double[] mark = scratch.zeroed(4);
-        final double[] queue = scratch.zeroed(5);
+        // set for every link whose queue and mark are read below (all, or those needed())
+        final double[] mark = scratch.reused(4);
+        final double[] queue = scratch.reused(5);
         final boolean[] needed = timeline.keepsAll() ? null : needed();
         for (int d = 0; d < n; d++) {
             if (needed != null && !needed[d]) {
