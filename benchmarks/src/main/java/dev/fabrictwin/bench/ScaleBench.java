@@ -256,8 +256,8 @@ public final class ScaleBench {
         // [0] batches (a batch: as many intervals as ports, about a second of telemetry), [1] counted samples,
         // [2] counted nanos, [3] all samples, [4] all nanos, [5] alert records, [6] counted CPU nanos of this thread
         final long[] state = {0, 0, 0, 0, 0, 0, 0};
-        // per shard (and, last, the correlation stage): counted samples, CPU nanos, wall nanos, replica wall nanos
-        final long[][] shardCounted = new long[4][shards + 1];
+        // per shard (and, last, the correlation stage): counted samples, CPU nanos, replica CPU nanos
+        final long[][] shardCounted = new long[3][shards + 1];
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long wall = System.nanoTime();
         final Runnable analyzeBatch = () -> {
@@ -279,7 +279,7 @@ public final class ScaleBench {
                 state[2] += dt;
                 state[6] += cpu;
                 for (int k = 0; k <= shards; k++) {
-                    for (int f = 0; f < 4; f++) {
+                    for (int f = 0; f < shardCounted.length; f++) {
                         shardCounted[f][k] += perShard[f][k];
                     }
                 }
@@ -327,10 +327,10 @@ public final class ScaleBench {
         }
         final double mean = shardCpu == 0 ? 0 : state[1] / (shardCpu / shards / 1e9) / shards;
         final double correlationShare = shardCounted[1][shards] / Math.max(1.0, shardCpu + shardCounted[1][shards]);
-        // the replica's CPU (its share of each shard's wall time, applied to its CPU time) per tick, and the rest per sample
+        // the replica's CPU per tick (timed on the thread's CPU clock), and the rest per sample
         double replicaCpu = 0;
         for (int k = 0; k < shards; k++) {
-            replicaCpu += shardCounted[2][k] == 0 ? 0 : shardCounted[1][k] * (double) shardCounted[3][k] / shardCounted[2][k];
+            replicaCpu += shardCounted[2][k];
         }
         final long countedTicks = Math.max(1, state[0] - warmUp);
         final double replicaSecondsPerTick = replicaCpu / shards / countedTicks / 1e9;
@@ -364,16 +364,18 @@ public final class ScaleBench {
             for (int k = 0; k < shards; k++) {
                 final TwinReplica twin = k == 0 ? first : TwinReplica.from(topology, jobs, epochMs);
                 analyzers[k] = shards == 1 ? new FabricAnalyzer(twin, config) : new FabricAnalyzer(twin, config, map, k);
+                // the replica's share on the CPU clock, as the shard's: GC pauses count in neither
+                analyzers[k].timeTwinWith(ManagementFactory.getThreadMXBean()::getCurrentThreadCpuTime);
             }
             this.correlation = shards == 1 ? null
                 : new ShardedCorrelation(TwinReplica.from(topology, jobs, epochMs), map, config);
         }
 
-        /** Analyzes a batch; returns per shard (and, last, the correlation) the samples taken and CPU nanos spent. */
+        /** Analyzes a batch; returns per shard (and, last, the correlation) the samples taken, CPU nanos spent and the replica's. */
         long[][] accept(final List<PortInterval> batch, final ThreadMXBean threads) {
             published.clear();
             final int shards = analyzers.length;
-            final long[][] out = new long[4][shards + 1];
+            final long[][] out = new long[3][shards + 1];
             final List<List<PortInterval>> parts = new ArrayList<>();
             if (shards == 1) {
                 parts.add(batch);
@@ -390,7 +392,6 @@ public final class ScaleBench {
             final List<ShardTick> ticks = new ArrayList<>();
             for (int k = 0; k < shards; k++) {
                 final long cpu0 = threads.getCurrentThreadCpuTime();
-                final long wall0 = System.nanoTime();
                 final long twin0 = analyzers[k].twinNanos();
                 for (final PortInterval i : parts.get(k)) {
                     final FabricAnalyzer.Output o = analyzers[k].accept(i);
@@ -401,8 +402,7 @@ public final class ScaleBench {
                 }
                 out[0][k] = parts.get(k).size();
                 out[1][k] = threads.getCurrentThreadCpuTime() - cpu0;
-                out[2][k] = System.nanoTime() - wall0;
-                out[3][k] = analyzers[k].twinNanos() - twin0;
+                out[2][k] = analyzers[k].twinNanos() - twin0;
             }
             if (correlation != null) {
                 final long cpu0 = threads.getCurrentThreadCpuTime();

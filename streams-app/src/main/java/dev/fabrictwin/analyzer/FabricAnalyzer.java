@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
 
 import dev.fabrictwin.analyzer.alert.TickCorrelation;
@@ -77,8 +78,14 @@ public final class FabricAnalyzer implements Serializable {
     private final long[] lastEnd;
     private long duplicateIntervals;
     private double lastSolveMs;
-    /** Wall time spent advancing and reading the replica, all told (ns): how much of a shard's cost is the replica. */
+    /** Time spent advancing and reading the replica, all told (ns), on {@link #twinClock}: how much of a shard's cost is the replica. */
     private transient long twinNanos;
+    /**
+     * The clock {@link #twinNanos} counts on: wall time (null), or one a caller sets ({@link #timeTwinWith}: the bench
+     * takes the thread's CPU time, which a GC pause does not advance; on the wall clock the pauses the replica's own
+     * garbage brings on were put on the replica's account).
+     */
+    private transient LongSupplier twinClock;
 
     public FabricAnalyzer(final TwinReplica twin, final AnalyzerConfig config) {
         this(twin, config, null, 0);
@@ -146,14 +153,15 @@ public final class FabricAnalyzer implements Serializable {
     /** The closing tick's link states steer the replica; then the twin's expectation for each port. */
     private void consultTwin(final Tick tick) {
         final long start = System.nanoTime();
+        final long clockStart = twinClock == null ? start : twinClock.getAsLong();
         twin.steer(ReplicaSync.operStates(tick, twin));
         for (final PortTick t : tick.ports()) {
             t.expect((p, t0, t1, counters, gauges) -> twin.expectedInto(p, t0, t1, counters, gauges, present),
                 expectedCounters, expectedGauges);
         }
-        final long spent = System.nanoTime() - start;
-        lastSolveMs = spent / 1e6;
-        twinNanos += spent;
+        final long end = System.nanoTime();
+        lastSolveMs = (end - start) / 1e6;
+        twinNanos += twinClock == null ? end - start : twinClock.getAsLong() - clockStart;
     }
 
     /** End of input: closes the remaining ticks. Open alerts stay open (the capture ended, not the faults). */
@@ -307,9 +315,18 @@ public final class FabricAnalyzer implements Serializable {
         return lastSolveMs;
     }
 
-    /** Time spent in the replica (advancing it and integrating expectations) since this instance was made, ns. */
+    /**
+     * Time spent in the replica (advancing it and integrating expectations) since this instance was made or its clock
+     * set, ns: wall time, or on the clock given to {@link #timeTwinWith}.
+     */
     public long twinNanos() {
         return twinNanos;
+    }
+
+    /** Counts {@link #twinNanos} on this clock (ns) from now on, e.g. the thread's CPU time; not checkpointed. */
+    public void timeTwinWith(final LongSupplier clock) {
+        twinClock = clock;
+        twinNanos = 0;
     }
 
     /** Flows the path learner moved so far (docs/analyzer.md, "Paths learned from counters"). */
