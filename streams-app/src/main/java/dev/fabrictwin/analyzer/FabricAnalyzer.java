@@ -82,8 +82,8 @@ public final class FabricAnalyzer implements Serializable {
     private transient long twinNanos;
     /**
      * The clock {@link #twinNanos} counts on: wall time (null), or one a caller sets ({@link #timeTwinWith}: the bench
-     * takes the thread's CPU time, which a GC pause does not advance; on the wall clock the pauses the replica's own
-     * garbage brings on were put on the replica's account).
+     * takes the thread's CPU time, which a GC pause does not advance; on the wall clock, the pauses that fall in the
+     * replica's calls count as its work).
      */
     private transient LongSupplier twinClock;
 
