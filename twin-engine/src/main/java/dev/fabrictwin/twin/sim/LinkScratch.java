@@ -22,15 +22,9 @@ final class LinkScratch implements Serializable {
 
     /** Array {@code i} of one value per link, zeroed. */
     double[] zeroed(final int i) {
-        if (values == null) {
-            values = new double[arrays][];
-        }
-        if (values[i] == null) {
-            values[i] = new double[links];
-        } else {
-            Arrays.fill(values[i], 0);
-        }
-        return values[i];
+        final double[] array = reused(i);
+        Arrays.fill(array, 0);
+        return array;
     }
 
     /** Array {@code i} of one value per link as its last user left it: for a caller that sets every value. */
