@@ -3,6 +3,7 @@ package dev.fabrictwin.bench;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
+import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.ingest.IngestStats;
 import dev.fabrictwin.ingest.format.ParseContext;
 import dev.fabrictwin.ingest.stream.IngestTopicApp;
@@ -159,7 +161,8 @@ public final class IngestTopicBench {
         final IngestStats stats = new IngestStats();
         final Properties p = new Properties();
         p.putAll(client);
-        p.put("state.dir", Files.createTempDirectory("bench-ingest-topic").toString());
+        final Path stateDir = Files.createTempDirectory("bench-ingest-topic");
+        p.put("state.dir", stateDir.toString());
         final IngestTopicSettings settings = new IngestTopicSettings(source, "gnmic", topics, appId,
             ParseContext.defaults(Clock.systemUTC()).withoutTimeWindow());
         try (Admin admin = Admin.create(client); IngestTopicApp app = IngestTopicApp.start(p, settings, stats)) {
@@ -181,6 +184,8 @@ public final class IngestTopicBench {
                 TimeUnit.MILLISECONDS.sleep(20); // polling the app's progress, with a deadline
             }
             throw new IllegalStateException("ingest --from-topic did not finish in 5 minutes: " + stats.summary());
+        } finally {
+            TempDirs.delete(stateDir);
         }
     }
 

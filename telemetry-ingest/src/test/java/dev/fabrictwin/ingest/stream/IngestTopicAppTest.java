@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -51,6 +53,10 @@ class IngestTopicAppTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
+    /** The applications' state directories, one per setup, removed after the class's tests. */
+    @TempDir
+    static Path stateRoot;
+
     private record Setup(Topics topics, String source, Properties client) {
     }
 
@@ -67,7 +73,7 @@ class IngestTopicAppTest {
 
     private static String tempStateDir() {
         try {
-            return Files.createTempDirectory("ingest-streams").toString();
+            return Files.createTempDirectory(stateRoot, "ingest-streams").toString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
