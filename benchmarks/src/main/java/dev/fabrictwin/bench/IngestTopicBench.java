@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -25,6 +28,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
 
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
@@ -42,7 +50,8 @@ import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
  * The app is timed from its first processed message until its committed offsets reach the topic's end, i.e. until
  * every sample is readable by a read_committed consumer. Each also prints the process's CPU time a message over the
  * same span (broker included, as both share it): on a shared machine the rates follow what the scheduler gives, the
- * CPU cost a message much less so.
+ * CPU cost a message much less so. Last, the floor under ingest: Kafka Streams with ingest's settings copying the
+ * messages unparsed to another topic, timed the same way.
  */
 public final class IngestTopicBench {
 
@@ -91,11 +100,20 @@ public final class IngestTopicBench {
             final Rate app = ingestPerSec(client, topics, source, "bench-ingest-topic");
             progress.accept(String.format(Locale.ROOT, "ingest --from-topic: %.0f messages/s (%.0f %% of the plain consumer), "
                 + "%.1f us CPU a message", app.perSec(), 100 * app.perSec() / plain.perSec(), app.cpuMicros()));
+            final Rate floor = passThroughPerSec(client, topics, source, "bench-ingest-topic-pass-through");
+            progress.accept(String.format(Locale.ROOT, "the floor, Kafka Streams copying the messages unparsed with "
+                + "ingest's settings: %.0f messages/s (%.0f %% of the plain consumer), %.1f us CPU a message; ingest "
+                + "--from-topic at %.0f %% of it", floor.perSec(), 100 * floor.perSec() / plain.perSec(),
+                floor.cpuMicros(), 100 * app.perSec() / floor.perSec()));
             out.put("ingestTopicMessagesPerSec", app.perSec());
             out.put("plainConsumerMessagesPerSec", plain.perSec());
             out.put("ingestTopicRatioVsPlainConsumer", app.perSec() / plain.perSec());
             out.put("ingestTopicCpuMicrosPerMessage", app.cpuMicros());
             out.put("plainConsumerCpuMicrosPerMessage", plain.cpuMicros());
+            out.put("passThroughMessagesPerSec", floor.perSec());
+            out.put("passThroughRatioVsPlainConsumer", floor.perSec() / plain.perSec());
+            out.put("passThroughCpuMicrosPerMessage", floor.cpuMicros());
+            out.put("ingestTopicRatioVsPassThrough", app.perSec() / floor.perSec());
             out.put("ingestTopicColdMessagesPerSec", appCold.perSec());
             out.put("plainConsumerColdMessagesPerSec", plainCold.perSec());
             out.put("ingestTopicColdRatioVsPlainConsumer", appCold.perSec() / plainCold.perSec());
@@ -159,34 +177,83 @@ public final class IngestTopicBench {
     private static Rate ingestPerSec(final Properties client, final Topics topics, final String source, final String appId)
             throws Exception {
         final IngestStats stats = new IngestStats();
-        final Properties p = new Properties();
-        p.putAll(client);
         final Path stateDir = Files.createTempDirectory("bench-ingest-topic");
-        p.put("state.dir", stateDir.toString());
-        final IngestTopicSettings settings = new IngestTopicSettings(source, "gnmic", topics, appId,
-            ParseContext.defaults(Clock.systemUTC()).withoutTimeWindow());
-        try (Admin admin = Admin.create(client); IngestTopicApp app = IngestTopicApp.start(p, settings, stats)) {
-            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            long first = 0;
-            long firstCpu = 0;
-            while (System.nanoTime() < deadline) {
-                if (first == 0 && stats.records() > 0) {
-                    first = System.nanoTime();
-                    firstCpu = processCpuNanos();
-                }
-                if (stats.records() >= MESSAGES && committed(admin, appId, source) >= MESSAGES) {
-                    final long last = System.nanoTime();
-                    if (stats.samples() != MESSAGES) {
-                        throw new IllegalStateException("expected " + MESSAGES + " samples, got " + stats.summary());
-                    }
-                    return Rate.of(MESSAGES, last - first, processCpuNanos() - firstCpu);
-                }
-                TimeUnit.MILLISECONDS.sleep(20); // polling the app's progress, with a deadline
+        try (Admin admin = Admin.create(client);
+             IngestTopicApp app = IngestTopicApp.start(withStateDir(client, stateDir), settings(topics, source, appId),
+                 stats)) {
+            final Rate rate = untilCommitted(admin, appId, source, stats::records, "ingest --from-topic", stats::summary);
+            if (stats.samples() != MESSAGES) {
+                throw new IllegalStateException("expected " + MESSAGES + " samples, got " + stats.summary());
             }
-            throw new IllegalStateException("ingest --from-topic did not finish in 5 minutes: " + stats.summary());
+            return rate;
         } finally {
             TempDirs.delete(stateDir);
         }
+    }
+
+    /**
+     * The floor under any consume-transform-produce app on this broker: Kafka Streams with ingest's settings
+     * ({@link IngestTopicApp#streamsConfig}: exactly-once v2, its commit interval) copying each message's bytes to
+     * another topic, no parsing, timed as ingest is.
+     */
+    private static Rate passThroughPerSec(final Properties client, final Topics topics, final String source,
+                                          final String appId) throws Exception {
+        final String copies = source + ".copies";
+        final AtomicLong copied = new AtomicLong();
+        final StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(source, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+            .peek((key, value) -> copied.incrementAndGet())
+            .to(copies, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        final Path stateDir = Files.createTempDirectory("bench-ingest-topic");
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(copies, PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            final KafkaStreams streams = new KafkaStreams(builder.build(),
+                IngestTopicApp.streamsConfig(withStateDir(client, stateDir), settings(topics, source, appId)));
+            try {
+                streams.start();
+                return untilCommitted(admin, appId, source, copied::get, "the pass-through",
+                    () -> copied.get() + " messages copied");
+            } finally {
+                streams.close(Duration.ofSeconds(30));
+            }
+        } finally {
+            TempDirs.delete(stateDir);
+        }
+    }
+
+    private static Properties withStateDir(final Properties client, final Path stateDir) {
+        final Properties p = new Properties();
+        p.putAll(client);
+        p.put("state.dir", stateDir.toString());
+        return p;
+    }
+
+    private static IngestTopicSettings settings(final Topics topics, final String source, final String appId) {
+        return new IngestTopicSettings(source, "gnmic", topics, appId,
+            ParseContext.defaults(Clock.systemUTC()).withoutTimeWindow());
+    }
+
+    /**
+     * Times an app from its first processed message until its group's committed offsets reach the end of
+     * {@code source} (every output readable by a read_committed consumer), with the process's CPU over the same span.
+     */
+    private static Rate untilCommitted(final Admin admin, final String group, final String source,
+                                       final LongSupplier processed, final String what,
+                                       final Supplier<String> summary) throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        long first = 0;
+        long firstCpu = 0;
+        while (System.nanoTime() < deadline) {
+            if (first == 0 && processed.getAsLong() > 0) {
+                first = System.nanoTime();
+                firstCpu = processCpuNanos();
+            }
+            if (processed.getAsLong() >= MESSAGES && committed(admin, group, source) >= MESSAGES) {
+                return Rate.of(MESSAGES, System.nanoTime() - first, processCpuNanos() - firstCpu);
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // polling the app's progress, with a deadline
+        }
+        throw new IllegalStateException(what + " did not finish in 5 minutes: " + summary.get());
     }
 
     /** Messages of {@code topic} the group has committed (its offsets summed over partitions). */

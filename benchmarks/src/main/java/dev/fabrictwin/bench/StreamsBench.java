@@ -6,23 +6,36 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
 
 import dev.fabrictwin.analyzer.AnalyzerConfig;
+import dev.fabrictwin.analyzer.runtime.AnalyzerApp;
 import dev.fabrictwin.analyzer.topology.AnalyzerSettings;
 import dev.fabrictwin.contract.TopicSetup;
 import dev.fabrictwin.contract.Topics;
@@ -32,6 +45,7 @@ import dev.fabrictwin.contract.document.JobDocument;
 import dev.fabrictwin.contract.document.TopologyDocument;
 import dev.fabrictwin.contract.sample.SampleJson;
 import dev.fabrictwin.evaluation.harness.AnalyzerHarness;
+import dev.fabrictwin.evaluation.harness.TempDirs;
 import dev.fabrictwin.kafka.common.CheckedSends;
 import dev.fabrictwin.kafka.common.ProducerSettings;
 import dev.fabrictwin.kafka.embedded.EmbeddedKafka;
@@ -53,6 +67,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *     {@value #MEASURED_PASSES} times measured, each pass a fresh application from offset 0 in the same JVM (steady
  *     state, as an always-on analyzer runs); samples/s counted from the first record processed to the last, the
  *     analyzer's median pass, and its ratio to the plain consumer;</li>
+ * <li>the floor — Kafka Streams with the analyzer's settings copying the capture's records unparsed to another topic,
+ *     one pass after the analyzer's: what one record per sample costs before any analysis;</li>
  * <li>the core — the same capture's samples without Kafka through the analysis on one thread
  *     ({@link ScaleBench#analyzedPerSec}, what {@code bench streams --ports} times), with the same warm-up and median,
  *     and the analyzer's ratio to it;</li>
@@ -90,20 +106,26 @@ public final class StreamsBench {
             // untimed passes first: on a cold JVM the JIT compiler takes most of one of the two cores through the
             // first passes (broker, Streams and analyzer code all turn hot at once), and an always-on analyzer runs warm
             for (int pass = 1; pass <= WARM_UP_PASSES; pass++) {
-                final double warming = analyzerPerSec(client, topics, big, samples, "bench-analyzer-warm-up-" + pass);
+                final double warming = analyzerPass(client, topics, big, samples, "bench-analyzer-warm-up-" + pass).perSec();
                 progress.accept(String.format(Locale.ROOT, "analyzer warm-up pass %d/%d: %.0f samples/s", pass,
                     WARM_UP_PASSES, warming));
             }
-            final double[] measured = new double[MEASURED_PASSES];
+            final Pass[] measured = new Pass[MEASURED_PASSES];
             for (int pass = 1; pass <= MEASURED_PASSES; pass++) {
-                measured[pass - 1] = analyzerPerSec(client, topics, big, samples, "bench-analyzer-" + pass);
-                progress.accept(String.format(Locale.ROOT, "analyzer pass %d/%d: %.0f samples/s", pass,
-                    MEASURED_PASSES, measured[pass - 1]));
+                measured[pass - 1] = analyzerPass(client, topics, big, samples, "bench-analyzer-" + pass);
+                progress.accept(String.format(Locale.ROOT, "analyzer pass %d/%d: %.0f samples/s; CPU per sample: %s",
+                    pass, MEASURED_PASSES, measured[pass - 1].perSec(),
+                    ThreadCpu.describe(measured[pass - 1].cpuMicrosPerSample())));
             }
-            Arrays.sort(measured);
-            final double analyzer = measured[MEASURED_PASSES / 2];
-            progress.accept(String.format(Locale.ROOT, "analyzer: %.0f samples/s (median of %d passes)", analyzer,
-                MEASURED_PASSES));
+            Arrays.sort(measured, Comparator.comparingDouble(Pass::perSec));
+            final Pass median = measured[MEASURED_PASSES / 2];
+            final double analyzer = median.perSec();
+            progress.accept(String.format(Locale.ROOT, "analyzer: %.0f samples/s (median of %d passes); its CPU per "
+                + "sample: %s", analyzer, MEASURED_PASSES, ThreadCpu.describe(median.cpuMicrosPerSample())));
+            final Pass floor = passThroughPass(client, topics, big, samples, "bench-pass-through");
+            progress.accept(String.format(Locale.ROOT, "the floor, Kafka Streams copying the samples unparsed with the "
+                + "analyzer's settings: %.0f samples/s; CPU per sample: %s", floor.perSec(),
+                ThreadCpu.describe(floor.cpuMicrosPerSample())));
             final CoreRate coreRate = coreSamplesPerSec(big, progress);
             if (coreRate.samples() != samples) {
                 throw new IllegalStateException("the core's capture has " + coreRate.samples() + " samples, the topic's "
@@ -116,6 +138,13 @@ public final class StreamsBench {
             out.put("ratioVsPlainConsumer", analyzer / consumer);
             out.put("coreSamplesPerSec", core);
             out.put("ratioVsCore", analyzer / core);
+            // the median pass's CPU per sample: the instance's own threads, apart from the broker beside it and the JIT
+            out.put("instanceCpuMicrosPerSample", ThreadCpu.instance(median.cpuMicrosPerSample()));
+            median.cpuMicrosPerSample().forEach((group, micros) -> out.put(group.key + "CpuMicrosPerSample", micros));
+            out.put("coreMicrosPerSample", 1e6 / core);
+            out.put("passThroughSamplesPerSec", floor.perSec());
+            out.put("passThroughRatioVsCore", floor.perSec() / core);
+            out.put("passThroughInstanceCpuMicrosPerSample", ThreadCpu.instance(floor.cpuMicrosPerSample()));
             out.put("p99SampleToAlertMs", p99LatencyMs(client, faulty, progress));
         }
         return out;
@@ -176,35 +205,105 @@ public final class StreamsBench {
         }
     }
 
-    private static double analyzerPerSec(final Properties client, final Topics topics, final Scenario scenario,
-                                         final long samples, final String applicationId) throws Exception {
+    /**
+     * An analyzer pass: samples/s from the first record processed to the last, and the process's CPU per sample by
+     * thread group over the same span (snapshots at least {@value #CPU_SNAPSHOT_MS} ms apart while samples flow).
+     */
+    record Pass(double perSec, Map<ThreadCpu.Group, Double> cpuMicrosPerSample) {
+    }
+
+    private static final long CPU_SNAPSHOT_MS = 250;
+
+    private static Pass analyzerPass(final Properties client, final Topics topics, final Scenario scenario,
+                                     final long samples, final String applicationId) throws Exception {
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         final AnalyzerSettings settings = new AnalyzerSettings(topics,
             AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()));
         try (AnalyzerHarness analyzer = AnalyzerHarness.start(client, settings, applicationId, registry, 20)) {
-            long first = 0;
-            long last = 0;
-            double seen = 0;
-            double firstCount = 0;
-            final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            long quietSince = System.nanoTime();
-            while (System.nanoTime() < deadline) {
-                Thread.sleep(50); // sampling a meter, not waiting for Kafka
-                final double now = registry.counter("fabric.samples.processed").count();
-                if (now > seen) {
-                    if (seen == 0) {
-                        first = System.nanoTime();
-                        firstCount = now;
-                    }
-                    seen = now;
-                    last = System.nanoTime();
-                    quietSince = last;
-                } else if (seen > 0.9 * samples && System.nanoTime() - quietSince > 3e9) {
-                    break;
-                }
-            }
-            return last > first ? (seen - firstCount) / ((last - first) / 1e9) : 0;
+            return timedPass(() -> (long) registry.counter("fabric.samples.processed").count(), samples,
+                new ThreadCpu(applicationId));
         }
+    }
+
+    /**
+     * The floor under any Kafka Streams app reading {@code telemetry.samples}: the analyzer's Streams settings
+     * ({@link AnalyzerApp#streamsConfig}: exactly-once v2, its commit interval, threads and fetch wait) on a topology
+     * that copies each record's bytes to another topic, nothing parsed, timed as an analyzer pass.
+     */
+    private static Pass passThroughPass(final Properties client, final Topics topics, final Scenario scenario,
+                                        final long samples, final String applicationId) throws Exception {
+        final String copies = topics.samples().name() + ".copies";
+        final AtomicLong copied = new AtomicLong();
+        final StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(topics.samples().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+            .peek((key, value) -> copied.incrementAndGet())
+            .to(copies, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        final Path stateDir = Files.createTempDirectory("bench-pass-through");
+        final Properties config = new Properties();
+        config.putAll(client);
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(copies, topics.samples().partitions(), (short) 1))).all()
+                .get(60, TimeUnit.SECONDS);
+            final KafkaStreams streams = new KafkaStreams(builder.build(), AnalyzerApp.streamsConfig(config,
+                new AnalyzerSettings(topics, AnalyzerConfig.defaults(scenario.sampleInterval().toMillis()))));
+            try {
+                streams.start();
+                return timedPass(copied::get, samples, new ThreadCpu(applicationId));
+            } finally {
+                streams.close(Duration.ofSeconds(30));
+            }
+        } finally {
+            TempDirs.delete(stateDir);
+        }
+    }
+
+    /**
+     * Samples/s of a pass from the first record {@code processed} counts to the last (the pass over once 90 % are in
+     * and none came for 3 s), and the process's CPU per sample by thread group over the same span.
+     */
+    private static Pass timedPass(final LongSupplier processed, final long samples, final ThreadCpu cpu)
+            throws InterruptedException {
+        long first = 0;
+        long last = 0;
+        long seen = 0;
+        long firstCount = 0;
+        ThreadCpu.Snapshot firstCpu = null;
+        ThreadCpu.Snapshot lastCpu = null;
+        long firstCpuCount = 0;
+        long lastCpuCount = 0;
+        long lastCpuAt = 0;
+        final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(50); // sampling a counter, not waiting for Kafka
+            final long now = processed.getAsLong();
+            if (now > seen) {
+                if (seen == 0) {
+                    first = System.nanoTime();
+                    firstCount = now;
+                }
+                seen = now;
+                last = System.nanoTime();
+                quietSince = last;
+                if (last - lastCpuAt >= CPU_SNAPSHOT_MS * 1_000_000) {
+                    lastCpu = cpu.take();
+                    lastCpuCount = now;
+                    lastCpuAt = last;
+                    if (firstCpu == null) {
+                        firstCpu = lastCpu;
+                        firstCpuCount = now;
+                    }
+                }
+            } else if (seen > 0.9 * samples && System.nanoTime() - quietSince > 3e9) {
+                break;
+            }
+        }
+        final double perSec = last > first ? (seen - firstCount) / ((last - first) / 1e9) : 0;
+        final Map<ThreadCpu.Group, Double> perSample = lastCpuCount > firstCpuCount
+            ? lastCpu.microsPerSampleSince(firstCpu, lastCpuCount - firstCpuCount) : ThreadCpu.unmeasured();
+        return new Pass(perSec, perSample);
     }
 
     private static Scenario latencyScenario() {

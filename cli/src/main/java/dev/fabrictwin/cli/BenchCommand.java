@@ -79,7 +79,10 @@ final class BenchCommand implements Callable<Integer> {
             + "embedded broker; each reads it twice in turn and the second (JIT-warm) pass is the figure. JSON keys: "
             + "ingestTopicMessagesPerSec, plainConsumerMessagesPerSec, ingestTopicRatioVsPlainConsumer, "
             + "ingestTopicCpuMicrosPerMessage, plainConsumerCpuMicrosPerMessage (process CPU, broker included), and the "
-            + "first pass's ingestTopicColdMessagesPerSec, plainConsumerColdMessagesPerSec, ingestTopicColdRatioVsPlainConsumer.";
+            + "first pass's ingestTopicColdMessagesPerSec, plainConsumerColdMessagesPerSec, ingestTopicColdRatioVsPlainConsumer; "
+            + "then the floor under any such app, Kafka Streams with ingest's settings copying the messages unparsed: "
+            + "passThroughMessagesPerSec, passThroughRatioVsPlainConsumer, passThroughCpuMicrosPerMessage, "
+            + "ingestTopicRatioVsPassThrough.";
     static final String STREAMS_HELP =
         "Samples/s through the full analyzer topology (exactly-once) on an embedded broker against a "
             + "plain consumer reading the same topic in the same run, and the p99 from the sample that closes a tick "
@@ -87,7 +90,12 @@ final class BenchCommand implements Callable<Integer> {
             + "interval (100 ms). In the same run, the analysis core on one thread without Kafka (as --ports times it) over "
             + "the same capture's samples, with the same 3 warm-up passes and median of 3. JSON keys: samplesPerSec, "
             + "ratioVsPlainConsumer, coreSamplesPerSec, ratioVsCore (samplesPerSec / coreSamplesPerSec; goal >= 0.6), "
-            + "p99SampleToAlertMs. " + "With --ports, instead: the analyzer's samples/s at each fabric size, one thread, without Kafka. Each size is "
+            + "p99SampleToAlertMs; and the median pass's CPU per sample by thread group (Linux names the JVM's): "
+            + "instanceCpuMicrosPerSample (the analyzer's own: streamThreads + appClients + gc), brokerAndRest, jit "
+            + "(<group>CpuMicrosPerSample), against coreMicrosPerSample (docs/analyzer.md, \"Through Kafka\"); and "
+            + "the floor, Kafka Streams with the analyzer's settings copying the samples unparsed: "
+            + "passThroughSamplesPerSec, passThroughRatioVsCore, passThroughInstanceCpuMicrosPerSample. "
+            + "With --ports, instead: the analyzer's samples/s at each fabric size, one thread, without Kafka. Each size is "
             + "a generated spine-leaf fabric of that many sampled ports (ports = 3 x hosts; 16 hosts per leaf up to 256 "
             + "hosts, then 32 per leaf and 16 spines, 2:1; jobs on 1/2, 3/8 and 1/8 of the hosts: ring, hierarchical "
             + "all-reduce, background), its telemetry generated a fabric's worth of intervals (about a second) at a time (not timed) and fed through the "
