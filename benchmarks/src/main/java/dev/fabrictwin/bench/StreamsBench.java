@@ -206,8 +206,9 @@ public final class StreamsBench {
     }
 
     /**
-     * An analyzer pass: samples/s from the first record processed to the last, and the process's CPU per sample by
-     * thread group over the same span (snapshots at least {@value #CPU_SNAPSHOT_MS} ms apart while samples flow).
+     * A timed pass (the analyzer's or the pass-through's): samples/s from the first record processed to the last, and
+     * the process's CPU per sample by thread group over the same span (snapshots at least {@value #CPU_SNAPSHOT_MS} ms
+     * apart while samples flow).
      */
     record Pass(double perSec, Map<ThreadCpu.Group, Double> cpuMicrosPerSample) {
     }
