@@ -278,7 +278,9 @@ public final class StreamsBench {
         final long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         long quietSince = System.nanoTime();
         while (System.nanoTime() < deadline) {
-            Thread.sleep(50); // sampling a counter, not waiting for Kafka
+            // a sampling interval, not a wait: the pass's progress is a counter read every 50 ms (the app's meter or
+            // the pass-through's), which nothing could wake this thread for; the deadline bounds the whole pass
+            Thread.sleep(50);
             final long now = processed.getAsLong();
             if (now > seen) {
                 if (seen == 0) {
